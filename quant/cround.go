@@ -1,0 +1,34 @@
+package quant
+
+import "math"
+
+// The reference quantizers are C code whose exact output depends on C's
+// float-to-integer conversions. These helpers reproduce them on amd64 (where
+// ggml's golden files come from) without relying on Go's
+// implementation-defined conversion of out-of-range floats.
+
+// absF32 is fabsf: it clears the sign bit, so -0 and NaN behave as in C.
+func absF32(v float32) float32 {
+	return math.Float32frombits(math.Float32bits(v) &^ (1 << 31))
+}
+
+// truncInt32 is C's (int) cast of a float as x86 performs it (cvttss2si):
+// truncation toward zero, with NaN and out-of-range values giving INT_MIN.
+func truncInt32(v float32) int32 {
+	if !(v >= -2147483648 && v < 2147483648) { // NaN or |v| >= 2^31
+		return math.MinInt32
+	}
+	return int32(v)
+}
+
+// truncInt8 is C's (int8_t) cast of a float: gcc converts to int32 and keeps
+// the low byte.
+func truncInt8(v float32) int8 { return int8(truncInt32(v)) }
+
+// truncUint8 is C's (uint8_t) cast of a float, done the same way.
+func truncUint8(v float32) uint8 { return uint8(truncInt32(v)) }
+
+// roundInt8 is `int8_t q = roundf(v)`: round half away from zero, then the
+// narrowing conversion above. float32 -> float64 is exact, and so is
+// math.Round of it, so this equals roundf bit for bit.
+func roundInt8(v float32) int8 { return truncInt8(float32(math.Round(float64(v)))) }
