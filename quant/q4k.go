@@ -1,0 +1,132 @@
+package quant
+
+import "github.com/gollm/gollm/ggml"
+
+// Q4_K block (ggml block_q4_K), 144 bytes for 256 values in 8 sub-blocks of
+// 32: value = d*sc_j*q - dmin*m_j, with 6-bit (sc, m) pairs (see ScaleMinK4)
+// and 4-bit quants.
+const (
+	q4kD      = 0  // f16 super-scale of the scales
+	q4kDmin   = 2  // f16 super-scale of the mins
+	q4kScales = 4  // [12]uint8: packed 6-bit scales and mins
+	q4kQs     = 16 // [128]uint8: per 64 values, 32 bytes: low nibble first 32, high nibble next 32
+	q4kBytes  = 144
+)
+
+func init() {
+	register(Traits{
+		Type: ggml.Q4_K, Name: "Q4_K", BlockSize: qkK, BlockBytes: q4kBytes,
+		Dequantize: dequantizeQ4K, Quantize: quantizeQ4K, VecDotType: ggml.Q8_K,
+	})
+}
+
+// dequantizeQ4K is dequantize_row_q4_K.
+func dequantizeQ4K(src []byte, dst []float32) {
+	nb := blockCount(len(dst), len(src), q4kBytes)
+	for i := 0; i < nb; i++ {
+		b := (*[q4kBytes]byte)(src[i*q4kBytes:])
+		y := (*[qkK]float32)(dst[i*qkK:])
+		d := getF16(b[q4kD:])
+		min := getF16(b[q4kDmin:])
+		sc := b[q4kScales : q4kScales+12]
+		for j, is := 0, 0; j < qkK; j, is = j+64, is+2 {
+			q := (*[32]byte)(b[q4kQs+j/2:])
+			s1, m1 := ScaleMinK4(is, sc)
+			s2, m2 := ScaleMinK4(is+1, sc)
+			d1, dm1 := d*float32(s1), min*float32(m1)
+			d2, dm2 := d*float32(s2), min*float32(m2)
+			for l := 0; l < 32; l++ {
+				y[j+l] = float32(d1*float32(q[l]&0xF)) - dm1
+				y[j+32+l] = float32(d2*float32(q[l]>>4)) - dm2
+			}
+		}
+	}
+}
+
+// kScalesMins turns the per-sub-block (scale, -min) pairs of a Q4_K/Q5_K
+// super-block into the 6-bit codes and the two f16 super-scales, as the
+// Q4_K/Q5_K reference quantizers do, and returns d and dmin as stored.
+func kScalesMins(b []byte, scales, mins *[8]float32, dOff, dminOff, scOff int) {
+	var maxScale, maxMin float32
+	for j := 0; j < 8; j++ {
+		if scales[j] > maxScale {
+			maxScale = scales[j]
+		}
+		if mins[j] > maxMin {
+			maxMin = mins[j]
+		}
+	}
+	var invScale, invMin float32
+	if maxScale > 0 {
+		invScale = 63 / maxScale
+	}
+	if maxMin > 0 {
+		invMin = 63 / maxMin
+	}
+	var ls, lm [8]uint8
+	for j := 0; j < 8; j++ {
+		ls[j] = min(63, uint8(nearestInt(invScale*scales[j])))
+		lm[j] = min(63, uint8(nearestInt(invMin*mins[j])))
+	}
+	putScaleMinK4(b[scOff:scOff+12], &ls, &lm)
+	putF16(b[dOff:], maxScale/63)
+	putF16(b[dminOff:], maxMin/63)
+}
+
+// kSubblockSearch runs the per-32 scale/min search shared by the Q4_K and
+// Q5_K reference quantizers: weights av_x + |x| with av_x the RMS of the
+// sub-block, then make_qkx2_quants.
+func kSubblockSearch(x *[qkK]float32, L *[qkK]uint8, scales, mins *[8]float32, nmax int, rmin, rdelta float32, nstep int) {
+	var weights [32]float32
+	for j := 0; j < 8; j++ {
+		xs := x[32*j : 32*j+32]
+		var sumX2 float32
+		for _, v := range xs {
+			sumX2 += float32(v * v)
+		}
+		avX := sqrt32(sumX2 / 32)
+		for l, v := range xs {
+			weights[l] = avX + abs32(v)
+		}
+		scales[j], mins[j] = makeQKX2Quants(xs, weights[:], nmax, L[32*j:32*j+32], rmin, rdelta, nstep, false)
+	}
+}
+
+// kRequantize recomputes the levels of each 32-value sub-block from the
+// stored (f16-rounded) scales, keeping the search's levels where the scale is
+// zero, as the Q4_K/Q5_K reference quantizers do.
+func kRequantize(x *[qkK]float32, L *[qkK]uint8, b []byte, dOff, dminOff, scOff, nmax int) {
+	dAll := getF16(b[dOff:])
+	mAll := getF16(b[dminOff:])
+	for j := 0; j < 8; j++ {
+		sc, m := ScaleMinK4(j, b[scOff:scOff+12])
+		d := dAll * float32(sc)
+		if d == 0 {
+			continue
+		}
+		dm := mAll * float32(m)
+		for ii := 0; ii < 32; ii++ {
+			L[32*j+ii] = uint8(clampInt(nearestInt((x[32*j+ii]+dm)/d), 0, nmax))
+		}
+	}
+}
+
+// quantizeQ4K is quantize_row_q4_K_ref.
+func quantizeQ4K(src []float32, dst []byte) {
+	nb := blockCount(len(src), len(dst), q4kBytes)
+	var L [qkK]uint8
+	var scales, mins [8]float32
+	for i := 0; i < nb; i++ {
+		x := (*[qkK]float32)(src[i*qkK:])
+		b := (*[q4kBytes]byte)(dst[i*q4kBytes:])
+		kSubblockSearch(x, &L, &scales, &mins, 15, -1, 0.1, 20)
+		kScalesMins(b[:], &scales, &mins, q4kD, q4kDmin, q4kScales)
+		kRequantize(x, &L, b[:], q4kD, q4kDmin, q4kScales, 15)
+		q := b[q4kQs : q4kQs+128]
+		for j := 0; j < qkK; j += 64 {
+			for l := 0; l < 32; l++ {
+				q[j/2+l] = L[j+l] | L[j+l+32]<<4
+			}
+		}
+	}
+}

@@ -1,0 +1,108 @@
+package quant
+
+import "github.com/gollm/gollm/ggml"
+
+// Q6_K block (ggml block_q6_K), 210 bytes for 256 values in 16 sub-blocks of
+// 16: value = d*scales[j]*(q - 32) with 8-bit signed scales and 6-bit quants
+// (low 4 bits in ql, high 2 bits in qh).
+const (
+	q6kQl     = 0   // [128]uint8: per 128 values, 64 bytes: nibbles of values l, l+32 (low) and l+64, l+96 (high)
+	q6kQh     = 128 // [64]uint8: per 128 values, 32 bytes: 2-bit pairs of values l, l+32, l+64, l+96
+	q6kScales = 192 // [16]int8
+	q6kD      = 208 // f16 super-scale
+	q6kBytes  = 210
+)
+
+func init() {
+	register(Traits{
+		Type: ggml.Q6_K, Name: "Q6_K", BlockSize: qkK, BlockBytes: q6kBytes,
+		Dequantize: dequantizeQ6K, Quantize: quantizeQ6K, VecDotType: ggml.Q8_K,
+	})
+}
+
+// dequantizeQ6K is dequantize_row_q6_K.
+func dequantizeQ6K(src []byte, dst []float32) {
+	nb := blockCount(len(dst), len(src), q6kBytes)
+	for i := 0; i < nb; i++ {
+		b := (*[q6kBytes]byte)(src[i*q6kBytes:])
+		y := (*[qkK]float32)(dst[i*qkK:])
+		d := getF16(b[q6kD:])
+		for n := 0; n < 2; n++ {
+			ql := (*[64]byte)(b[q6kQl+64*n:])
+			qh := (*[32]byte)(b[q6kQh+32*n:])
+			sc := (*[8]byte)(b[q6kScales+8*n:])
+			yy := (*[128]float32)(y[128*n:])
+			for l := 0; l < 32; l++ {
+				is := l / 16
+				q1 := int8(ql[l]&0xF|(qh[l]>>0&3)<<4) - 32
+				q2 := int8(ql[l+32]&0xF|(qh[l]>>2&3)<<4) - 32
+				q3 := int8(ql[l]>>4|(qh[l]>>4&3)<<4) - 32
+				q4 := int8(ql[l+32]>>4|(qh[l]>>6&3)<<4) - 32
+				yy[l] = d * float32(int8(sc[is])) * float32(q1)
+				yy[l+32] = d * float32(int8(sc[is+2])) * float32(q2)
+				yy[l+64] = d * float32(int8(sc[is+4])) * float32(q3)
+				yy[l+96] = d * float32(int8(sc[is+6])) * float32(q4)
+			}
+		}
+	}
+}
+
+// quantizeQ6K is quantize_row_q6_K_ref.
+func quantizeQ6K(src []float32, dst []byte) {
+	nb := blockCount(len(src), len(dst), q6kBytes)
+	var L [qkK]int8
+	var scales [16]float32
+	var w [16]float32
+	for i := 0; i < nb; i++ {
+		x := (*[qkK]float32)(src[i*qkK:])
+		b := (*[q6kBytes]byte)(dst[i*q6kBytes:])
+		var maxScale, maxAbsScale float32
+		for ib := 0; ib < 16; ib++ {
+			xs := x[16*ib : 16*ib+16]
+			for l, v := range xs {
+				w[l] = v * v // make_qx_quants' weight for rmse_type 1 without importance
+			}
+			s := makeQXQuants(xs, 32, L[16*ib:16*ib+16], w[:])
+			scales[ib] = s
+			if as := abs32(s); as > maxAbsScale {
+				maxAbsScale = as
+				maxScale = s
+			}
+		}
+
+		if maxAbsScale < groupMaxEps {
+			clear(b[:])
+			continue
+		}
+
+		iscale := -128 / maxScale
+		putF16(b[q6kD:], 1/iscale)
+		sc := b[q6kScales : q6kScales+16]
+		for ib := range sc {
+			sc[ib] = uint8(int8(min(127, nearestInt(iscale*scales[ib]))))
+		}
+
+		dAll := getF16(b[q6kD:])
+		for j := 0; j < 16; j++ {
+			d := dAll * float32(int8(sc[j]))
+			if d == 0 {
+				continue // keep the levels of the search
+			}
+			for ii := 0; ii < 16; ii++ {
+				L[16*j+ii] = int8(clampInt(nearestInt(x[16*j+ii]/d), -32, 31) + 32)
+			}
+		}
+
+		for n := 0; n < 2; n++ {
+			ql := b[q6kQl+64*n : q6kQl+64*n+64]
+			qh := b[q6kQh+32*n : q6kQh+32*n+32]
+			lv := L[128*n : 128*n+128]
+			for l := 0; l < 32; l++ {
+				q1, q2, q3, q4 := uint8(lv[l]), uint8(lv[l+32]), uint8(lv[l+64]), uint8(lv[l+96])
+				ql[l] = q1&0xF | (q3&0xF)<<4
+				ql[l+32] = q2&0xF | (q4&0xF)<<4
+				qh[l] = q1>>4 | (q2>>4)<<2 | (q3>>4)<<4 | (q4>>4)<<6
+			}
+		}
+	}
+}
