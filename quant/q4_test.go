@@ -77,10 +77,12 @@ func TestQuantizeQ4_0KnownBlocks(t *testing.T) {
 					return -8
 				case 17:
 					return 8
+				case 2:
+					return 0.6 // 9.1 -> code 9
 				}
 				return 0.49 // trunc(8.99) = 8: truncation, not rounding
 			},
-			want: append([]byte{0x00, 0x3c, 0x80, 0xf8}, bytes.Repeat([]byte{0x88}, 14)...),
+			want: append([]byte{0x00, 0x3c, 0x80, 0xf8, 0x89}, bytes.Repeat([]byte{0x88}, 13)...),
 		},
 		{
 			// d = 0 / -8 is -0 in IEEE arithmetic, so ggml stores fp16 -0.
