@@ -29,6 +29,20 @@ func truncInt8(v float32) int8 { return int8(truncInt32(v)) }
 func truncUint8(v float32) uint8 { return uint8(truncInt32(v)) }
 
 // roundInt8 is `int8_t q = roundf(v)`: round half away from zero, then the
-// narrowing conversion above. float32 -> float64 is exact, and so is
-// math.Round of it, so this equals roundf bit for bit.
-func roundInt8(v float32) int8 { return truncInt8(float32(math.Round(float64(v)))) }
+// narrowing conversion above. It avoids math.Round (a float64 bit-twiddling
+// call, the bulk of quantizing activations): below 2^23 truncation is exact
+// and so is the remainder v - trunc(v), so comparing it with ±0.5 rounds
+// exactly as roundf does; larger floats are integers already.
+func roundInt8(v float32) int8 {
+	if !(absF32(v) < 1<<23) { // NaN, or no fraction bits left
+		return truncInt8(v)
+	}
+	t := int32(v)
+	switch f := v - float32(t); {
+	case f >= 0.5:
+		t++
+	case f <= -0.5:
+		t--
+	}
+	return int8(t)
+}

@@ -2,6 +2,7 @@ package quant
 
 import (
 	"math"
+	"math/rand/v2"
 	"testing"
 )
 
@@ -33,5 +34,30 @@ func TestCConversions(t *testing.T) {
 	}
 	if a := absF32(float32(math.Copysign(0, -1))); math.Float32bits(a) != 0 {
 		t.Errorf("absF32(-0) bits %#x", math.Float32bits(a))
+	}
+}
+
+// roundInt8 must agree with roundf (math.Round is the same function) for
+// every float32: random bit patterns, plus every half and its neighbours.
+func TestRoundInt8MatchesRoundf(t *testing.T) {
+	check := func(v float32) {
+		want := truncInt8(float32(math.Round(float64(v))))
+		if got := roundInt8(v); got != want {
+			t.Fatalf("roundInt8(%v [%#08x]) = %d, want %d", v, math.Float32bits(v), got, want)
+		}
+	}
+	r := rand.New(rand.NewPCG(1, 2))
+	for range 1 << 20 {
+		check(math.Float32frombits(r.Uint32()))
+		check(float32(r.NormFloat64() * 100))
+	}
+	for i := -300; i <= 300; i++ {
+		h := float32(i) + 0.5
+		check(h)
+		check(math.Nextafter32(h, 1000))
+		check(math.Nextafter32(h, -1000))
+	}
+	for _, v := range []float32{0.49999997, -0.49999997, 1 << 23, -(1 << 23), 8388607.5, -8388607.5, 1 << 31, float32(math.Inf(-1))} {
+		check(v)
 	}
 }

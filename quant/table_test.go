@@ -159,3 +159,51 @@ func TestTableRoundTrip(t *testing.T) {
 		}
 	}
 }
+
+// The legacy and float rows are the oracle the kernels compare against on
+// every test run: they must not allocate.
+func TestLegacyRowsDoNotAllocate(t *testing.T) {
+	x := make([]float32, 256)
+	for i := range x {
+		x[i] = float32(i%17) - 8.25
+	}
+	y := make([]float32, len(x))
+	for typ := range legacyTypes {
+		tr, err := Lookup(typ)
+		if err != nil {
+			t.Fatal(err)
+		}
+		q := make([]byte, len(x)/tr.BlockSize*tr.BlockBytes)
+		if n := testing.AllocsPerRun(10, func() {
+			tr.Quantize(x, q)
+			tr.Dequantize(q, y)
+		}); n != 0 {
+			t.Errorf("%v: %v allocations per row", typ, n)
+		}
+	}
+}
+
+func BenchmarkLegacyRows(b *testing.B) {
+	x := make([]float32, 4096)
+	for i := range x {
+		x[i] = float32(i%97)/48 - 1
+	}
+	y := make([]float32, len(x))
+	for _, typ := range []ggml.Type{ggml.F16, ggml.Q4_0, ggml.Q4_1, ggml.Q5_0, ggml.Q5_1, ggml.Q8_0, ggml.Q8_1} {
+		tr, _ := Lookup(typ)
+		q := make([]byte, len(x)/tr.BlockSize*tr.BlockBytes)
+		tr.Quantize(x, q)
+		b.Run("quantize/"+tr.Name, func(b *testing.B) {
+			b.SetBytes(int64(4 * len(x)))
+			for b.Loop() {
+				tr.Quantize(x, q)
+			}
+		})
+		b.Run("dequantize/"+tr.Name, func(b *testing.B) {
+			b.SetBytes(int64(4 * len(x)))
+			for b.Loop() {
+				tr.Dequantize(q, y)
+			}
+		})
+	}
+}
