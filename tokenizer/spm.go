@@ -1,0 +1,166 @@
+package tokenizer
+
+import (
+	"math"
+	"strings"
+)
+
+// SentencePiece-style tokenization (llama.cpp's llm_tokenizer_spm): the text
+// is cut into UTF-8 characters, then the adjacent pair whose concatenation
+// is the vocabulary token with the highest score is merged, repeatedly
+// (ties: the leftmost pair). Characters left that are not tokens fall back
+// to byte tokens <0xXX>.
+
+type spmSymbol struct {
+	start, n   int32
+	prev, next int32
+}
+
+// spmBigram is a candidate merge. key orders the heap: the score's order
+// bits inverted in the high half (higher score first), the left index in
+// the low half (leftmost first).
+type spmBigram struct {
+	key         uint64
+	left, right int32
+	size        int32
+}
+
+type spmWork struct {
+	syms []spmSymbol
+	heap []spmBigram
+}
+
+// scoreOrder maps a float32 to a uint32 with the same order.
+func scoreOrder(f float32) uint32 {
+	b := math.Float32bits(f)
+	if b&0x80000000 != 0 {
+		return ^b
+	}
+	return b | 0x80000000
+}
+
+const spaceEscape = "\u2581" // ▁
+
+// spmEncode tokenizes one raw fragment. prefixSpace adds the leading space
+// llama.cpp adds to the first fragment and to fragments after a special
+// token when add_space_prefix is set.
+func (t *Tokenizer) spmEncode(frag string, prefixSpace bool, out []int32, w *spmWork) []int32 {
+	if prefixSpace {
+		frag = " " + frag
+	}
+	text := strings.ReplaceAll(frag, " ", spaceEscape)
+	if len(text) == 0 {
+		return out
+	}
+	if len(text) > math.MaxInt32 {
+		// Symbol indices are int32; no real prompt comes near this.
+		return out
+	}
+
+	syms := w.syms[:0]
+	for off := 0; off < len(text); {
+		n := min(utf8Len(text[off]), len(text)-off)
+		idx := int32(len(syms))
+		syms = append(syms, spmSymbol{start: int32(off), n: int32(n), prev: idx - 1, next: idx + 1})
+		off += n
+	}
+	syms[len(syms)-1].next = -1
+	w.syms = syms
+
+	h := w.heap[:0]
+	for i := 1; i < len(syms); i++ {
+		h = t.spmTryBigram(text, syms, int32(i-1), int32(i), h)
+	}
+	for len(h) > 0 {
+		var b spmBigram
+		b, h = heapPopSPM(h)
+		l, r := &syms[b.left], &syms[b.right]
+		// Stale candidate: one side was merged since it was queued.
+		if l.n == 0 || r.n == 0 || l.n+r.n != b.size {
+			continue
+		}
+		l.n += r.n
+		r.n = 0
+		l.next = r.next
+		if r.next >= 0 {
+			syms[r.next].prev = b.left
+		}
+		h = t.spmTryBigram(text, syms, l.prev, b.left, h)
+		h = t.spmTryBigram(text, syms, b.left, l.next, h)
+	}
+	w.heap = h
+
+	for i := int32(0); i != -1; i = syms[i].next {
+		s := syms[i]
+		piece := text[s.start : s.start+s.n]
+		if id, ok := t.tokenToID[piece]; ok {
+			out = append(out, id)
+			continue
+		}
+		for j := 0; j < len(piece); j++ {
+			if id := t.byteTok[piece[j]]; id >= 0 {
+				out = append(out, id)
+			}
+		}
+	}
+	return out
+}
+
+func (t *Tokenizer) spmTryBigram(text string, syms []spmSymbol, left, right int32, h []spmBigram) []spmBigram {
+	if left < 0 || right < 0 {
+		return h
+	}
+	l, r := syms[left], syms[right]
+	id, ok := t.tokenToID[text[l.start:l.start+l.n+r.n]]
+	if !ok {
+		return h
+	}
+	score := float32(0)
+	if t.scores != nil {
+		score = t.scores[id]
+	}
+	key := uint64(^scoreOrder(score))<<32 | uint64(uint32(left))
+	return heapPushSPM(h, spmBigram{key: key, left: left, right: right, size: l.n + r.n})
+}
+
+func heapPushSPM(h []spmBigram, b spmBigram) []spmBigram {
+	h = append(h, b)
+	i := len(h) - 1
+	for i > 0 {
+		p := (i - 1) / 2
+		if h[p].key <= b.key {
+			break
+		}
+		h[i] = h[p]
+		i = p
+	}
+	h[i] = b
+	return h
+}
+
+func heapPopSPM(h []spmBigram) (spmBigram, []spmBigram) {
+	top := h[0]
+	last := h[len(h)-1]
+	h = h[:len(h)-1]
+	n := len(h)
+	if n == 0 {
+		return top, h
+	}
+	i := 0
+	for {
+		c := 2*i + 1
+		if c >= n {
+			break
+		}
+		if c+1 < n && h[c+1].key < h[c].key {
+			c++
+		}
+		if last.key <= h[c].key {
+			break
+		}
+		h[i] = h[c]
+		i = c
+	}
+	h[i] = last
+	return top, h
+}
