@@ -1,0 +1,157 @@
+package quantize
+
+import (
+	"fmt"
+	"io"
+	"runtime"
+	"sync"
+
+	"github.com/gollm/gollm/gguf"
+	"github.com/gollm/gollm/quant"
+)
+
+// chunkBytes bounds the memory a conversion holds: rows are converted and
+// written in pieces of about this many output (or input) bytes, so even a
+// multi-gigabyte embedding matrix needs only one such buffer.
+const chunkBytes = 32 << 20
+
+// converter streams the tensors of a plan to the writer, re-encoding the
+// ones whose type changes with several goroutines, each on a contiguous
+// range of rows. Buffers are allocated once per run and reused; nothing is
+// allocated per row.
+type converter struct {
+	f        *gguf.File
+	threads  int
+	scratch  [][]float32 // per worker: one decoded row
+	buf      []byte      // one chunk of output
+	progress func(done, total int64)
+	done     int64
+	total    int64
+}
+
+func newConverter(f *gguf.File, p *Plan, opt Options) *converter {
+	threads := opt.Threads
+	if threads <= 0 {
+		threads = runtime.NumCPU()
+	}
+	cv := &converter{f: f, threads: threads, progress: opt.Progress, total: int64(p.BytesBefore)}
+	maxRow := 0
+	for i := range p.Tensors {
+		if tp := &p.Tensors[i]; tp.Converted() && len(tp.Dims) > 0 {
+			maxRow = max(maxRow, int(tp.Dims[0]))
+		}
+	}
+	cv.scratch = make([][]float32, threads)
+	for i := range cv.scratch {
+		cv.scratch[i] = make([]float32, maxRow)
+	}
+	return cv
+}
+
+func (cv *converter) report(n int64) {
+	cv.done += n
+	if cv.progress != nil {
+		cv.progress(cv.done, cv.total)
+	}
+}
+
+// write produces the output bytes of one tensor.
+func (cv *converter) write(w io.Writer, tp *TensorPlan) error {
+	ti := &cv.f.Tensors[tp.src]
+	src := cv.f.TensorData(ti)
+	if src == nil || uint64(len(src)) != tp.BytesBefore {
+		return fmt.Errorf("quantize: tensor %s: data not available", tp.Name)
+	}
+	var rows, n int64 = 0, 0
+	if len(tp.Dims) > 0 && tp.Dims[0] > 0 {
+		n = int64(tp.Dims[0])
+		rows = int64(ti.Elements()) / n
+	}
+	if rows == 0 {
+		return nil
+	}
+	rowIn := int64(tp.BytesBefore) / rows
+	rowOut := int64(tp.BytesAfter) / rows
+	chunkRows := max(1, chunkBytes/max(rowIn, rowOut))
+	if !tp.Converted() {
+		return cv.copyRows(w, tp, src, rows, rowIn, chunkRows)
+	}
+	if need := min(rows, chunkRows) * rowOut; int64(cap(cv.buf)) < need {
+		cv.buf = make([]byte, need)
+	}
+	from, _ := quant.Lookup(tp.From) // checked by MakePlan
+	to, _ := quant.Lookup(tp.To)
+	for r0 := int64(0); r0 < rows; r0 += chunkRows {
+		nr := min(chunkRows, rows-r0)
+		in := src[r0*rowIn : (r0+nr)*rowIn]
+		out := cv.buf[:nr*rowOut]
+		err := cv.parallel(nr, func(worker int, a, b int64) error {
+			row := cv.scratch[worker][:n]
+			for r := a; r < b; r++ {
+				ri := in[r*rowIn : (r+1)*rowIn]
+				ro := out[r*rowOut : (r+1)*rowOut]
+				if validate(tp.From, ri) >= 0 {
+					return validateErr(tp.Name, tp.From, r0+r, "input has NaN/Inf")
+				}
+				from.Dequantize(ri, row)
+				to.Quantize(row, ro)
+				if validate(tp.To, ro) >= 0 {
+					return validateErr(tp.Name, tp.To, r0+r, "result overflows")
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			return fmt.Errorf("quantize: %w", err)
+		}
+		if _, err := w.Write(out); err != nil {
+			return err
+		}
+		cv.report(nr * rowIn)
+	}
+	return nil
+}
+
+// copyRows writes a tensor that keeps its type, checking it on the way as
+// llama-quantize's loader does.
+func (cv *converter) copyRows(w io.Writer, tp *TensorPlan, src []byte, rows, rowIn, chunkRows int64) error {
+	for r0 := int64(0); r0 < rows; r0 += chunkRows {
+		nr := min(chunkRows, rows-r0)
+		piece := src[r0*rowIn : (r0+nr)*rowIn]
+		if validate(tp.From, piece) >= 0 {
+			return fmt.Errorf("quantize: %w", validateErr(tp.Name, tp.From, r0, "input has NaN/Inf in this chunk"))
+		}
+		if _, err := w.Write(piece); err != nil {
+			return err
+		}
+		cv.report(nr * rowIn)
+	}
+	return nil
+}
+
+// parallel splits rows [0, n) into contiguous ranges, one per worker (the
+// caller is worker 0), and returns the first error.
+func (cv *converter) parallel(n int64, fn func(worker int, a, b int64) error) error {
+	t := int64(min(cv.threads, len(cv.scratch)))
+	t = max(1, min(t, n))
+	if t == 1 {
+		return fn(0, 0, n)
+	}
+	errs := make([]error, t)
+	var wg sync.WaitGroup
+	for k := int64(1); k < t; k++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			errs[k] = fn(int(k), n*k/t, n*(k+1)/t)
+		}()
+	}
+	errs[0] = fn(0, 0, n/t)
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -1,0 +1,85 @@
+package quantize
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"math"
+
+	"github.com/gollm/gollm/ggml"
+)
+
+// ErrInvalidData is returned for tensor data holding NaN or infinity where
+// ggml_validate_row_data would reject it: llama-quantize checks every input
+// tensor when loading and every quantized result, and refuses such files.
+var ErrInvalidData = errors.New("tensor data is not finite")
+
+// halfFields gives, per block format, the byte offsets of the fp16 scale
+// fields in one block: what ggml's validation inspects for that type.
+var halfFields = map[ggml.Type][]int{
+	ggml.Q4_0: {0},      // d
+	ggml.Q4_1: {0, 2},   // d, m
+	ggml.Q5_0: {0},      // d
+	ggml.Q5_1: {0, 2},   // d, m
+	ggml.Q8_0: {0},      // d
+	ggml.Q2_K: {80, 82}, // d, dmin after scales[16] and qs[64]
+	ggml.Q3_K: {108},    // d after hmask[32], qs[64], scales[12]
+	ggml.Q4_K: {0, 2},   // d, dmin
+	ggml.Q5_K: {0, 2},   // d, dmin
+	ggml.Q6_K: {208},    // d after ql[128], qh[64], scales[16]
+	ggml.Q8_K: {},       // f32 d, checked below
+}
+
+// validate checks data of type t as ggml_validate_row_data does: every
+// value of the float formats, the scale fields of the block formats. It
+// returns the index of the first bad element or block, or -1.
+func validate(t ggml.Type, data []byte) int {
+	switch t {
+	case ggml.F32:
+		for i := 0; i+4 <= len(data); i += 4 {
+			if binary.LittleEndian.Uint32(data[i:])&0x7f800000 == 0x7f800000 {
+				return i / 4
+			}
+		}
+		return -1
+	case ggml.F16:
+		for i := 0; i+2 <= len(data); i += 2 {
+			if binary.LittleEndian.Uint16(data[i:])&0x7c00 == 0x7c00 {
+				return i / 2
+			}
+		}
+		return -1
+	case ggml.BF16:
+		for i := 0; i+2 <= len(data); i += 2 {
+			if binary.LittleEndian.Uint16(data[i:])&0x7f80 == 0x7f80 {
+				return i / 2
+			}
+		}
+		return -1
+	case ggml.Q8_K:
+		for b, i := 0, 0; i+292 <= len(data); b, i = b+1, i+292 {
+			if f := math.Float32frombits(binary.LittleEndian.Uint32(data[i:])); math.IsNaN(float64(f)) || math.IsInf(float64(f), 0) {
+				return b
+			}
+		}
+		return -1
+	}
+	offs, ok := halfFields[t]
+	if !ok {
+		return -1 // integer and other formats: nothing to check
+	}
+	l, _ := ggml.LayoutOf(t)
+	for b, i := 0, 0; i+l.BlockBytes <= len(data); b, i = b+1, i+l.BlockBytes {
+		for _, o := range offs {
+			if binary.LittleEndian.Uint16(data[i+o:])&0x7c00 == 0x7c00 {
+				return b
+			}
+		}
+	}
+	return -1
+}
+
+// validateErr wraps a failed validate for tensor name at row row.
+func validateErr(name string, t ggml.Type, row int64, what string) error {
+	return fmt.Errorf("%w: %s row %d (%s %v)", ErrInvalidData, name, row, what, t)
+}
