@@ -55,10 +55,6 @@ func getF16(b []byte) float32 { return FP16ToFP32(binary.LittleEndian.Uint16(b))
 
 func putF16(b []byte, f float32) { binary.LittleEndian.PutUint16(b, FP32ToFP16(f)) }
 
-// roundF16 returns f as it reads back after storing it as a half, which is
-// what ggml's quantizers use (GGML_FP16_TO_FP32(y[i].d)) for the final pass.
-func roundF16(f float32) float32 { return FP16ToFP32(FP32ToFP16(f)) }
-
 // ScaleMinK4 decodes sub-block j (0..7) of the 12-byte packed 6-bit
 // scale/min array of a Q4_K or Q5_K block (ggml's get_scale_min_k4):
 // sub-blocks 0-3 keep their scale and min in the low 6 bits of bytes j and

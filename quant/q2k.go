@@ -15,12 +15,13 @@ const (
 func init() {
 	register(Traits{
 		Type: ggml.Q2_K, Name: "Q2_K", BlockSize: qkK, BlockBytes: q2kBytes,
-		Dequantize: dequantizeQ2K, Quantize: quantizeQ2K, VecDotType: ggml.Q8_K,
+		Dequantize: DequantizeRowQ2_K, Quantize: QuantizeRowQ2_K, VecDotType: ggml.Q8_K,
 	})
 }
 
-// dequantizeQ2K is dequantize_row_q2_K.
-func dequantizeQ2K(src []byte, dst []float32) {
+// DequantizeRowQ2_K is ggml's dequantize_row_q2_K: it decodes len(dst)/256
+// blocks of src (only whole blocks present in both buffers).
+func DequantizeRowQ2_K(src []byte, dst []float32) {
 	nb := blockCount(len(dst), len(src), q2kBytes)
 	for i := 0; i < nb; i++ {
 		b := (*[q2kBytes]byte)(src[i*q2kBytes:])
@@ -46,8 +47,10 @@ func dequantizeQ2K(src []byte, dst []float32) {
 	}
 }
 
-// quantizeQ2K is quantize_row_q2_K_ref.
-func quantizeQ2K(src []float32, dst []byte) {
+// QuantizeRowQ2_K is ggml's quantize_row_q2_K_ref, byte for byte: the
+// no-importance-matrix path llama-quantize takes. It encodes len(src)/256
+// blocks into dst (only whole blocks present in both buffers).
+func QuantizeRowQ2_K(src []float32, dst []byte) {
 	const q4scale = float32(15)
 	nb := blockCount(len(src), len(dst), q2kBytes)
 	var L [qkK]uint8

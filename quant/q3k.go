@@ -16,7 +16,7 @@ const (
 func init() {
 	register(Traits{
 		Type: ggml.Q3_K, Name: "Q3_K", BlockSize: qkK, BlockBytes: q3kBytes,
-		Dequantize: dequantizeQ3K, Quantize: quantizeQ3K, VecDotType: ggml.Q8_K,
+		Dequantize: DequantizeRowQ3_K, Quantize: QuantizeRowQ3_K, VecDotType: ggml.Q8_K,
 	})
 }
 
@@ -34,8 +34,9 @@ func q3kScale(scales []byte, j int) int8 {
 	return int8(lo|hi<<4) - 32
 }
 
-// dequantizeQ3K is dequantize_row_q3_K.
-func dequantizeQ3K(src []byte, dst []float32) {
+// DequantizeRowQ3_K is ggml's dequantize_row_q3_K: it decodes len(dst)/256
+// blocks of src (only whole blocks present in both buffers).
+func DequantizeRowQ3_K(src []byte, dst []float32) {
 	nb := blockCount(len(dst), len(src), q3kBytes)
 	for i := 0; i < nb; i++ {
 		b := (*[q3kBytes]byte)(src[i*q3kBytes:])
@@ -66,8 +67,10 @@ func dequantizeQ3K(src []byte, dst []float32) {
 	}
 }
 
-// quantizeQ3K is quantize_row_q3_K_ref.
-func quantizeQ3K(src []float32, dst []byte) {
+// QuantizeRowQ3_K is ggml's quantize_row_q3_K_ref, byte for byte: the
+// no-importance-matrix path llama-quantize takes. It encodes len(src)/256
+// blocks into dst (only whole blocks present in both buffers).
+func QuantizeRowQ3_K(src []float32, dst []byte) {
 	nb := blockCount(len(src), len(dst), q3kBytes)
 	var L [qkK]int8
 	var scales [16]float32

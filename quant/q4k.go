@@ -16,12 +16,13 @@ const (
 func init() {
 	register(Traits{
 		Type: ggml.Q4_K, Name: "Q4_K", BlockSize: qkK, BlockBytes: q4kBytes,
-		Dequantize: dequantizeQ4K, Quantize: quantizeQ4K, VecDotType: ggml.Q8_K,
+		Dequantize: DequantizeRowQ4_K, Quantize: QuantizeRowQ4_K, VecDotType: ggml.Q8_K,
 	})
 }
 
-// dequantizeQ4K is dequantize_row_q4_K.
-func dequantizeQ4K(src []byte, dst []float32) {
+// DequantizeRowQ4_K is ggml's dequantize_row_q4_K: it decodes len(dst)/256
+// blocks of src (only whole blocks present in both buffers).
+func DequantizeRowQ4_K(src []byte, dst []float32) {
 	nb := blockCount(len(dst), len(src), q4kBytes)
 	for i := 0; i < nb; i++ {
 		b := (*[q4kBytes]byte)(src[i*q4kBytes:])
@@ -45,7 +46,7 @@ func dequantizeQ4K(src []byte, dst []float32) {
 
 // kScalesMins turns the per-sub-block (scale, -min) pairs of a Q4_K/Q5_K
 // super-block into the 6-bit codes and the two f16 super-scales, as the
-// Q4_K/Q5_K reference quantizers do, and returns d and dmin as stored.
+// Q4_K/Q5_K reference quantizers do, writing them into block b.
 func kScalesMins(b []byte, scales, mins *[8]float32, dOff, dminOff, scOff int) {
 	var maxScale, maxMin float32
 	for j := 0; j < 8; j++ {
@@ -111,8 +112,10 @@ func kRequantize(x *[qkK]float32, L *[qkK]uint8, b []byte, dOff, dminOff, scOff,
 	}
 }
 
-// quantizeQ4K is quantize_row_q4_K_ref.
-func quantizeQ4K(src []float32, dst []byte) {
+// QuantizeRowQ4_K is ggml's quantize_row_q4_K_ref, byte for byte: the
+// no-importance-matrix path llama-quantize takes. It encodes len(src)/256
+// blocks into dst (only whole blocks present in both buffers).
+func QuantizeRowQ4_K(src []float32, dst []byte) {
 	nb := blockCount(len(src), len(dst), q4kBytes)
 	var L [qkK]uint8
 	var scales, mins [8]float32

@@ -17,12 +17,13 @@ const (
 func init() {
 	register(Traits{
 		Type: ggml.Q5_K, Name: "Q5_K", BlockSize: qkK, BlockBytes: q5kBytes,
-		Dequantize: dequantizeQ5K, Quantize: quantizeQ5K, VecDotType: ggml.Q8_K,
+		Dequantize: DequantizeRowQ5_K, Quantize: QuantizeRowQ5_K, VecDotType: ggml.Q8_K,
 	})
 }
 
-// dequantizeQ5K is dequantize_row_q5_K.
-func dequantizeQ5K(src []byte, dst []float32) {
+// DequantizeRowQ5_K is ggml's dequantize_row_q5_K: it decodes len(dst)/256
+// blocks of src (only whole blocks present in both buffers).
+func DequantizeRowQ5_K(src []byte, dst []float32) {
 	nb := blockCount(len(dst), len(src), q5kBytes)
 	for i := 0; i < nb; i++ {
 		b := (*[q5kBytes]byte)(src[i*q5kBytes:])
@@ -55,8 +56,10 @@ func dequantizeQ5K(src []byte, dst []float32) {
 	}
 }
 
-// quantizeQ5K is quantize_row_q5_K_ref.
-func quantizeQ5K(src []float32, dst []byte) {
+// QuantizeRowQ5_K is ggml's quantize_row_q5_K_ref, byte for byte: the
+// no-importance-matrix path llama-quantize takes. It encodes len(src)/256
+// blocks into dst (only whole blocks present in both buffers).
+func QuantizeRowQ5_K(src []float32, dst []byte) {
 	nb := blockCount(len(src), len(dst), q5kBytes)
 	var L [qkK]uint8
 	var scales, mins [8]float32

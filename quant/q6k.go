@@ -16,12 +16,13 @@ const (
 func init() {
 	register(Traits{
 		Type: ggml.Q6_K, Name: "Q6_K", BlockSize: qkK, BlockBytes: q6kBytes,
-		Dequantize: dequantizeQ6K, Quantize: quantizeQ6K, VecDotType: ggml.Q8_K,
+		Dequantize: DequantizeRowQ6_K, Quantize: QuantizeRowQ6_K, VecDotType: ggml.Q8_K,
 	})
 }
 
-// dequantizeQ6K is dequantize_row_q6_K.
-func dequantizeQ6K(src []byte, dst []float32) {
+// DequantizeRowQ6_K is ggml's dequantize_row_q6_K: it decodes len(dst)/256
+// blocks of src (only whole blocks present in both buffers).
+func DequantizeRowQ6_K(src []byte, dst []float32) {
 	nb := blockCount(len(dst), len(src), q6kBytes)
 	for i := 0; i < nb; i++ {
 		b := (*[q6kBytes]byte)(src[i*q6kBytes:])
@@ -47,8 +48,10 @@ func dequantizeQ6K(src []byte, dst []float32) {
 	}
 }
 
-// quantizeQ6K is quantize_row_q6_K_ref.
-func quantizeQ6K(src []float32, dst []byte) {
+// QuantizeRowQ6_K is ggml's quantize_row_q6_K_ref, byte for byte: the
+// no-importance-matrix path llama-quantize takes. It encodes len(src)/256
+// blocks into dst (only whole blocks present in both buffers).
+func QuantizeRowQ6_K(src []float32, dst []byte) {
 	nb := blockCount(len(src), len(dst), q6kBytes)
 	var L [qkK]int8
 	var scales [16]float32

@@ -20,12 +20,12 @@ const (
 func init() {
 	register(Traits{
 		Type: ggml.Q8_K, Name: "Q8_K", BlockSize: qkK, BlockBytes: q8kBytes,
-		Dequantize: dequantizeQ8K, Quantize: QuantizeRowQ8_K, VecDotType: ggml.Q8_K,
+		Dequantize: DequantizeRowQ8_K, Quantize: QuantizeRowQ8_K, VecDotType: ggml.Q8_K,
 	})
 }
 
-// dequantizeQ8K is dequantize_row_q8_K.
-func dequantizeQ8K(src []byte, dst []float32) {
+// DequantizeRowQ8_K is ggml's dequantize_row_q8_K: value = d*qs, bsums unused.
+func DequantizeRowQ8_K(src []byte, dst []float32) {
 	nb := blockCount(len(dst), len(src), q8kBytes)
 	for i := 0; i < nb; i++ {
 		b := (*[q8kBytes]byte)(src[i*q8kBytes:])
