@@ -81,12 +81,51 @@ func siftDown(h []candidate, i int) {
 	}
 }
 
-// topK keeps the k best candidates (llama_sampler_top_k): the result is
-// sorted best first.
-func topK(c []candidate, k int) []candidate {
-	k = min(k, len(c))
-	selectTop(c, k)
-	return c[:k]
+// candidatesFromLogits fills dst with the whole row in id order, NaN read as
+// -Inf.
+func candidatesFromLogits(l []float32, dst []candidate) []candidate {
+	c := dst[:len(l)]
+	negInf := float32(math.Inf(-1))
+	for i, v := range l {
+		if v != v {
+			v = negInf
+		}
+		c[i] = candidate{id: int32(i), logit: v}
+	}
+	return c
+}
+
+// topKFromLogits is llama_sampler_top_k on a raw row: the k best entries of l
+// (ties to the lower id), sorted best first, written to dst. It keeps a
+// k-sized heap of candidates and scans the floats against the heap's worst
+// logit: ids grow along the scan, so an equal logit never displaces an
+// earlier id and a strict > is the whole test. NaN fails it, so NaN enters
+// only through the first k entries, where it is read as -Inf.
+func topKFromLogits(l []float32, k int, dst []candidate) []candidate {
+	n := len(l)
+	k = min(k, n)
+	if k*4 >= n { // a large share is wanted: sort everything instead
+		c := candidatesFromLogits(l, dst)
+		sortCandidates(c)
+		return c[:k]
+	}
+	h := candidatesFromLogits(l[:k], dst)
+	for i := k/2 - 1; i >= 0; i-- {
+		siftDown(h, i)
+	}
+	worst := h[0].logit
+	for i := k; i < n; i++ {
+		if v := l[i]; v > worst {
+			h[0] = candidate{id: int32(i), logit: v}
+			siftDown(h, 0)
+			worst = h[0].logit
+		}
+	}
+	for end := k - 1; end > 0; end-- {
+		h[0], h[end] = h[end], h[0]
+		siftDown(h[:end], 0)
+	}
+	return h
 }
 
 // expWeight is exp(logit - max) with the case logit == max pinned to 1, so
@@ -123,22 +162,24 @@ func softmax(c []candidate) {
 }
 
 // topPHead is how many candidates top-p sorts first when the set is large
-// and unsorted: usually the nucleus is far smaller than the vocabulary, so a
-// partial selection avoids sorting 150k entries.
+// and unsorted: for a peaked distribution the nucleus is far smaller than the
+// vocabulary, so a partial selection avoids sorting 150k entries.
 const (
 	topPHead         = 256
 	topPAdaptiveFrom = 1024
 )
 
 // topP keeps the shortest best-first prefix whose cumulative probability
-// reaches p (at least one token). The result is sorted best first.
+// reaches p (at least one token), as llama_sampler_top_p: float32 softmax and
+// running sum, so the cut lands where llama.cpp's does. The result is sorted
+// best first.
 func topP(c []candidate, sorted bool, p float32) []candidate {
 	softmax(c)
 	n := len(c)
-	head := n // c[:head] is known to be sorted and to hold the best entries
+	head := n // c[:head] is sorted and holds the best entries
 	if !sorted {
 		if n > topPAdaptiveFrom {
-			head = topPHead
+			head = min(topPHead, n)
 			selectTop(c, head)
 		} else {
 			sortCandidates(c)
@@ -146,9 +187,8 @@ func topP(c []candidate, sorted bool, p float32) []candidate {
 	}
 	var cum float32
 	for i := 0; i < n; i++ {
-		if i == head { // the nucleus is wider than the sorted head
-			sortCandidates(c[head:])
-			head = n
+		if i == head {
+			head = extendSorted(c, head, p-cum)
 		}
 		cum += c[i].p
 		if cum >= p {
@@ -156,6 +196,74 @@ func topP(c []candidate, sorted bool, p float32) []candidate {
 		}
 	}
 	return c
+}
+
+// Buckets of logit distance below the maximum, used to find how much of the
+// unsorted tail a wide nucleus needs (the same idea as llama.cpp's bucket
+// partial sort).
+const (
+	massBuckets     = 128
+	massBucketWidth = 0.25 // logits; the last bucket takes everything beyond 31.75
+)
+
+func massBucket(top, logit float32) int {
+	d := top - logit
+	switch {
+	case d < 0:
+		return 0
+	case d < massBuckets*massBucketWidth:
+		return int(d * (1 / massBucketWidth))
+	}
+	return massBuckets - 1 // far below, -Inf, or NaN from Inf-Inf
+}
+
+// extendSorted grows the sorted head c[:head] of a top-p walk that still
+// needs probability mass `need`. It histograms the tail's mass by logit
+// distance from the best logit, moves every tail entry from the buckets that
+// cover `need` (plus one bucket of slack for float32 rounding in the walk) to
+// the front of the tail, and sorts just those: O(n) plus a sort of the
+// nucleus, instead of sorting the whole vocabulary. It returns the new head;
+// if rounding still leaves the walk short it sorts the remainder outright.
+func extendSorted(c []candidate, head int, need float32) int {
+	tail := c[head:]
+	if len(tail) == 0 {
+		return head
+	}
+	if head == 0 || len(tail) <= topPAdaptiveFrom {
+		sortCandidates(tail)
+		return len(c)
+	}
+	top := c[0].logit
+	var mass [massBuckets]float64
+	for i := range tail {
+		mass[massBucket(top, tail[i].logit)] += float64(tail[i].p)
+	}
+	last := massBuckets - 1
+	var acc float64
+	for b := range mass {
+		acc += mass[b]
+		if acc >= float64(need) {
+			last = min(b+1, massBuckets-1)
+			break
+		}
+	}
+	if last == massBuckets-1 { // needs (nearly) everything
+		sortCandidates(tail)
+		return len(c)
+	}
+	m := 0
+	for i := range tail {
+		if massBucket(top, tail[i].logit) <= last {
+			tail[m], tail[i] = tail[i], tail[m]
+			m++
+		}
+	}
+	sortCandidates(tail[:m])
+	if m == 0 {
+		sortCandidates(tail)
+		return len(c)
+	}
+	return head + m
 }
 
 // minP keeps the candidates whose probability is at least p times the top

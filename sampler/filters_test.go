@@ -51,32 +51,37 @@ func TestSelectTopMatchesFullSort(t *testing.T) {
 }
 
 func TestTopPAdaptiveExtends(t *testing.T) {
-	// 3000 nearly flat candidates: the 0.9 nucleus is far wider than the
-	// 256-entry head, so top-p must sort past it and still equal a plain
-	// cumulative walk over the fully sorted set.
+	// Nuclei much wider than the 256-entry head: top-p must extend the sorted
+	// head (bucket partition of the tail, or a full sort) and still equal a
+	// plain cumulative walk over the fully sorted set.
 	r := rand.New(rand.NewPCG(23, 24))
-	l := randomLogits(r, 3000, 0.1)
-	for _, p := range []float32{0.01, 0.1, 0.5, 0.9, 0.999} {
-		got := topP(makeCandidates(l), false, p)
+	for _, shape := range []struct {
+		n     int
+		scale float32
+	}{{3000, 0.1}, {20000, 1}, {20000, 3}, {50000, 8}} {
+		l := randomLogits(r, shape.n, shape.scale)
+		for _, p := range []float32{0.01, 0.1, 0.5, 0.9, 0.95, 0.999} {
+			got := topP(makeCandidates(l), false, p)
 
-		ref := makeCandidates(l)
-		softmax(ref)
-		sortCandidates(ref)
-		var cum float32
-		n := len(ref)
-		for i := range ref {
-			cum += ref[i].p
-			if cum >= p {
-				n = i + 1
-				break
+			ref := makeCandidates(l)
+			softmax(ref)
+			sortCandidates(ref)
+			var cum float32
+			n := len(ref)
+			for i := range ref {
+				cum += ref[i].p
+				if cum >= p {
+					n = i + 1
+					break
+				}
 			}
-		}
-		if len(got) != n {
-			t.Fatalf("p=%v: kept %d, want %d", p, len(got), n)
-		}
-		for i := range got {
-			if got[i].id != ref[i].id {
-				t.Fatalf("p=%v: order differs at %d", p, i)
+			if len(got) != n {
+				t.Fatalf("n=%d scale=%v p=%v: kept %d, want %d", shape.n, shape.scale, p, len(got), n)
+			}
+			for i := range got {
+				if got[i].id != ref[i].id {
+					t.Fatalf("n=%d scale=%v p=%v: order differs at %d", shape.n, shape.scale, p, i)
+				}
 			}
 		}
 	}

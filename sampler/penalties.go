@@ -92,19 +92,6 @@ func (p *penalties) nextGen() uint32 {
 	return p.gen
 }
 
-// applyCandidates penalizes c, which must still be in id order (c[i].id == i);
-// ids beyond len(c) are skipped.
-func (p *penalties) applyCandidates(c []candidate) {
-	g := p.nextGen()
-	for _, t := range p.ring[:p.size] {
-		if int(t) >= len(c) || p.stamp[t] == g {
-			continue
-		}
-		p.stamp[t] = g
-		c[t].logit = p.penalize(c[t].logit, p.counts[t])
-	}
-}
-
 // applyLogits penalizes a logit row indexed by id.
 func (p *penalties) applyLogits(l []float32) {
 	g := p.nextGen()

@@ -11,6 +11,10 @@ import (
 // harness) with libstdc++'s std::mt19937 and uniform_real_distribution, on
 // the synthetic logits of refLogit. They pin the chain order, the float32
 // softmax/cut-off arithmetic, the candidate order dist walks, and the RNG.
+//
+// The logits sit on a 1e-5 grid so that no two candidates tie: llama.cpp
+// orders ties however std::sort leaves them, gollm by lower id, and a tie
+// inside the walked prefix would legitimately shift which id a draw lands on.
 
 // refHash and refLogit must stay bit-identical to the harness.
 func refHash(a, b uint32) uint32 {

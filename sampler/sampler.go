@@ -10,7 +10,8 @@ import (
 type Sampler struct {
 	cfg   Config
 	vocab int
-	cand  []candidate // vocab-sized work array, reused by every Sample
+	cand  []candidate // vocab-sized candidate array, reused by every Sample
+	work  []float32   // vocab-sized copy of the row when penalties apply
 	pen   penalties
 	rng   mt19937
 }
@@ -28,6 +29,7 @@ func New(cfg Config, vocabSize int) (*Sampler, error) {
 		cfg:   cfg,
 		vocab: vocabSize,
 		cand:  make([]candidate, vocabSize),
+		work:  make([]float32, vocabSize),
 		pen:   newPenalties(cfg, vocabSize),
 	}
 	s.rng.seed64(cfg.Seed)
@@ -55,26 +57,28 @@ func (s *Sampler) Sample(logits []float32) int32 {
 	if n == 0 {
 		return -1
 	}
-	c := s.cand[:n]
-	negInf := float32(math.Inf(-1))
-	for i, l := range logits[:n] {
-		if l != l { // NaN
-			l = negInf
-		}
-		c[i] = candidate{id: int32(i), logit: l}
-	}
+	src := logits[:n]
 	if s.pen.active() {
-		s.pen.applyCandidates(c) // must run while c is still in id order
+		// Penalties touch at most a window of ids, but must not write to the
+		// caller's row: work on a copy (a plain memmove).
+		src = s.work[:n]
+		copy(src, logits)
+		s.pen.applyLogits(src)
 	}
 
 	if s.cfg.Temperature <= 0 {
-		return argmax(c)
+		return argmaxLogits(src)
 	}
 
+	var c []candidate
 	sorted := false
 	if s.cfg.TopK > 0 {
-		c = topK(c, s.cfg.TopK)
+		// Select straight from the float row: only k candidates are ever
+		// materialized, which is what keeps a 150k vocabulary cheap.
+		c = topKFromLogits(src, s.cfg.TopK, s.cand)
 		sorted = true
+	} else {
+		c = candidatesFromLogits(src, s.cand)
 	}
 	if s.cfg.TopP < 1 {
 		c = topP(c, sorted, s.cfg.TopP)
@@ -87,15 +91,21 @@ func (s *Sampler) Sample(logits []float32) int32 {
 	return s.draw(c)
 }
 
-// argmax returns the id of the highest logit, the lowest id among ties.
-func argmax(c []candidate) int32 {
-	best := 0
-	for i := 1; i < len(c); i++ {
-		if c[i].logit > c[best].logit {
-			best = i
+// argmaxLogits returns the id of the highest logit, the lowest id among ties.
+// NaN never compares greater, so it never wins; a row of only NaN/-Inf
+// yields 0.
+func argmaxLogits(l []float32) int32 {
+	best, bestV := 0, float32(math.Inf(-1))
+	for i := 0; i < len(l); i++ {
+		// Shaped as an early continue: this form compiles to a tight loop,
+		// the plain if-assign one to a register shuffle twice as slow.
+		v := l[i]
+		if v <= bestV || v != v {
+			continue
 		}
+		best, bestV = i, v
 	}
-	return c[best].id
+	return int32(best)
 }
 
 // draw is llama_sampler_dist: one uniform double from the MT19937, scaled by
