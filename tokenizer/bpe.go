@@ -1,6 +1,9 @@
 package tokenizer
 
-import "strings"
+import (
+	"strings"
+	"unicode/utf8"
+)
 
 // Byte-level BPE (llama.cpp's llm_tokenizer_bpe_session): the fragment is
 // split into pre-tokens, each pre-token's UTF-8 bytes are mapped to GPT-2's
@@ -22,7 +25,14 @@ func pairKey(a, b int32) uint64 { return uint64(uint32(a))<<32 | uint64(uint32(b
 // as llama.cpp's map emplace does; rules naming unknown tokens are kept
 // (they can still apply to symbols that are not tokens).
 func (t *Tokenizer) buildMerges(merges []string) {
+	for r := range t.charTok {
+		t.charTok[r] = -1
+		if id, ok := t.tokenToID[string(rune(r))]; ok {
+			t.charTok[r] = id
+		}
+	}
 	t.mergeByID = make(map[uint64]mergeInfo, len(merges))
+	var ab []byte
 	for i, m := range merges {
 		if len(m) < 2 {
 			continue
@@ -34,7 +44,8 @@ func (t *Tokenizer) buildMerges(merges []string) {
 		}
 		a, b := m[:k+1], m[k+2:]
 		info := mergeInfo{rank: int32(i), id: -1}
-		if id, ok := t.tokenToID[a+b]; ok {
+		ab = append(append(ab[:0], a...), b...)
+		if id, ok := t.tokenToID[string(ab)]; ok { // no allocation
 			info.id = id
 		}
 		ia, oka := t.tokenToID[a]
@@ -85,8 +96,14 @@ func (t *Tokenizer) bpeWord(word string, out []int32, w *bpeWork) []int32 {
 	for off := 0; off < len(word); {
 		n := min(utf8Len(word[off]), len(word)-off)
 		idx := int32(len(syms))
-		id, ok := t.tokenToID[word[off:off+n]]
-		if !ok {
+		var id int32
+		// Pre-tokens are byte-encoded, so each character is one of the 256
+		// byte characters (U+0021..U+0143): a table beats the map.
+		if r, _ := utf8.DecodeRuneInString(word[off : off+n]); r < rune(len(t.charTok)) {
+			id = t.charTok[r]
+		} else if tid, ok := t.tokenToID[word[off:off+n]]; ok {
+			id = tid
+		} else {
 			id = -1
 		}
 		syms = append(syms, bpeSymbol{start: int32(off), n: int32(n), prev: idx - 1, next: idx + 1, id: id})

@@ -44,19 +44,67 @@ const spaceEscape = "\u2581" // ▁
 // spmEncode tokenizes one raw fragment. prefixSpace adds the leading space
 // llama.cpp adds to the first fragment and to fragments after a special
 // token when add_space_prefix is set.
-func (t *Tokenizer) spmEncode(frag string, prefixSpace bool, out []int32, w *spmWork) []int32 {
+//
+// llama.cpp merges over the whole fragment with one priority queue. When no
+// token of the vocabulary has a '▁' preceded by anything but '▁' (true of
+// Llama's and Phi-3's), no merge can cross a point where a '▁' follows
+// another character, so the fragment is cut there into words that merge
+// independently: same result, far less work, and repeated words are
+// reused.
+func (t *Tokenizer) spmEncode(frag string, prefixSpace bool, out []int32, w *encodeWork) []int32 {
 	if prefixSpace {
 		frag = " " + frag
 	}
 	text := strings.ReplaceAll(frag, " ", spaceEscape)
-	if len(text) == 0 {
+	if len(text) == 0 || len(text) > math.MaxInt32 {
+		// Symbol indices are int32; no real prompt comes near the limit.
 		return out
 	}
-	if len(text) > math.MaxInt32 {
-		// Symbol indices are int32; no real prompt comes near this.
-		return out
+	if !t.spmWordSplit {
+		return t.spmMerge(text, out, &w.spm)
 	}
+	if w.cache == nil {
+		w.cache = make(map[string]span)
+	}
+	segStart, prevStart := 0, -1
+	for off := 0; off <= len(text); {
+		if off == len(text) || (off > segStart && strings.HasPrefix(text[off:], spaceEscape) && text[prevStart:off] != spaceEscape) {
+			word := text[segStart:off]
+			if sp, ok := w.cache[word]; ok {
+				out = append(out, out[sp.start:sp.start+sp.n]...)
+			} else {
+				start := len(out)
+				out = t.spmMerge(word, out, &w.spm)
+				if len(word) <= maxCachedWord {
+					w.cache[word] = span{start: start, n: len(out) - start}
+				}
+			}
+			segStart = off
+			if off == len(text) {
+				break
+			}
+		}
+		prevStart = off
+		off += min(utf8Len(text[off]), len(text)-off)
+	}
+	return out
+}
 
+// spmWordSafe reports whether no token holds a '▁' after a character other
+// than '▁', which makes cutting before such a '▁' exact (see spmEncode).
+func spmWordSafe(tokens []string) bool {
+	for _, s := range tokens {
+		for k := 1; k < len(s); k++ {
+			if strings.HasPrefix(s[k:], spaceEscape) && !(k >= len(spaceEscape) && s[k-len(spaceEscape):k] == spaceEscape) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// spmMerge runs llama.cpp's SPM merge loop over text (already escaped).
+func (t *Tokenizer) spmMerge(text string, out []int32, w *spmWork) []int32 {
 	syms := w.syms[:0]
 	for off := 0; off < len(text); {
 		n := min(utf8Len(text[off]), len(text)-off)

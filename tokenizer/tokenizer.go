@@ -19,13 +19,15 @@ type Tokenizer struct {
 	addSpacePrefix          bool
 
 	// SPM
-	byteTok [256]int32 // token of each byte for the byte fallback, -1 if none
+	byteTok      [256]int32 // token of each byte for the byte fallback, -1 if none
+	spmWordSplit bool       // see spmEncode
 
 	// BPE
 	pre        preConfig
 	splitters  []splitter
 	mergeByID  map[uint64]mergeInfo
 	mergeByStr map[[2]string]mergeInfo
+	charTok    [0x144]int32 // token of each code point below U+0144 (covers the byte characters)
 
 	specials []int32 // control, user-defined and unknown tokens, longest text first
 	eog      map[int32]bool
@@ -120,6 +122,7 @@ func New(v *Vocab) (*Tokenizer, error) {
 		for b := 0; b < 256; b++ {
 			t.byteTok[b] = t.spmByteToken(byte(b))
 		}
+		t.spmWordSplit = spmWordSafe(t.tokens)
 	} else {
 		t.buildMerges(v.Merges)
 	}
@@ -168,7 +171,7 @@ func (t *Tokenizer) Encode(text string, addSpecial, parseSpecial bool) []int32 {
 		}
 		raw := text[fr.start:fr.end]
 		if t.spm {
-			out = t.spmEncode(raw, t.addSpacePrefix && prevSpecial, out, &w.spm)
+			out = t.spmEncode(raw, t.addSpacePrefix && prevSpecial, out, w)
 		} else {
 			out = t.bpeFragment(raw, out, w)
 		}
