@@ -2,8 +2,6 @@ package gguf
 
 import (
 	"encoding/binary"
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/gollm/gollm/ggml"
@@ -48,23 +46,9 @@ func (r *rawFile) pad(a int) *rawFile {
 // skips the test when it is absent.
 func sharedDir(t testing.TB, sub string) string {
 	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Skip("repository root (go.mod) not found")
-		}
-		dir = parent
-	}
-	p := filepath.Join(dir, "..", "shared", sub)
-	if _, err := os.Stat(p); err != nil {
-		t.Skipf("shared test data %s absent: %v", p, err)
+	p := sharedDirOrEmpty(sub)
+	if p == "" {
+		t.Skipf("shared test data ../shared/%s (next to the repository root) is absent", sub)
 	}
 	return p
 }
