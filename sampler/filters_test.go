@@ -113,3 +113,21 @@ func TestMinPSortedAndUnsortedAgree(t *testing.T) {
 		}
 	}
 }
+
+// Four equal logits give probabilities of exactly 0.25, so p = 0.5 is reached
+// exactly after two tokens: llama.cpp's test is cum >= p, which keeps two,
+// not three.
+func TestTopPExactBoundary(t *testing.T) {
+	l := []float32{1, 1, 1, 1}
+	if got := topP(makeCandidates(l), false, 0.5); len(got) != 2 || got[0].id != 0 || got[1].id != 1 {
+		t.Fatalf("top-p 0.5 over four equal tokens kept %v, want ids 0 and 1", got)
+	}
+	cfg := offConfig(1)
+	cfg.TopP = 0.5
+	s := mustNew(t, cfg, 4)
+	for range 2000 {
+		if tok := s.Sample(l); tok > 1 {
+			t.Fatalf("drew %d, outside the 0.5 nucleus {0, 1}", tok)
+		}
+	}
+}

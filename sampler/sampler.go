@@ -29,8 +29,10 @@ func New(cfg Config, vocabSize int) (*Sampler, error) {
 		cfg:   cfg,
 		vocab: vocabSize,
 		cand:  make([]candidate, vocabSize),
-		work:  make([]float32, vocabSize),
 		pen:   newPenalties(cfg, vocabSize),
+	}
+	if s.pen.active() {
+		s.work = make([]float32, vocabSize)
 	}
 	s.rng.seed64(cfg.Seed)
 	return s, nil
