@@ -45,7 +45,7 @@ func (t *TensorInfo) Elements() uint64 {
 type File struct {
 	Version    uint32
 	Alignment  uint64
-	DataOffset uint64 // file offset of the data section
+	DataOffset uint64 // file offset of the data section (past Size when a file without tensor data ends unpadded)
 	Size       uint64 // file bytes
 	KV         []KV   // in file order
 	Tensors    []TensorInfo
@@ -58,7 +58,8 @@ type File struct {
 
 // Open maps the file at path read-only (or reads it where mmap is not
 // available) and parses it. The File must be closed; tensor data slices stay
-// valid until then.
+// valid until then. As with any mapping, the file must not be truncated
+// while it is open: touching pages past its new end faults (SIGBUS).
 func Open(path string) (*File, error) {
 	data, closer, err := mapFile(path)
 	if err != nil {

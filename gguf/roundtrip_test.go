@@ -365,6 +365,16 @@ func TestAddTensorFunc(t *testing.T) {
 	if d := f.TensorData(after); d[0] != 42 {
 		t.Errorf("tensor after the streamed one: %v", d)
 	}
+	ignoring := func(w io.Writer) error { // writes 50 bytes, drops the error of the last write
+		w.Write(make([]byte, 48))
+		w.Write(make([]byte, 2))
+		return nil
+	}
+	w = NewWriter()
+	w.AddTensorFunc("s", ggml.F32, []uint64{4, 3}, ignoring)
+	if _, err := w.WriteTo(io.Discard); !errors.Is(err, errTooMuch) {
+		t.Errorf("oversized write with the error ignored: %v", err)
+	}
 	for _, n := range []int{47, 49} {
 		w := NewWriter()
 		w.AddTensorFunc("s", ggml.F32, []uint64{4, 3}, payload(n))

@@ -163,7 +163,7 @@ func (v Value) Int() (int64, bool) { return scalarInt(v.Type, v.bits) }
 // Float returns any numeric value (integer or float) as float64.
 func (v Value) Float() (float64, bool) { return scalarFloat(v.Type, v.bits) }
 
-// Bool returns a bool value. Any non-zero byte is true, as in ggml.
+// Bool returns a bool value. Any non-zero byte reads as true.
 func (v Value) Bool() (bool, bool) { return v.bits != 0, v.Type == TypeBool }
 
 // Str returns a string value.

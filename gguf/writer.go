@@ -208,6 +208,9 @@ func (t *pendingTensor) writeData(out io.Writer) error {
 	if err := t.write(ew); err != nil {
 		return err
 	}
+	if ew.over { // the func ignored the error of an oversized write
+		return fmt.Errorf("%w: %d bytes", errTooMuch, t.info.Size)
+	}
 	if ew.left != 0 {
 		return fmt.Errorf("write func wrote %d of %d bytes", t.info.Size-ew.left, t.info.Size)
 	}
@@ -331,10 +334,12 @@ var errTooMuch = errors.New("write func wrote more than the tensor's size")
 type exactWriter struct {
 	w    io.Writer
 	left uint64
+	over bool
 }
 
 func (e *exactWriter) Write(p []byte) (int, error) {
 	if uint64(len(p)) > e.left {
+		e.over = true
 		return 0, fmt.Errorf("%w (%d bytes more)", errTooMuch, uint64(len(p))-e.left)
 	}
 	n, err := e.w.Write(p)
