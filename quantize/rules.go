@@ -392,3 +392,31 @@ func fallback(name string, ncols uint64, t ggml.Type, c *Counters) (ggml.Type, e
 	}
 	return r, nil
 }
+
+// TensorSpec describes a tensor for ChooseTypes.
+type TensorSpec struct {
+	Name string
+	Dims []uint64
+	Type ggml.Type // current type: what tensors that are not quantized keep
+}
+
+// ChooseTypes returns the type llama-quantize gives each tensor of a model
+// (indexed like specs), running the rules in llama-quantize's order with one
+// Counters. A synthetic-model generator can call it to reproduce a real
+// quantized file's mix without quantizing anything.
+func ChooseTypes(ft FileType, mi ModelInfo, specs []TensorSpec) ([]ggml.Type, error) {
+	names := make([]string, len(specs))
+	for i := range specs {
+		names[i] = specs[i].Name
+	}
+	c := NewCounters(mi, names)
+	out := make([]ggml.Type, len(specs))
+	for _, i := range Order(names) {
+		t, err := ChooseType(ft, mi, specs[i].Name, specs[i].Dims, specs[i].Type, c)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = t
+	}
+	return out, nil
+}

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/gollm/gollm/ggml"
+	"github.com/gollm/gollm/gguf"
 )
 
 func TestParseFileType(t *testing.T) {
@@ -235,5 +236,32 @@ func TestFallback(t *testing.T) {
 	_, err = ChooseType(MostlyQ4_K_M, moe, "ffn_down_exps.weight", []uint64{256, 256, 8}, ggml.F32, NewCounters(moe, nil))
 	if !errors.Is(err, ErrLayer) {
 		t.Errorf("MoE ffn_down without layer: %v, want ErrLayer", err)
+	}
+}
+
+// TestChooseTypes: the one-call form agrees with the reference file's
+// types, whatever order the specs come in.
+func TestChooseTypes(t *testing.T) {
+	models := sharedDir(t) + "/models"
+	ref, err := gguf.Open(models + "/tiny-Q4_K_M.gguf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ref.Close()
+	var specs []TensorSpec
+	for i := len(ref.Tensors) - 1; i >= 0; i-- { // reversed on purpose
+		ti := &ref.Tensors[i]
+		specs = append(specs, TensorSpec{ti.Name, ti.Dims, ggml.F32})
+	}
+	mi := ModelInfoFromFile(ref)
+	types, err := ChooseTypes(MostlyQ4_K_M, mi, specs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, s := range specs {
+		want, _ := ref.Tensor(s.Name)
+		if types[i] != want.Type {
+			t.Errorf("%s: %v, want %v", s.Name, types[i], want.Type)
+		}
 	}
 }
