@@ -215,3 +215,33 @@ func TestSPMWordSplit(t *testing.T) {
 		}
 	}
 }
+
+// TestConcurrentEncode: one Tokenizer serves several goroutines (run with
+// -race).
+func TestConcurrentEncode(t *testing.T) {
+	shared := sharedDir(t)
+	for _, name := range []string{"llama-spm", "qwen2"} {
+		tk := vocabTokenizer(t, name)
+		cases := readVocabCases(t, filepath.Join(shared, "vocab", "ggml-vocab-"+name+".gguf"))
+		errs := make(chan string, 4*len(cases))
+		done := make(chan struct{})
+		for g := 0; g < 4; g++ {
+			go func() {
+				defer func() { done <- struct{}{} }()
+				for i := range cases {
+					c := cases[(i+g*7)%len(cases)]
+					if got := tk.Encode(c.text, false, false); !equalIDs(got, c.ids) {
+						errs <- c.text
+					}
+				}
+			}()
+		}
+		for g := 0; g < 4; g++ {
+			<-done
+		}
+		close(errs)
+		for s := range errs {
+			t.Errorf("%s: concurrent Encode(%q) differs", name, s)
+		}
+	}
+}
