@@ -12,8 +12,10 @@ import (
 
 // chunkBytes bounds the memory a conversion holds: rows are converted and
 // written in pieces of about this many output (or input) bytes, so even a
-// multi-gigabyte embedding matrix needs only one such buffer.
-const chunkBytes = 32 << 20
+// multi-gigabyte embedding matrix needs only two such buffers (one being
+// written while the next is computed). Small enough that the write of one
+// piece overlaps the work on the next within a tensor.
+const chunkBytes = 8 << 20
 
 // converter streams the tensors of a plan to the writer, re-encoding the
 // ones whose type changes with several goroutines, each on a contiguous
@@ -23,7 +25,7 @@ type converter struct {
 	f        *gguf.File
 	threads  int
 	scratch  [][]float32 // per worker: one decoded row
-	buf      []byte      // one chunk of output
+	bufs     [2][]byte   // chunk outputs: one computed while the other is written
 	progress func(done, total int64)
 	done     int64
 	total    int64
@@ -76,15 +78,27 @@ func (cv *converter) write(w io.Writer, tp *TensorPlan) error {
 	if !tp.Converted() {
 		return cv.copyRows(w, tp, src, rows, rowIn, chunkRows)
 	}
-	if need := min(rows, chunkRows) * rowOut; int64(cap(cv.buf)) < need {
-		cv.buf = make([]byte, need)
+	need := min(rows, chunkRows) * rowOut
+	for i := range cv.bufs {
+		if int64(cap(cv.bufs[i])) < need {
+			cv.bufs[i] = make([]byte, need)
+		}
 	}
 	from, _ := quant.Lookup(tp.From) // checked by MakePlan
 	to, _ := quant.Lookup(tp.To)
-	for r0 := int64(0); r0 < rows; r0 += chunkRows {
+	var inFlight chan error // the write of the previous chunk
+	wait := func() error {
+		if inFlight == nil {
+			return nil
+		}
+		err := <-inFlight
+		inFlight = nil
+		return err
+	}
+	for k, r0 := 0, int64(0); r0 < rows; k, r0 = k+1, r0+chunkRows {
 		nr := min(chunkRows, rows-r0)
 		in := src[r0*rowIn : (r0+nr)*rowIn]
-		out := cv.buf[:nr*rowOut]
+		out := cv.bufs[k%2][:nr*rowOut]
 		err := cv.parallel(nr, func(worker int, a, b int64) error {
 			row := cv.scratch[worker][:n]
 			for r := a; r < b; r++ {
@@ -101,15 +115,20 @@ func (cv *converter) write(w io.Writer, tp *TensorPlan) error {
 			}
 			return nil
 		})
+		if werr := wait(); werr != nil {
+			return werr
+		}
 		if err != nil {
 			return fmt.Errorf("quantize: %w", err)
 		}
-		if _, err := w.Write(out); err != nil {
-			return err
-		}
+		inFlight = make(chan error, 1)
+		go func() {
+			_, err := w.Write(out)
+			inFlight <- err
+		}()
 		cv.report(nr * rowIn)
 	}
-	return nil
+	return wait()
 }
 
 // copyRows writes a tensor that keeps its type, checking it on the way as

@@ -36,26 +36,11 @@ var halfFields = map[ggml.Type][]int{
 func validate(t ggml.Type, data []byte) int {
 	switch t {
 	case ggml.F32:
-		for i := 0; i+4 <= len(data); i += 4 {
-			if binary.LittleEndian.Uint32(data[i:])&0x7f800000 == 0x7f800000 {
-				return i / 4
-			}
-		}
-		return -1
+		return firstNonFinite(data, 4, 0x7f800000_7f800000)
 	case ggml.F16:
-		for i := 0; i+2 <= len(data); i += 2 {
-			if binary.LittleEndian.Uint16(data[i:])&0x7c00 == 0x7c00 {
-				return i / 2
-			}
-		}
-		return -1
+		return firstNonFinite(data, 2, 0x7c00_7c00_7c00_7c00)
 	case ggml.BF16:
-		for i := 0; i+2 <= len(data); i += 2 {
-			if binary.LittleEndian.Uint16(data[i:])&0x7f80 == 0x7f80 {
-				return i / 2
-			}
-		}
-		return -1
+		return firstNonFinite(data, 2, 0x7f80_7f80_7f80_7f80)
 	case ggml.Q8_K:
 		for b, i := 0, 0; i+292 <= len(data); b, i = b+1, i+292 {
 			if f := math.Float32frombits(binary.LittleEndian.Uint32(data[i:])); math.IsNaN(float64(f)) || math.IsInf(float64(f), 0) {
@@ -82,4 +67,47 @@ func validate(t ggml.Type, data []byte) int {
 // validateErr wraps a failed validate for tensor name at row row.
 func validateErr(name string, t ggml.Type, row int64, what string) error {
 	return fmt.Errorf("%w: %s row %d (%s %v)", ErrInvalidData, name, row, what, t)
+}
+
+// firstNonFinite returns the index of the first element of size bytes
+// (2 or 4) whose exponent bits, given by mask (repeated for each lane of a
+// 64-bit word), are all set: an infinity or NaN. Whole words are tested at
+// once, since this runs over every input byte; only a word with a hit is
+// looked at lane by lane.
+func firstNonFinite(data []byte, size int, mask uint64) int {
+	i := 0
+	for ; i+8 <= len(data); i += 8 {
+		x := binary.LittleEndian.Uint64(data[i:])
+		if hasFullLane(x&mask, mask, size) {
+			break
+		}
+	}
+	for ; i+size <= len(data); i += size {
+		var x uint64
+		if size == 2 {
+			x = uint64(binary.LittleEndian.Uint16(data[i:]))
+		} else {
+			x = uint64(binary.LittleEndian.Uint32(data[i:]))
+		}
+		lane := mask & (1<<(8*size) - 1)
+		if x&lane == lane {
+			return i / size
+		}
+	}
+	return -1
+}
+
+// hasFullLane reports whether some lane of m equals the lane of mask, i.e.
+// whether m^mask has a zero lane: the classic has-zero-byte test on lanes
+// of 16 or 32 bits (its false positives only ever sit above a true zero
+// lane, so "some lane is zero" is answered exactly).
+func hasFullLane(m, mask uint64, size int) bool {
+	t := m ^ mask
+	var lo, hi uint64
+	if size == 2 {
+		lo, hi = 0x0001_0001_0001_0001, 0x8000_8000_8000_8000
+	} else {
+		lo, hi = 0x00000001_00000001, 0x80000000_80000000
+	}
+	return (t-lo)&^t&hi != 0
 }
