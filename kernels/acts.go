@@ -1,0 +1,123 @@
+package kernels
+
+import (
+	"fmt"
+	"unsafe"
+
+	"github.com/gollm/gollm/ggml"
+)
+
+// Acts is a batch of NTok activation rows of Cols elements, quantized to
+// Type (a vec-dot type: Q8_0, Q8_1, Q8_K, F16, BF16 or F32) once and shared
+// by every matmul whose weights pair with that type (q/k/v share one,
+// gate/up another).
+type Acts struct {
+	Type     ggml.Type
+	Cols     int
+	NTok     int
+	Data     []byte    // NTok rows of RowBytes bytes
+	F32      []float32 // the float rows when Type == F32 (Data views the same memory)
+	rowBytes int
+	buf      []byte // owned storage, reused
+}
+
+// RowBytes returns the bytes of one token's row.
+func (a *Acts) RowBytes() int { return a.rowBytes }
+
+// Row returns token t's row.
+func (a *Acts) Row(t int) []byte { return a.Data[t*a.rowBytes : (t+1)*a.rowBytes] }
+
+// Scratch owns the reusable activation buffers of one engine: one Acts per
+// vec-dot type, grown on first use and reused afterwards.
+type Scratch struct {
+	maxCols, maxTok int
+	acts            [maxType]*Acts
+
+	// Quantize's job, with its chunk function built once.
+	job quantJob
+	fn  func(lo, hi int)
+}
+
+type quantJob struct {
+	x        []float32
+	dst      []byte
+	cols     int
+	rowBytes int
+	q        quantizeFunc
+}
+
+// NewScratch returns a Scratch sized for rows of up to maxCols elements and
+// batches of up to maxTok tokens (larger requests grow it).
+func NewScratch(maxCols, maxTok int) *Scratch {
+	s := &Scratch{maxCols: maxCols, maxTok: maxTok}
+	s.fn = s.quantChunk
+	return s
+}
+
+// Quantize converts ntok rows of cols floats in x to the activation type
+// that weights of type t multiply (VecDotType(t)) and returns them. The
+// result stays valid until the next Quantize to the same activation type on
+// this Scratch; for F32 it aliases x. p may be nil (serial). After the first
+// call per type (and size) it allocates nothing.
+//
+// t must be a supported weight type and cols a whole number of its blocks;
+// anything else is a programmer error and panics.
+func (s *Scratch) Quantize(p *Pool, t ggml.Type, x []float32, ntok, cols int) *Acts {
+	at, ok := VecDotType(t)
+	if !ok {
+		panic(fmt.Sprintf("kernels: Quantize for unsupported weight type %v", t))
+	}
+	if len(x) < ntok*cols {
+		panic(fmt.Sprintf("kernels: Quantize of %d x %d from %d floats", ntok, cols, len(x)))
+	}
+	rb64, err := ggml.RowBytes(at, int64(cols))
+	if err != nil {
+		panic(fmt.Sprintf("kernels: Quantize: %v", err))
+	}
+	rb := int(rb64)
+	a := s.acts[at]
+	if a == nil {
+		a = &Acts{Type: at}
+		s.acts[at] = a
+	}
+	a.Cols, a.NTok, a.rowBytes = cols, ntok, rb
+	x = x[:ntok*cols]
+	if at == ggml.F32 {
+		a.F32 = x
+		if len(x) == 0 {
+			a.Data = nil
+		} else {
+			a.Data = unsafe.Slice((*byte)(unsafe.Pointer(&x[0])), 4*len(x))
+		}
+		return a
+	}
+	need := ntok * rb
+	if cap(a.buf) < need {
+		c := need
+		if m := s.maxTok * int(mustRowBytes(at, s.maxCols)); m > c {
+			c = m
+		}
+		a.buf = make([]byte, c)
+	}
+	a.Data = a.buf[:need]
+	a.F32 = nil
+	s.job = quantJob{x: x, dst: a.Data, cols: cols, rowBytes: rb, q: active.quantize[at]}
+	p.For(ntok, s.fn)
+	s.job = quantJob{}
+	return a
+}
+
+func mustRowBytes(t ggml.Type, cols int) int64 {
+	rb, err := ggml.RowBytes(t, int64(cols))
+	if err != nil {
+		return 0
+	}
+	return rb
+}
+
+func (s *Scratch) quantChunk(lo, hi int) {
+	j := &s.job
+	for t := lo; t < hi; t++ {
+		j.q(j.x[t*j.cols:(t+1)*j.cols], j.dst[t*j.rowBytes:(t+1)*j.rowBytes])
+	}
+}

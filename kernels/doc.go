@@ -1,0 +1,20 @@
+// Package kernels holds the numeric inner loops of inference: dot products
+// and matrix-vector/matrix-matrix products for every (weight type, activation
+// type) pair ggml uses, the activation quantizers, the elementwise ops of a
+// llama forward pass (RMSNorm, RoPE, softmax, SwiGLU, f16 KV helpers) and a
+// persistent worker pool.
+//
+// Every kernel has a generic Go implementation (the oracle, always compiled)
+// and may have faster ones (AVX2+FMA assembly on amd64). The implementation
+// is chosen once at init from the CPU features; Impl names it. The purego
+// build tag forces the generic code everywhere.
+//
+// Numerics follow ggml-cpu: weights of Q4_0/Q5_0/Q8_0 multiply activations
+// quantized to Q8_0, Q4_1/Q5_1 to Q8_1, the K-quants to Q8_K, F16 to F16 and
+// BF16 to BF16; integer block sums are scaled in float32 as ggml does.
+//
+// Preconditions on slice lengths and shapes are programmer errors, checked
+// where cheap and reported by panics that name the kernel (as the built-in
+// copy and indexing do); data-dependent problems (an unsupported tensor type,
+// a wrong data size) are returned as errors by the constructors.
+package kernels

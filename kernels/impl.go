@@ -1,0 +1,151 @@
+package kernels
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/gollm/gollm/ggml"
+	"github.com/gollm/gollm/quant"
+)
+
+// vecDotFunc returns the dot product of one weight row w of n elements with
+// one activation row a in the weight's vec-dot type (see vecdot_generic.go).
+type vecDotFunc func(n int, w, a []byte) float32
+
+// quantizeFunc encodes x (a whole number of blocks) into dst.
+type quantizeFunc func(x []float32, dst []byte)
+
+// maxType bounds the ggml type ids the tables are indexed by.
+const maxType = 40
+
+// kernelSet is one implementation of every kernel. SIMD sets start as a copy
+// of the generic set and override what they accelerate, so every entry is
+// always callable.
+type kernelSet struct {
+	name      string
+	available bool
+
+	vecDot   [maxType]vecDotFunc   // indexed by weight type
+	quantize [maxType]quantizeFunc // indexed by activation (vec-dot) type
+
+	dot      func(a, b []float32) float32
+	axpy     func(y []float32, a float32, x []float32)
+	dotF16   func(q []float32, k []uint16) float32
+	axpyF16  func(y []float32, a float32, v []uint16)
+	f32ToF16 func(dst []uint16, src []float32)
+}
+
+var genericSet = newGenericSet()
+
+func newGenericSet() *kernelSet {
+	s := &kernelSet{name: "generic", available: true}
+	s.vecDot[ggml.Q4_0] = vecDotQ4_0Q8_0Generic
+	s.vecDot[ggml.Q4_1] = vecDotQ4_1Q8_1Generic
+	s.vecDot[ggml.Q5_0] = vecDotQ5_0Q8_0Generic
+	s.vecDot[ggml.Q5_1] = vecDotQ5_1Q8_1Generic
+	s.vecDot[ggml.Q8_0] = vecDotQ8_0Q8_0Generic
+	s.vecDot[ggml.Q2_K] = vecDotQ2_KQ8_KGeneric
+	s.vecDot[ggml.Q3_K] = vecDotQ3_KQ8_KGeneric
+	s.vecDot[ggml.Q4_K] = vecDotQ4_KQ8_KGeneric
+	s.vecDot[ggml.Q5_K] = vecDotQ5_KQ8_KGeneric
+	s.vecDot[ggml.Q6_K] = vecDotQ6_KQ8_KGeneric
+	s.vecDot[ggml.F16] = vecDotF16F16Generic
+	s.vecDot[ggml.BF16] = vecDotBF16BF16Generic
+	s.vecDot[ggml.F32] = vecDotF32F32Generic
+
+	// The generic activation quantizers are ggml's reference ones.
+	s.quantize[ggml.Q8_0] = quant.QuantizeRowQ8_0
+	s.quantize[ggml.Q8_1] = quant.QuantizeRowQ8_1
+	s.quantize[ggml.Q8_K] = quant.QuantizeRowQ8_K
+	s.quantize[ggml.F16] = quant.QuantizeRowF16
+	s.quantize[ggml.BF16] = quant.QuantizeRowBF16
+
+	s.dot = dotGeneric
+	s.axpy = axpyGeneric
+	s.dotF16 = dotF16Generic
+	s.axpyF16 = axpyF16Generic
+	s.f32ToF16 = f32ToF16Generic
+	return s
+}
+
+// vecDotType is the activation type each weight type multiplies, as ggml's
+// type traits pair them. It is kept here (rather than read from quant) so
+// the kernels do not depend on which formats quant has registered.
+var vecDotType = [maxType]ggml.Type{
+	ggml.Q4_0: ggml.Q8_0, ggml.Q5_0: ggml.Q8_0, ggml.Q8_0: ggml.Q8_0,
+	ggml.Q4_1: ggml.Q8_1, ggml.Q5_1: ggml.Q8_1,
+	ggml.Q2_K: ggml.Q8_K, ggml.Q3_K: ggml.Q8_K, ggml.Q4_K: ggml.Q8_K,
+	ggml.Q5_K: ggml.Q8_K, ggml.Q6_K: ggml.Q8_K,
+	ggml.F16: ggml.F16, ggml.BF16: ggml.BF16, ggml.F32: ggml.F32,
+}
+
+// implementations lists every registered set, generic first; SIMD files add
+// theirs from package-level variable initializers, so the list is complete
+// before init picks the active one.
+var implementations = []*kernelSet{genericSet}
+
+// registerImpl adds a set derived from the generic one; fill overrides the
+// kernels it accelerates. It returns the set so a file can keep it.
+func registerImpl(name string, available bool, fill func(s *kernelSet)) *kernelSet {
+	s := *genericSet
+	s.name, s.available = name, available
+	fill(&s)
+	implementations = append(implementations, &s)
+	return &s
+}
+
+// active is the set every exported kernel calls; chosen once at init.
+var active = genericSet
+
+func init() { active = best() }
+
+// best returns the last registered available set (SIMD sets register after
+// the generic one, the most capable last).
+func best() *kernelSet {
+	b := genericSet
+	for _, s := range implementations {
+		if s.available {
+			b = s
+		}
+	}
+	return b
+}
+
+// Impl names the implementation in use ("generic", "avx2").
+func Impl() string { return active.name }
+
+// Implementations names every compiled-in implementation, available or not.
+func Implementations() []string {
+	out := make([]string, len(implementations))
+	for i, s := range implementations {
+		out[i] = s.name
+	}
+	return out
+}
+
+// Available reports whether the named implementation can run on this CPU.
+func Available(name string) bool {
+	for _, s := range implementations {
+		if s.name == name {
+			return s.available
+		}
+	}
+	return false
+}
+
+// ErrUnknownImpl is returned by SetImpl for a name that is not compiled in or
+// cannot run on this CPU.
+var ErrUnknownImpl = errors.New("kernels: implementation not available")
+
+// SetImpl switches every kernel to the named implementation. It is meant for
+// tests and benchmarks that compare implementations; it must not be called
+// while kernels run.
+func SetImpl(name string) error {
+	for _, s := range implementations {
+		if s.name == name && s.available {
+			active = s
+			return nil
+		}
+	}
+	return fmt.Errorf("%w: %q", ErrUnknownImpl, name)
+}

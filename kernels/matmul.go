@@ -1,0 +1,96 @@
+package kernels
+
+import "fmt"
+
+// Tile sizes of the prefill path: a thread takes rowTile weight rows at a
+// time and walks the tokens in blocks of tokTile, so that the rows (a few KiB
+// each) stay in L1 while each token's activations are reused from L2.
+const (
+	rowTile = 16
+	tokTile = 32
+)
+
+type matmulJob struct {
+	out      []float32
+	w, a     []byte
+	rows     int
+	cols     int
+	ntok     int
+	wRow     int // bytes per weight row
+	aRow     int // bytes per activation row
+	dot      vecDotFunc
+	prefill  bool
+	rowUnits int // rows per scheduling unit
+}
+
+// MatMul computes out[tok*w.Rows + r] = dot(row r of w, token tok of a) for
+// every row r and token tok. a must be quantized for w's type
+// (Scratch.Quantize with w.Type) with a.Cols == w.Cols, and len(out) at least
+// a.NTok*w.Rows; otherwise MatMul panics (a programmer error). Decode (one
+// token) splits the rows across threads; prefill splits row tiles and reuses
+// each weight row across a block of tokens. p may be nil (serial). MatMul
+// allocates nothing.
+func (p *Pool) MatMul(out []float32, w *Matrix, a *Acts) {
+	if int(w.Type) >= maxType || a.Type != vecDotType[w.Type] || active.vecDot[w.Type] == nil {
+		panic(fmt.Sprintf("kernels: MatMul of %v weights with %v activations", w.Type, a.Type))
+	}
+	if a.Cols != w.Cols || len(out) < a.NTok*w.Rows {
+		panic(fmt.Sprintf("kernels: MatMul of %dx%d weights with %d tokens of %d into %d outputs",
+			w.Rows, w.Cols, a.NTok, a.Cols, len(out)))
+	}
+	wRow := w.RowBytes()
+	if len(w.Data) < w.Rows*wRow || len(a.Data) < a.NTok*a.rowBytes {
+		panic("kernels: MatMul data shorter than its shape")
+	}
+	if a.NTok == 0 {
+		return
+	}
+	job := matmulJob{
+		out: out, w: w.Data, a: a.Data,
+		rows: w.Rows, cols: w.Cols, ntok: a.NTok,
+		wRow: wRow, aRow: a.rowBytes,
+		dot: active.vecDot[w.Type], prefill: a.NTok > 1, rowUnits: 1,
+	}
+	if job.prefill {
+		job.rowUnits = rowTile
+	}
+	units := (job.rows + job.rowUnits - 1) / job.rowUnits
+	if p == nil || p.threads <= 1 || units == 1 || !p.busy.CompareAndSwap(false, true) {
+		job.run(0, units)
+		return
+	}
+	p.mm = job
+	p.run(units, p.mmFn)
+	p.mm = matmulJob{}
+	p.busy.Store(false)
+}
+
+func (p *Pool) matmulChunk(lo, hi int) { p.mm.run(lo, hi) }
+
+// run computes scheduling units [lo, hi): single rows for decode, row tiles
+// for prefill.
+func (j *matmulJob) run(lo, hi int) {
+	r0, r1 := lo*j.rowUnits, hi*j.rowUnits
+	if r1 > j.rows {
+		r1 = j.rows
+	}
+	if !j.prefill {
+		a := j.a[:j.aRow]
+		for r := r0; r < r1; r++ {
+			j.out[r] = j.dot(j.cols, j.w[r*j.wRow:(r+1)*j.wRow], a)
+		}
+		return
+	}
+	for rt := r0; rt < r1; rt += rowTile {
+		re := min(rt+rowTile, r1)
+		for t0 := 0; t0 < j.ntok; t0 += tokTile {
+			te := min(t0+tokTile, j.ntok)
+			for r := rt; r < re; r++ {
+				wr := j.w[r*j.wRow : (r+1)*j.wRow]
+				for t := t0; t < te; t++ {
+					j.out[t*j.rows+r] = j.dot(j.cols, wr, j.a[t*j.aRow:(t+1)*j.aRow])
+				}
+			}
+		}
+	}
+}

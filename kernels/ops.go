@@ -1,0 +1,126 @@
+package kernels
+
+import (
+	"math"
+)
+
+// RMSNorm sets out = x / sqrt(mean(x²) + eps) * w, as ggml's rms_norm
+// followed by the mul with the norm weight: the sum of squares accumulates
+// in float64 (ggml_float) over float32 products, the scale is float32.
+// out may alias x. len(w) and len(out) must be at least len(x).
+func RMSNorm(out, x, w []float32, eps float32) {
+	out = out[:len(x)]
+	w = w[:len(x)]
+	var sum float64
+	for _, v := range x {
+		sum += float64(v * v)
+	}
+	mean := float32(sum / float64(len(x)))
+	scale := 1 / float32(math.Sqrt(float64(mean+eps)))
+	for i, v := range x {
+		out[i] = (v * scale) * w[i]
+	}
+}
+
+// RMSNormNoWeight sets out = x / sqrt(mean(x²) + eps) (ggml's rms_norm
+// without the weight multiply, for architectures that apply it elsewhere).
+func RMSNormNoWeight(out, x []float32, eps float32) {
+	out = out[:len(x)]
+	var sum float64
+	for _, v := range x {
+		sum += float64(v * v)
+	}
+	mean := float32(sum / float64(len(x)))
+	scale := 1 / float32(math.Sqrt(float64(mean+eps)))
+	for i, v := range x {
+		out[i] = v * scale
+	}
+}
+
+// Softmax replaces x by softmax(x) in place: max-subtracted, exponentials in
+// float32, their sum in float64, then scaled by 1/sum (ggml's
+// ggml_vec_soft_max_f32 + ggml_vec_scale_f32). Entries of -Inf (masked)
+// become 0. An empty slice is left alone.
+func Softmax(x []float32) {
+	if len(x) == 0 {
+		return
+	}
+	max := float32(math.Inf(-1))
+	for _, v := range x {
+		if v > max {
+			max = v
+		}
+	}
+	var sum float64
+	for i, v := range x {
+		e := expf(v - max)
+		x[i] = e
+		sum += float64(e)
+	}
+	inv := float32(1 / sum)
+	for i := range x {
+		x[i] *= inv
+	}
+}
+
+// SwiGLU sets out = silu(gate) * up with silu(x) = x / (1 + exp(-x)).
+// out may alias gate or up.
+func SwiGLU(out, gate, up []float32) {
+	out = out[:len(gate)]
+	up = up[:len(gate)]
+	for i, g := range gate {
+		out[i] = g / (1 + expf(-g)) * up[i]
+	}
+}
+
+// SiLU sets out = x / (1 + exp(-x)).
+func SiLU(out, x []float32) {
+	out = out[:len(x)]
+	for i, v := range x {
+		out[i] = v / (1 + expf(-v))
+	}
+}
+
+// Mul sets dst[i] *= src[i].
+func Mul(dst, src []float32) {
+	src = src[:len(dst)]
+	for i := range dst {
+		dst[i] *= src[i]
+	}
+}
+
+// Scale sets x[i] *= s.
+func Scale(x []float32, s float32) {
+	for i := range x {
+		x[i] *= s
+	}
+}
+
+// Add sets dst += src (len(src) >= len(dst)).
+func Add(dst, src []float32) {
+	src = src[:len(dst)]
+	for i := range dst {
+		dst[i] += src[i]
+	}
+}
+
+// expf is float32 exp, correctly rounded for all practical purposes (the
+// float64 result rounds to the nearest float32 like a good libm expf).
+func expf(x float32) float32 { return float32(math.Exp(float64(x))) }
+
+// Dot returns the float32 dot product of a and b (len(b) >= len(a)).
+func Dot(a, b []float32) float32 { return active.dot(a, b[:len(a)]) }
+
+// Axpy sets y += a*x (len(x) >= len(y)).
+func Axpy(y []float32, a float32, x []float32) { active.axpy(y, a, x[:len(y)]) }
+
+// DotF16 returns the dot product of q with k, IEEE half values as stored in
+// the KV cache (len(k) >= len(q)).
+func DotF16(q []float32, k []uint16) float32 { return active.dotF16(q, k[:len(q)]) }
+
+// AxpyF16 sets y += a*v for half values v (len(v) >= len(y)).
+func AxpyF16(y []float32, a float32, v []uint16) { active.axpyF16(y, a, v[:len(y)]) }
+
+// F32ToF16 converts src to IEEE half with round-to-nearest-even (as F16C's
+// vcvtps2ph with imm 0); len(dst) >= len(src).
+func F32ToF16(dst []uint16, src []float32) { active.f32ToF16(dst[:len(src)], src) }

@@ -1,0 +1,244 @@
+package kernels
+
+import (
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/klauspost/cpuid/v2"
+)
+
+// Pool is a set of persistent worker goroutines that run data-parallel loops.
+// The goroutine calling For works too, so a pool of T threads starts T-1
+// workers. Workers spin briefly after a job (so the next one, usually a few
+// microseconds away in a forward pass, starts without a wake-up) and then
+// park; a call allocates nothing and creates no goroutine or channel.
+//
+// For and MatMul may be called from any goroutine. While one call runs, a
+// concurrent or nested call (For from inside fn) does not wait for the
+// workers: it runs its whole range on its own goroutine. Nesting is thus safe
+// but not parallel.
+type Pool struct {
+	threads int
+
+	// busy is held by the call that owns the workers.
+	busy atomic.Bool
+
+	// state packs the job id (high 32 bits), a closed bit (bit 31: the job
+	// accepts no more workers) and the number of workers inside the job
+	// (low 31 bits). Workers join with a CAS that checks the id and the
+	// closed bit, so a late worker can never run a chunk of a job it did
+	// not join, and the job's fields below are stable while active > 0.
+	state atomic.Uint64
+	next  atomic.Int64 // next chunk index of the current job
+
+	// The current job, written by the owner before it publishes the id.
+	fn      func(lo, hi int)
+	n       int
+	chunk   int
+	nchunks int64
+
+	workers []*poolWorker
+	quit    atomic.Bool
+	wg      sync.WaitGroup
+
+	// MatMul's job, with its chunk function built once (see matmul.go).
+	mm   matmulJob
+	mmFn func(lo, hi int)
+}
+
+const (
+	closedBit = 1 << 31
+	activeOne = 1
+	idShift   = 32
+	// chunksPerThread splits each loop finer than one chunk per thread so
+	// that a thread delayed by the OS (the machine may be shared) does not
+	// hold everyone back.
+	chunksPerThread = 4
+	// spinFor is how long a worker polls for the next job before parking.
+	spinFor = 200 * time.Microsecond
+)
+
+type poolWorker struct {
+	sleeping atomic.Bool
+	wake     chan struct{} // buffered 1: one token per park
+	_        [64]byte      // keep workers' flags on separate cache lines
+}
+
+// NewPool starts a pool of the given number of threads (including the
+// caller). threads <= 0 means the number of physical cores (or
+// runtime.NumCPU when that is unknown).
+func NewPool(threads int) *Pool {
+	if threads <= 0 {
+		threads = cpuid.CPU.PhysicalCores
+		if threads <= 0 {
+			threads = runtime.NumCPU()
+		}
+	}
+	p := &Pool{threads: threads}
+	p.mmFn = p.matmulChunk
+	for i := 1; i < threads; i++ {
+		w := &poolWorker{wake: make(chan struct{}, 1)}
+		p.workers = append(p.workers, w)
+		p.wg.Add(1)
+		go p.work(w, 0) // job ids start at 0: a slow-starting worker misses nothing
+	}
+	return p
+}
+
+// Threads returns the number of threads, including the caller.
+func (p *Pool) Threads() int { return p.threads }
+
+// Close stops the workers and waits for them. The pool must be idle; For
+// after Close runs on the caller alone.
+func (p *Pool) Close() {
+	if p == nil || p.quit.Swap(true) {
+		return
+	}
+	for !p.busy.CompareAndSwap(false, true) {
+		runtime.Gosched()
+	}
+	// A new id with the closed bit set: workers see the change, notice quit
+	// and exit without joining.
+	id := p.state.Load()>>idShift + 1
+	p.state.Store(id<<idShift | closedBit)
+	p.wakeAll()
+	p.wg.Wait()
+	p.workers = nil
+	p.threads = 1
+}
+
+// For calls fn on contiguous, disjoint sub-ranges covering [0, n), in
+// parallel, and returns when all calls have returned. fn may be called
+// several times per thread and from several goroutines at once. If fn is a
+// func value built once (a method value or closure stored by the caller), For
+// allocates nothing.
+func (p *Pool) For(n int, fn func(lo, hi int)) {
+	if n <= 0 {
+		return
+	}
+	if p == nil || p.threads <= 1 || n == 1 || !p.busy.CompareAndSwap(false, true) {
+		fn(0, n)
+		return
+	}
+	p.run(n, fn)
+	p.busy.Store(false)
+}
+
+// run executes a job; the caller holds busy.
+func (p *Pool) run(n int, fn func(lo, hi int)) {
+	if len(p.workers) == 0 {
+		fn(0, n)
+		return
+	}
+	nchunks := p.threads * chunksPerThread
+	if nchunks > n {
+		nchunks = n
+	}
+	p.fn, p.n = fn, n
+	p.chunk = (n + nchunks - 1) / nchunks
+	p.nchunks = int64((n + p.chunk - 1) / p.chunk)
+	p.next.Store(0)
+	id := p.state.Load()>>idShift + 1
+	p.state.Store(id << idShift) // publish: open, no workers yet
+	p.wakeAll()
+
+	p.runChunks()
+
+	// Close the job to new workers, then wait for those inside.
+	for {
+		s := p.state.Load()
+		if p.state.CompareAndSwap(s, s|closedBit) {
+			break
+		}
+	}
+	for spins := 0; p.state.Load()&(closedBit-1) != 0; spins++ {
+		if spins > 64 {
+			runtime.Gosched()
+		}
+	}
+	p.fn = nil
+}
+
+// runChunks grabs and runs chunks of the current job until none are left.
+func (p *Pool) runChunks() {
+	for {
+		c := p.next.Add(1) - 1
+		if c >= p.nchunks {
+			return
+		}
+		lo := int(c) * p.chunk
+		hi := lo + p.chunk
+		if hi > p.n {
+			hi = p.n
+		}
+		p.fn(lo, hi)
+	}
+}
+
+func (p *Pool) wakeAll() {
+	for _, w := range p.workers {
+		if w.sleeping.CompareAndSwap(true, false) {
+			w.wake <- struct{}{}
+		}
+	}
+}
+
+// work is a worker's loop: wait for a new job id, join it if still open,
+// run chunks, leave.
+func (p *Pool) work(w *poolWorker, seen uint64) {
+	defer p.wg.Done()
+	for {
+		s := p.waitJob(w, seen)
+		seen = s >> idShift
+		if p.quit.Load() {
+			return
+		}
+		// Join unless the owner already closed the job.
+		for s&closedBit == 0 {
+			if p.state.CompareAndSwap(s, s+activeOne) {
+				p.runChunks()
+				p.state.Add(^uint64(0)) // leave: active - 1
+				break
+			}
+			s = p.state.Load()
+			if s>>idShift != seen {
+				break // a newer job; waitJob returns it at once
+			}
+		}
+	}
+}
+
+// waitJob spins, then parks, until the job id differs from seen, and returns
+// the state it saw.
+func (p *Pool) waitJob(w *poolWorker, seen uint64) uint64 {
+	start := time.Time{}
+	for i := 0; ; i++ {
+		if s := p.state.Load(); s>>idShift != seen {
+			return s
+		}
+		if i&127 != 127 {
+			continue
+		}
+		if start.IsZero() {
+			start = time.Now()
+			continue
+		}
+		if time.Since(start) < spinFor {
+			runtime.Gosched()
+			continue
+		}
+		// Park. Announce it, then re-check so that a job published in
+		// between is not missed; whoever clears the flag owes the token.
+		w.sleeping.Store(true)
+		if s := p.state.Load(); s>>idShift != seen {
+			if !w.sleeping.CompareAndSwap(true, false) {
+				<-w.wake // the publisher took the flag and sends a token
+			}
+			return s
+		}
+		<-w.wake
+		start = time.Time{}
+	}
+}

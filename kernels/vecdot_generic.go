@@ -1,0 +1,347 @@
+package kernels
+
+import (
+	"encoding/binary"
+	"math"
+
+	"github.com/gollm/gollm/quant"
+)
+
+// This file holds the generic (pure Go) row dot products, one per weight
+// type. Each takes n (elements, a multiple of the block size), one weight row
+// w and one activation row a already quantized to the weight's vec-dot type,
+// and returns the dot product with ggml's arithmetic: an exact integer sum
+// per block (or per sub-block for the K-quants), scaled in float32.
+
+// Block sizes in bytes, as in ggml's block_* structs.
+const (
+	q4_0Bytes = 18  // d f16, qs[16]
+	q4_1Bytes = 20  // d f16, m f16, qs[16]
+	q5_0Bytes = 22  // d f16, qh[4], qs[16]
+	q5_1Bytes = 24  // d f16, m f16, qh[4], qs[16]
+	q8_0Bytes = 34  // d f16, qs[32] int8
+	q8_1Bytes = 36  // d f16, s f16 (= d * sum(qs)), qs[32] int8
+	q2_KBytes = 84  // scales[16], qs[64], d f16, dmin f16
+	q3_KBytes = 110 // hmask[32], qs[64], scales[12], d f16
+	q4_KBytes = 144 // d f16, dmin f16, scales[12], qs[128]
+	q5_KBytes = 176 // d f16, dmin f16, scales[12], qh[32], qs[128]
+	q6_KBytes = 210 // ql[128], qh[64], scales[16] int8, d f16
+	q8_KBytes = 292 // d f32, qs[256] int8, bsums[16] int16
+	qk        = 32
+	qkK       = 256
+)
+
+func f16at(b []byte, off int) float32 {
+	return quant.FP16ToFP32(binary.LittleEndian.Uint16(b[off:]))
+}
+
+func f32at(b []byte, off int) float32 {
+	return math.Float32frombits(binary.LittleEndian.Uint32(b[off:]))
+}
+
+func vecDotQ4_0Q8_0Generic(n int, w, a []byte) float32 {
+	var sum float32
+	for i := 0; i < n/qk; i++ {
+		x := w[i*q4_0Bytes : (i+1)*q4_0Bytes]
+		y := a[i*q8_0Bytes : (i+1)*q8_0Bytes]
+		var s int32
+		for j := 0; j < 16; j++ {
+			v0 := int32(x[2+j]&0x0F) - 8
+			v1 := int32(x[2+j]>>4) - 8
+			s += v0*int32(int8(y[2+j])) + v1*int32(int8(y[2+16+j]))
+		}
+		sum += float32(s) * (f16at(x, 0) * f16at(y, 0))
+	}
+	return sum
+}
+
+func vecDotQ4_1Q8_1Generic(n int, w, a []byte) float32 {
+	var sum float32
+	for i := 0; i < n/qk; i++ {
+		x := w[i*q4_1Bytes : (i+1)*q4_1Bytes]
+		y := a[i*q8_1Bytes : (i+1)*q8_1Bytes]
+		var s int32
+		for j := 0; j < 16; j++ {
+			v0 := int32(x[4+j] & 0x0F)
+			v1 := int32(x[4+j] >> 4)
+			s += v0*int32(int8(y[4+j])) + v1*int32(int8(y[4+16+j]))
+		}
+		// The min m contributes m * sum(y) = m * s_y, precomputed in Q8_1.
+		sum += (f16at(x, 0)*f16at(y, 0))*float32(s) + f16at(x, 2)*f16at(y, 2)
+	}
+	return sum
+}
+
+func vecDotQ5_0Q8_0Generic(n int, w, a []byte) float32 {
+	var sum float32
+	for i := 0; i < n/qk; i++ {
+		x := w[i*q5_0Bytes : (i+1)*q5_0Bytes]
+		y := a[i*q8_0Bytes : (i+1)*q8_0Bytes]
+		qh := binary.LittleEndian.Uint32(x[2:])
+		var s int32
+		for j := 0; j < 16; j++ {
+			h0 := int32(qh>>j&1) << 4
+			h1 := int32(qh>>(j+16)&1) << 4
+			v0 := (int32(x[6+j]&0x0F) | h0) - 16
+			v1 := (int32(x[6+j]>>4) | h1) - 16
+			s += v0*int32(int8(y[2+j])) + v1*int32(int8(y[2+16+j]))
+		}
+		sum += float32(s) * (f16at(x, 0) * f16at(y, 0))
+	}
+	return sum
+}
+
+func vecDotQ5_1Q8_1Generic(n int, w, a []byte) float32 {
+	var sum float32
+	for i := 0; i < n/qk; i++ {
+		x := w[i*q5_1Bytes : (i+1)*q5_1Bytes]
+		y := a[i*q8_1Bytes : (i+1)*q8_1Bytes]
+		qh := binary.LittleEndian.Uint32(x[4:])
+		var s int32
+		for j := 0; j < 16; j++ {
+			h0 := int32(qh>>j&1) << 4
+			h1 := int32(qh>>(j+16)&1) << 4
+			v0 := int32(x[8+j]&0x0F) | h0
+			v1 := int32(x[8+j]>>4) | h1
+			s += v0*int32(int8(y[4+j])) + v1*int32(int8(y[4+16+j]))
+		}
+		sum += (f16at(x, 0)*f16at(y, 0))*float32(s) + f16at(x, 2)*f16at(y, 2)
+	}
+	return sum
+}
+
+func vecDotQ8_0Q8_0Generic(n int, w, a []byte) float32 {
+	var sum float32
+	for i := 0; i < n/qk; i++ {
+		x := w[i*q8_0Bytes : (i+1)*q8_0Bytes]
+		y := a[i*q8_0Bytes : (i+1)*q8_0Bytes]
+		var s int32
+		for j := 2; j < q8_0Bytes; j++ {
+			s += int32(int8(x[j])) * int32(int8(y[j]))
+		}
+		sum += float32(s) * (f16at(x, 0) * f16at(y, 0))
+	}
+	return sum
+}
+
+// q8KBsum returns bsums[j] of a Q8_K block (sum of its quants 16j..16j+15).
+func q8KBsum(y []byte, j int) int32 {
+	return int32(int16(binary.LittleEndian.Uint16(y[260+2*j:])))
+}
+
+// dot16 is the integer dot product of 16 unpacked weight quants with 16
+// activation quants.
+func dot16(q []int8, y []byte) int32 {
+	var s int32
+	for l := 0; l < 16; l++ {
+		s += int32(q[l]) * int32(int8(y[l]))
+	}
+	return s
+}
+
+func vecDotQ2_KQ8_KGeneric(n int, w, a []byte) float32 {
+	var sum float32
+	var q [qkK]int8
+	for i := 0; i < n/qkK; i++ {
+		x := w[i*q2_KBytes : (i+1)*q2_KBytes]
+		y := a[i*q8_KBytes : (i+1)*q8_KBytes]
+		sc := x[0:16]
+		qs := x[16:80]
+		// Element e = 128c + 32s + l is bits 2s..2s+1 of qs[32c+l].
+		for c := 0; c < 2; c++ {
+			for s := 0; s < 4; s++ {
+				for l := 0; l < 32; l++ {
+					q[128*c+32*s+l] = int8(qs[32*c+l] >> (2 * s) & 3)
+				}
+			}
+		}
+		// The mins (high nibbles of the scales) only need the activation
+		// block sums.
+		var summs, isum int32
+		for j := 0; j < 16; j++ {
+			summs += q8KBsum(y, j) * int32(sc[j]>>4)
+			isum += int32(sc[j]&0x0F) * dot16(q[16*j:], y[4+16*j:])
+		}
+		yd := f32at(y, 0)
+		dall := yd * f16at(x, 80)
+		dmin := yd * f16at(x, 82)
+		sum += dall*float32(isum) - dmin*float32(summs)
+	}
+	return sum
+}
+
+// unpackQ3KScales decodes the sixteen 6-bit scales of a Q3_K block (12
+// bytes: low nibbles in bytes 0-7, high 2-bit pairs in bytes 8-11) as ggml
+// does, without the -32 offset.
+func unpackQ3KScales(b []byte, out *[16]int8) {
+	a0 := binary.LittleEndian.Uint32(b[0:])
+	a1 := binary.LittleEndian.Uint32(b[4:])
+	t := binary.LittleEndian.Uint32(b[8:])
+	const m1, m2 = 0x03030303, 0x0f0f0f0f
+	words := [4]uint32{
+		a0&m2 | (t>>0&m1)<<4,
+		a1&m2 | (t>>2&m1)<<4,
+		a0>>4&m2 | (t>>4&m1)<<4,
+		a1>>4&m2 | (t>>6&m1)<<4,
+	}
+	for k, v := range words {
+		for j := 0; j < 4; j++ {
+			out[4*k+j] = int8(v >> (8 * j))
+		}
+	}
+}
+
+func vecDotQ3_KQ8_KGeneric(n int, w, a []byte) float32 {
+	var sum float32
+	var q [qkK]int8
+	var sc [16]int8
+	for i := 0; i < n/qkK; i++ {
+		x := w[i*q3_KBytes : (i+1)*q3_KBytes]
+		y := a[i*q8_KBytes : (i+1)*q8_KBytes]
+		hm := x[0:32]
+		qs := x[32:96]
+		// Element e = 128c + 32s + l: low bits 2s..2s+1 of qs[32c+l]; minus
+		// 4 unless bit 4c+s of hmask[l] is set.
+		for c := 0; c < 2; c++ {
+			for s := 0; s < 4; s++ {
+				bit := byte(1) << (4*c + s)
+				for l := 0; l < 32; l++ {
+					v := int8(qs[32*c+l] >> (2 * s) & 3)
+					if hm[l]&bit == 0 {
+						v -= 4
+					}
+					q[128*c+32*s+l] = v
+				}
+			}
+		}
+		unpackQ3KScales(x[96:108], &sc)
+		var isum int32
+		for j := 0; j < 16; j++ {
+			isum += (int32(sc[j]) - 32) * dot16(q[16*j:], y[4+16*j:])
+		}
+		sum += f16at(x, 108) * f32at(y, 0) * float32(isum)
+	}
+	return sum
+}
+
+// scaleMinK4 decodes scale and min j (0..7) of a Q4_K/Q5_K block from its 12
+// packed scale bytes (ggml's get_scale_min_k4).
+func scaleMinK4(j int, q []byte) (d, m uint8) {
+	if j < 4 {
+		return q[j] & 63, q[j+4] & 63
+	}
+	return q[j+4]&0x0F | (q[j-4]>>6)<<4, q[j+4]>>4 | (q[j]>>6)<<4
+}
+
+// dotK4 finishes a Q4_K/Q5_K block whose 256 quants (0..31) are in q.
+func dotK4(x, y []byte, q *[qkK]int8) float32 {
+	sc := x[4:16]
+	var isum, summ int32
+	for j := 0; j < 8; j++ {
+		d, m := scaleMinK4(j, sc)
+		summ += int32(m) * (q8KBsum(y, 2*j) + q8KBsum(y, 2*j+1))
+		isum += int32(d) * (dot16(q[32*j:], y[4+32*j:]) + dot16(q[32*j+16:], y[4+32*j+16:]))
+	}
+	yd := f32at(y, 0)
+	return yd*f16at(x, 0)*float32(isum) - yd*f16at(x, 2)*float32(summ)
+}
+
+func vecDotQ4_KQ8_KGeneric(n int, w, a []byte) float32 {
+	var sum float32
+	var q [qkK]int8
+	for i := 0; i < n/qkK; i++ {
+		x := w[i*q4_KBytes : (i+1)*q4_KBytes]
+		y := a[i*q8_KBytes : (i+1)*q8_KBytes]
+		qs := x[16:144]
+		// Sub-block 2k is the low nibbles of qs[32k..32k+31], 2k+1 the high.
+		for k := 0; k < 4; k++ {
+			for l := 0; l < 32; l++ {
+				b := qs[32*k+l]
+				q[64*k+l] = int8(b & 0x0F)
+				q[64*k+32+l] = int8(b >> 4)
+			}
+		}
+		sum += dotK4(x, y, &q)
+	}
+	return sum
+}
+
+func vecDotQ5_KQ8_KGeneric(n int, w, a []byte) float32 {
+	var sum float32
+	var q [qkK]int8
+	for i := 0; i < n/qkK; i++ {
+		x := w[i*q5_KBytes : (i+1)*q5_KBytes]
+		y := a[i*q8_KBytes : (i+1)*q8_KBytes]
+		qh := x[16:48]
+		qs := x[48:176]
+		// As Q4_K, plus 16 when bit 2k (low) or 2k+1 (high) of qh[l] is set.
+		for k := 0; k < 4; k++ {
+			for l := 0; l < 32; l++ {
+				b := qs[32*k+l]
+				q[64*k+l] = int8(b&0x0F | (qh[l]>>(2*k)&1)<<4)
+				q[64*k+32+l] = int8(b>>4 | (qh[l]>>(2*k+1)&1)<<4)
+			}
+		}
+		sum += dotK4(x, y, &q)
+	}
+	return sum
+}
+
+func vecDotQ6_KQ8_KGeneric(n int, w, a []byte) float32 {
+	var sum float32
+	var q [qkK]int8
+	for i := 0; i < n/qkK; i++ {
+		x := w[i*q6_KBytes : (i+1)*q6_KBytes]
+		y := a[i*q8_KBytes : (i+1)*q8_KBytes]
+		// Per half of 128 elements: ql 64 bytes, qh 32 bytes. Element
+		// 32t+l takes a nibble of ql (low for t=0,1; high for t=2,3; byte
+		// l for t even, l+32 for t odd) and bits 2t..2t+1 of qh[l].
+		for h := 0; h < 2; h++ {
+			ql := x[64*h : 64*h+64]
+			qh := x[128+32*h : 128+32*h+32]
+			for l := 0; l < 32; l++ {
+				e := q[128*h:]
+				e[l] = int8(ql[l]&0x0F|(qh[l]>>0&3)<<4) - 32
+				e[l+32] = int8(ql[l+32]&0x0F|(qh[l]>>2&3)<<4) - 32
+				e[l+64] = int8(ql[l]>>4|(qh[l]>>4&3)<<4) - 32
+				e[l+96] = int8(ql[l+32]>>4|(qh[l]>>6&3)<<4) - 32
+			}
+		}
+		sc := x[192:208]
+		var isum int32
+		for j := 0; j < 16; j++ {
+			isum += int32(int8(sc[j])) * dot16(q[16*j:], y[4+16*j:])
+		}
+		sum += f16at(x, 208) * f32at(y, 0) * float32(isum)
+	}
+	return sum
+}
+
+// vecDotF16F16Generic accumulates in float32 like ggml's SIMD path (its
+// scalar fallback uses double; both round the products of two halves, which
+// are exact in float32).
+func vecDotF16F16Generic(n int, w, a []byte) float32 {
+	var sum float32
+	for i := 0; i < n; i++ {
+		sum += quant.FP16ToFP32(binary.LittleEndian.Uint16(w[2*i:])) *
+			quant.FP16ToFP32(binary.LittleEndian.Uint16(a[2*i:]))
+	}
+	return sum
+}
+
+func vecDotBF16BF16Generic(n int, w, a []byte) float32 {
+	var sum float32
+	for i := 0; i < n; i++ {
+		sum += quant.BF16ToFP32(binary.LittleEndian.Uint16(w[2*i:])) *
+			quant.BF16ToFP32(binary.LittleEndian.Uint16(a[2*i:]))
+	}
+	return sum
+}
+
+func vecDotF32F32Generic(n int, w, a []byte) float32 {
+	var sum float32
+	for i := 0; i < n; i++ {
+		sum += f32at(w, 4*i) * f32at(a, 4*i)
+	}
+	return sum
+}
