@@ -54,8 +54,8 @@ func newGenericSet() *kernelSet {
 	s.vecDot[ggml.F32] = vecDotF32F32Generic
 
 	// The generic activation quantizers are ggml's reference ones.
-	s.quantize[ggml.Q8_0] = quant.QuantizeRowQ8_0
-	s.quantize[ggml.Q8_1] = quant.QuantizeRowQ8_1
+	s.quantize[ggml.Q8_0] = quantizeActQ8_0
+	s.quantize[ggml.Q8_1] = quantizeActQ8_1
 	s.quantize[ggml.Q8_K] = quant.QuantizeRowQ8_K
 	s.quantize[ggml.F16] = quant.QuantizeRowF16
 	s.quantize[ggml.BF16] = quant.QuantizeRowBF16

@@ -63,13 +63,18 @@ func Softmax(x []float32) {
 	}
 }
 
-// SwiGLU sets out = silu(gate) * up with silu(x) = x / (1 + exp(-x)).
+// SwiGLU sets out = silu(gate) * up with silu(x) = x / (1 + exp(-x)),
+// computed as ggml_vec_swiglu_f32 does on AVX2 (see siluVec).
 // out may alias gate or up.
 func SwiGLU(out, gate, up []float32) {
 	out = out[:len(gate)]
 	up = up[:len(gate)]
-	for i, g := range gate {
-		out[i] = g / (1 + expf(-g)) * up[i]
+	n8 := len(gate) &^ 7
+	for i := 0; i < n8; i++ {
+		out[i] = siluVec(gate[i]) * up[i]
+	}
+	for i := n8; i < len(gate); i++ {
+		out[i] = siluScalar(gate[i]) * up[i]
 	}
 }
 

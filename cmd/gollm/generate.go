@@ -1,0 +1,151 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"math"
+	"os"
+	"time"
+
+	"github.com/gollm/gollm/engine"
+	"github.com/gollm/gollm/sampler"
+	"github.com/spf13/cobra"
+)
+
+type generateFlags struct {
+	model        modelFlags
+	prompt       promptFlags
+	n            int
+	temp         float32
+	topK         int
+	topP         float32
+	minP         float32
+	repeat       float32
+	repeatLastN  int
+	presence     float32
+	frequency    float32
+	seed         int64
+	stops        []string
+	json         bool
+	parseSpecial bool
+}
+
+func generateCmd() *cobra.Command {
+	var g generateFlags
+	cmd := &cobra.Command{
+		Use:   "generate -m FILE -p TEXT",
+		Short: "Generate text from a prompt, streaming it, with a timing summary on stderr",
+		Args:  cobra.NoArgs,
+		RunE:  func(cmd *cobra.Command, _ []string) error { return runGenerate(&g) },
+	}
+	g.model.register(cmd)
+	g.prompt.register(cmd)
+	d := sampler.DefaultConfig()
+	fl := cmd.Flags()
+	fl.IntVarP(&g.n, "n-predict", "n", 128, "tokens to generate (-1: until end of generation or a full context)")
+	fl.Float32Var(&g.temp, "temp", d.Temperature, "temperature (0: greedy)")
+	fl.IntVar(&g.topK, "top-k", d.TopK, "top-k sampling (0: off)")
+	fl.Float32Var(&g.topP, "top-p", d.TopP, "top-p sampling (1: off)")
+	fl.Float32Var(&g.minP, "min-p", d.MinP, "min-p sampling (0: off)")
+	fl.Float32Var(&g.repeat, "repeat-penalty", 1.0, "repetition penalty (1: off)")
+	fl.IntVar(&g.repeatLastN, "repeat-last-n", d.PenaltyLastN, "tokens the penalties look back over")
+	fl.Float32Var(&g.presence, "presence-penalty", 0, "presence penalty (0: off)")
+	fl.Float32Var(&g.frequency, "frequency-penalty", 0, "frequency penalty (0: off)")
+	fl.Int64Var(&g.seed, "seed", -1, "RNG seed (-1: random)")
+	fl.StringArrayVar(&g.stops, "stop", nil, "stop string (repeatable); not included in the output")
+	fl.BoolVar(&g.json, "json", false, "print one JSON object instead of streaming text")
+	fl.BoolVar(&g.parseSpecial, "parse-special", true, "turn control-token texts in the prompt into their ids")
+	return cmd
+}
+
+func (g *generateFlags) samplerConfig() (sampler.Config, error) {
+	if g.n == 0 || g.n < -1 {
+		return sampler.Config{}, usageErr("-n must be positive or -1, got %d", g.n)
+	}
+	for name, v := range map[string]float32{"temp": g.temp, "top-p": g.topP, "min-p": g.minP, "repeat-penalty": g.repeat} {
+		if math.IsNaN(float64(v)) || v < 0 {
+			return sampler.Config{}, usageErr("--%s must be a non-negative number, got %v", name, v)
+		}
+	}
+	seed := uint64(g.seed)
+	if g.seed < 0 {
+		seed = uint64(time.Now().UnixNano())
+	}
+	return sampler.Config{Temperature: g.temp, TopK: g.topK, TopP: g.topP, MinP: g.minP,
+		RepeatPenalty: g.repeat, PresencePenalty: g.presence, FrequencyPenalty: g.frequency,
+		PenaltyLastN: g.repeatLastN, Seed: seed}, nil
+}
+
+func runGenerate(g *generateFlags) error {
+	scfg, err := g.samplerConfig()
+	if err != nil {
+		return err
+	}
+	prompt, err := g.prompt.read(false)
+	if err != nil {
+		return err
+	}
+	m, err := g.model.load(false)
+	if err != nil {
+		return err
+	}
+	defer m.Close()
+	smp, err := sampler.New(scfg, m.Config.Vocab)
+	if err != nil {
+		return usageErr("%v", err)
+	}
+	out := bufio.NewWriter(os.Stdout)
+	req := engine.Request{Prompt: prompt, ParseSpecial: g.parseSpecial, MaxTokens: g.n, Sampler: smp, Stop: g.stops}
+	if !g.json {
+		req.OnText = func(s string) { out.WriteString(s); out.Flush() }
+	}
+	res, err := m.Generate(req)
+	if err != nil {
+		return err
+	}
+	if g.json {
+		return writeJSON(os.Stdout, generateJSON(m, res))
+	}
+	fmt.Fprintln(out)
+	out.Flush()
+	printSummary(m, res)
+	return nil
+}
+
+func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+
+func printSummary(m *engine.Model, r *engine.Result) {
+	w := os.Stderr
+	fmt.Fprintf(w, "load:     %.1f ms\n", ms(m.LoadTime))
+	fmt.Fprintf(w, "prompt:   %d tokens, prefill %.1f ms (%.1f tok/s), TTFT %.1f ms\n",
+		len(r.PromptTokens), ms(r.Stats.Prefill), r.PrefillTPS(), ms(r.Stats.TTFT))
+	fmt.Fprintf(w, "generate: %d tokens, decode %.1f ms (%.2f tok/s), stop: %s, %d threads\n",
+		len(r.Tokens), ms(r.Stats.Decode), r.DecodeTPS(), r.StopReason, m.Threads())
+}
+
+func generateJSON(m *engine.Model, r *engine.Result) map[string]any {
+	return map[string]any{
+		"prompt_tokens": r.PromptTokens,
+		"tokens":        r.Tokens,
+		"text":          r.Text,
+		"stop_reason":   r.StopReason,
+		"n_prompt":      len(r.PromptTokens),
+		"n_gen":         len(r.Tokens),
+		"threads":       m.Threads(),
+		"load_ms":       ms(m.LoadTime),
+		"tokenize_ms":   ms(r.Stats.Tokenize),
+		"prefill_ms":    ms(r.Stats.Prefill),
+		"prefill_tps":   r.PrefillTPS(),
+		"ttft_ms":       ms(r.Stats.TTFT),
+		"decode_ms":     ms(r.Stats.Decode),
+		"decode_tps":    r.DecodeTPS(),
+		"total_ms":      ms(r.Stats.Total),
+		"e2e_tps":       r.EndToEndTPS(),
+	}
+}
+
+func writeJSON(w *os.File, v any) error {
+	enc := json.NewEncoder(w)
+	return enc.Encode(v)
+}

@@ -1,0 +1,9 @@
+package engine
+
+// qwen3: llama's block plus a per-head RMSNorm on q and k (before RoPE),
+// NeoX RoPE, and a head size (attention.key_length) that need not be
+// embedding_length / head_count.
+func init() {
+	Register(Arch{Name: "qwen3", Rope: RopeNeoX,
+		Required: []string{"attn_q_norm.weight", "attn_k_norm.weight"}})
+}

@@ -1,0 +1,145 @@
+package engine
+
+import (
+	"github.com/gollm/gollm/kernels"
+)
+
+// forward runs ntok = len(tokens) tokens, at positions [pos, pos+ntok), through
+// the model: their keys and values enter the cache, and the logits of the
+// last token (or, with all, of every token) are returned. ntok <= batch.
+// It reads top to bottom like llama2.c's forward and allocates nothing.
+func (m *Model) forward(phase Phase, tokens []int32, pos int, all bool) []float32 {
+	c, w, s, t := &m.Config, m.Weights, m.state, m.Timers
+	ntok := len(tokens)
+	dim := c.Dim
+	x := s.x[:ntok*dim]
+	t.begin(phase, ntok)
+
+	t.mark(-1, OpEmbedding)
+	for i, id := range tokens {
+		m.embed(x[i*dim:(i+1)*dim], id)
+	}
+
+	for l := range w.Layers {
+		ly := &w.Layers[l]
+
+		// Attention sub-block: x += Wo · attention(rope(Wq·xn), rope(Wk·xn), Wv·xn)
+		t.mark(l, OpAttnNorm)
+		xn := s.xn[:ntok*dim]
+		for i := 0; i < ntok; i++ {
+			kernels.RMSNorm(xn[i*dim:(i+1)*dim], x[i*dim:(i+1)*dim], ly.AttnNorm, c.NormEps)
+		}
+
+		t.mark(l, OpQKV)
+		q, k, v := s.q[:ntok*c.QDim()], s.k[:ntok*c.KVDim()], s.v[:ntok*c.VDim()]
+		m.matmul(q, ly.Wq, xn, ntok, dim)
+		m.matmulSameInput(k, ly.Wk, xn, ntok, dim)
+		m.matmulSameInput(v, ly.Wv, xn, ntok, dim)
+		addBias(q, ly.Bq)
+		addBias(k, ly.Bk)
+		addBias(v, ly.Bv)
+
+		t.mark(l, OpRope)
+		for i := 0; i < ntok; i++ {
+			qi := q[i*c.QDim() : (i+1)*c.QDim()]
+			ki := k[i*c.KVDim() : (i+1)*c.KVDim()]
+			if ly.QNorm != nil {
+				headNorm(qi, ly.QNorm, c.HeadDim, c.NormEps)
+				headNorm(ki, ly.KNorm, c.HeadDim, c.NormEps)
+			}
+			m.rope.Apply(qi, c.Heads, pos+i)
+			m.rope.Apply(ki, c.KVHeads, pos+i)
+		}
+
+		t.mark(l, OpAttention)
+		for i := 0; i < ntok; i++ {
+			m.cache.Put(l, pos+i, k[i*c.KVDim():(i+1)*c.KVDim()], v[i*c.VDim():(i+1)*c.VDim()])
+		}
+		m.cache.View(l, pos+ntok, &s.view)
+		s.attn = attnJob{c: c, view: &s.view, q: q, out: s.att[:ntok*c.Heads*c.HeadDimV],
+			pos0: pos, scale: m.attnScale}
+		m.pool.For(ntok*c.Heads, s.attnFn)
+
+		t.mark(l, OpAttnOut)
+		m.matmul(s.tmp[:ntok*dim], ly.Wo, s.att[:ntok*c.Heads*c.HeadDimV], ntok, c.Heads*c.HeadDimV)
+		kernels.Add(x, s.tmp[:ntok*dim])
+
+		// Feed-forward sub-block: x += Wdown · (silu(Wgate·xn) * Wup·xn)
+		t.mark(l, OpFFNNorm)
+		for i := 0; i < ntok; i++ {
+			kernels.RMSNorm(xn[i*dim:(i+1)*dim], x[i*dim:(i+1)*dim], ly.FFNNorm, c.NormEps)
+		}
+
+		t.mark(l, OpFFNUpGate)
+		gate, up := s.gate[:ntok*c.FFN], s.up[:ntok*c.FFN]
+		m.matmul(gate, ly.Wgate, xn, ntok, dim)
+		m.matmulSameInput(up, ly.Wup, xn, ntok, dim)
+
+		t.mark(l, OpFFNAct)
+		kernels.SwiGLU(gate, gate, up)
+
+		t.mark(l, OpFFNDown)
+		m.matmul(s.tmp[:ntok*dim], ly.Wdown, gate, ntok, c.FFN)
+		kernels.Add(x, s.tmp[:ntok*dim])
+	}
+
+	// Logits only for the rows that need them: the last token, or all.
+	t.mark(-1, OpOutputNorm)
+	first := ntok - 1
+	if all {
+		first = 0
+	}
+	rows := ntok - first
+	in := s.outIn[:rows*dim]
+	for i := 0; i < rows; i++ {
+		kernels.RMSNorm(in[i*dim:(i+1)*dim], x[(first+i)*dim:(first+i+1)*dim], w.OutNorm, c.NormEps)
+	}
+
+	t.mark(-1, OpLMHead)
+	logits := s.logitRows(rows, c.Vocab)
+	m.matmul(logits, w.Output, in, rows, dim)
+	t.stop()
+	return logits
+}
+
+// embed writes the embedding row of token id into dst.
+func (m *Model) embed(dst []float32, id int32) {
+	e := m.Weights.TokEmbd
+	rowBytes := len(e.Data) / e.Rows
+	m.embedDequant(e.Data[int(id)*rowBytes:(int(id)+1)*rowBytes], dst)
+}
+
+// matmul computes out = W · x for ntok tokens of cols elements each.
+func (m *Model) matmul(out []float32, w *kernels.Matrix, x []float32, ntok, cols int) {
+	m.state.memo.reset()
+	m.matmulSameInput(out, w, x, ntok, cols)
+}
+
+// matmulSameInput is matmul for a weight that reads the same input as the
+// previous matmul (k and v after q, up after gate): the input is quantized
+// again only if this weight pairs with another activation type.
+func (m *Model) matmulSameInput(out []float32, w *kernels.Matrix, x []float32, ntok, cols int) {
+	s := m.state
+	a := s.memo.get(w.Type)
+	if a == nil {
+		a = s.scratch.Quantize(m.pool, w.Type, x, ntok, cols)
+		s.memo.put(w.Type, a)
+	}
+	m.pool.MatMul(out, w, a)
+}
+
+func addBias(x, b []float32) {
+	if b == nil {
+		return
+	}
+	for i := 0; i < len(x); i += len(b) {
+		kernels.Add(x[i:i+len(b)], b)
+	}
+}
+
+// headNorm applies RMSNorm with weight w to each head of x in place (qwen3).
+func headNorm(x, w []float32, headDim int, eps float32) {
+	for h := 0; h < len(x); h += headDim {
+		kernels.RMSNorm(x[h:h+headDim], x[h:h+headDim], w, eps)
+	}
+}

@@ -1,0 +1,197 @@
+package engine
+
+import (
+	"encoding/json"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/gollm/gollm/ggml"
+)
+
+// sharedDir returns ../shared relative to the repository root, or skips.
+func sharedDir(t testing.TB) string {
+	t.Helper()
+	dir, err := filepath.Abs("../../shared")
+	if err == nil {
+		if _, err = os.Stat(filepath.Join(dir, "golden")); err == nil {
+			return dir
+		}
+	}
+	t.Skipf("../shared test data not found (%v): skipping golden comparisons", err)
+	return ""
+}
+
+type golden struct {
+	Model        string        `json:"model"`
+	Prompt       string        `json:"prompt"`
+	NVocab       int           `json:"n_vocab"`
+	PromptTokens []int32       `json:"prompt_tokens"`
+	PromptTop10  [][][]float64 `json:"prompt_top10"`
+	PromptLogits [][]float32   `json:"prompt_logits"`
+	LastLogits   []float32     `json:"last_logits"`
+	GreedyTokens []int32       `json:"greedy_tokens"`
+}
+
+func loadGolden(t *testing.T, path string) *golden {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var g golden
+	if err := json.Unmarshal(b, &g); err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	return &g
+}
+
+// isQuantized reports whether any matrix of the model is stored in a
+// quantized type (the tolerance for those is wider).
+func isQuantized(m *Model) bool {
+	for i := range m.File.Tensors {
+		switch m.File.Tensors[i].Type {
+		case ggml.F32, ggml.F16, ggml.BF16:
+		default:
+			return true
+		}
+	}
+	return false
+}
+
+// TestGoldenLogits compares gollm's teacher-forced logits, prompt tokens and
+// greedy continuations with llama.cpp's, for every golden file.
+func TestGoldenLogits(t *testing.T) {
+	shared := sharedDir(t)
+	files, _ := filepath.Glob(filepath.Join(shared, "golden", "*.json"))
+	if len(files) == 0 {
+		t.Skip("no golden files")
+	}
+	models := map[string]*Model{}
+	defer func() {
+		for _, m := range models {
+			m.Close()
+		}
+	}()
+	for _, file := range files {
+		g := loadGolden(t, file)
+		t.Run(filepath.Base(file), func(t *testing.T) {
+			m := models[g.Model]
+			if m == nil {
+				var err error
+				m, err = Load(filepath.Join(shared, "models", g.Model), Options{Threads: 2, Context: 256})
+				if err != nil {
+					t.Fatal(err)
+				}
+				models[g.Model] = m
+			}
+			checkGolden(t, m, g)
+		})
+	}
+}
+
+func checkGolden(t *testing.T, m *Model, g *golden) {
+	ids := m.Tokenizer.Encode(g.Prompt, true, false)
+	if !equalIDs(ids, g.PromptTokens) {
+		t.Fatalf("prompt tokens %v, want %v", ids, g.PromptTokens)
+	}
+	m.Reset()
+	logits, err := m.Eval(ids, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rel := 1e-3
+	if isQuantized(m) {
+		rel = 2e-2
+	}
+	vocab := m.Config.Vocab
+	sameArgmax := 0
+	for pos := range ids {
+		row := logits[pos*vocab : (pos+1)*vocab]
+		var want map[int]float32
+		switch {
+		case g.PromptLogits != nil:
+			want = denseRef(g.PromptLogits[pos])
+		case pos == len(ids)-1:
+			want = denseRef(g.LastLogits)
+		default:
+			want = map[int]float32{}
+			for _, p := range g.PromptTop10[pos] {
+				want[int(p[0])] = float32(p[1])
+			}
+		}
+		maxAbs, maxDiff := 0.0, 0.0
+		for id, w := range want {
+			maxAbs = math.Max(maxAbs, math.Abs(float64(w)))
+			maxDiff = math.Max(maxDiff, math.Abs(float64(row[id]-w)))
+		}
+		if maxDiff > rel*maxAbs {
+			t.Errorf("position %d: max |diff| %.5g > %.0e x max |logit| %.5g", pos, maxDiff, rel, maxAbs)
+		}
+		if argmax(row) == int(g.PromptTop10[pos][0][0]) {
+			sameArgmax++
+		}
+	}
+	if frac := float64(sameArgmax) / float64(len(ids)); frac < 0.95 {
+		t.Errorf("same argmax at %.0f%% of positions, want >= 95%%", 100*frac)
+	}
+	if strings.HasPrefix(g.Model, "stories260K") || strings.HasPrefix(g.Model, "llama-2-tiny-random") {
+		got := greedy(t, m, ids, len(g.GreedyTokens))
+		if !equalIDs(got, g.GreedyTokens) {
+			t.Errorf("greedy continuation\n got %v\nwant %v", got, g.GreedyTokens)
+		}
+	}
+}
+
+// greedy feeds back the argmax n times (stopping after an end-of-generation
+// token, as the golden files do).
+func greedy(t *testing.T, m *Model, prompt []int32, n int) []int32 {
+	m.Reset()
+	logits, err := m.Eval(prompt, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []int32
+	for len(out) < n {
+		id := int32(argmax(logits))
+		out = append(out, id)
+		if m.Tokenizer.IsEOG(id) {
+			break
+		}
+		if logits, err = m.Eval([]int32{id}, false); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return out
+}
+
+func denseRef(row []float32) map[int]float32 {
+	m := make(map[int]float32, len(row))
+	for i, v := range row {
+		m[i] = v
+	}
+	return m
+}
+
+func argmax(x []float32) int {
+	best := 0
+	for i, v := range x {
+		if v > x[best] {
+			best = i
+		}
+	}
+	return best
+}
+
+func equalIDs(a, b []int32) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}

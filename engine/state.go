@@ -1,0 +1,100 @@
+package engine
+
+import (
+	"github.com/gollm/gollm/ggml"
+	"github.com/gollm/gollm/kernels"
+	"github.com/gollm/gollm/quant"
+)
+
+// runState holds every activation buffer of a forward pass over up to
+// `batch` tokens. It is allocated once at load; a forward pass allocates
+// nothing.
+type runState struct {
+	batch int
+
+	x      []float32 // [batch][Dim] residual stream
+	xn     []float32 // [batch][Dim] normalized input of the current sub-block
+	q      []float32 // [batch][Heads*HeadDim]
+	k      []float32 // [batch][KVHeads*HeadDim]
+	v      []float32 // [batch][KVHeads*HeadDimV]
+	att    []float32 // [batch][Heads*HeadDimV] attention output
+	tmp    []float32 // [batch][Dim] sub-block output before the residual add
+	gate   []float32 // [batch][FFN]
+	up     []float32 // [batch][FFN]
+	logits []float32 // [rows][Vocab], rows = 1 or batch
+	outIn  []float32 // [batch][Dim] normalized rows that need logits
+
+	scratch *kernels.Scratch
+	memo    actsMemo
+	view    KVView
+
+	// attention work description, read by the pre-built attnFn.
+	attn   attnJob
+	attnFn func(lo, hi int)
+}
+
+func newRunState(c *Config, batch int) *runState {
+	maxCols := max(c.Dim, c.FFN, c.Heads*c.HeadDimV)
+	s := &runState{
+		batch:   batch,
+		x:       make([]float32, batch*c.Dim),
+		xn:      make([]float32, batch*c.Dim),
+		q:       make([]float32, batch*c.QDim()),
+		k:       make([]float32, batch*c.KVDim()),
+		v:       make([]float32, batch*c.VDim()),
+		att:     make([]float32, batch*c.Heads*c.HeadDimV),
+		tmp:     make([]float32, batch*c.Dim),
+		gate:    make([]float32, batch*c.FFN),
+		up:      make([]float32, batch*c.FFN),
+		logits:  make([]float32, c.Vocab),
+		outIn:   make([]float32, batch*c.Dim),
+		scratch: kernels.NewScratch(maxCols, batch),
+	}
+	s.attnFn = s.attn.run
+	return s
+}
+
+// logitRows returns a logits buffer of rows x vocab, growing it on the first
+// request for all positions (teacher-forced scoring), not per token.
+func (s *runState) logitRows(rows, vocab int) []float32 {
+	if len(s.logits) < rows*vocab {
+		s.logits = make([]float32, rows*vocab)
+	}
+	return s.logits[:rows*vocab]
+}
+
+// actsMemo remembers the quantized forms of the current matmul input, one per
+// activation type, so q/k/v (and gate/up) quantize their shared input once.
+type actsMemo struct {
+	n       int
+	vecType [4]ggml.Type
+	acts    [4]*kernels.Acts
+}
+
+func (a *actsMemo) reset() { a.n = 0 }
+
+func (a *actsMemo) get(weight ggml.Type) *kernels.Acts {
+	vt := vecDotType(weight)
+	for i := 0; i < a.n; i++ {
+		if a.vecType[i] == vt {
+			return a.acts[i]
+		}
+	}
+	return nil
+}
+
+func (a *actsMemo) put(weight ggml.Type, acts *kernels.Acts) {
+	if a.n < len(a.acts) {
+		a.vecType[a.n], a.acts[a.n] = vecDotType(weight), acts
+		a.n++
+	}
+}
+
+// vecDotType is the activation type weights of type t multiply against.
+func vecDotType(t ggml.Type) ggml.Type {
+	tr, err := quant.Lookup(t)
+	if err != nil {
+		return t
+	}
+	return tr.VecDotType
+}

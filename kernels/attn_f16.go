@@ -1,0 +1,84 @@
+package kernels
+
+import (
+	"math"
+
+	"github.com/gollm/gollm/quant"
+)
+
+// The f16 vector helpers of llama.cpp's CPU flash-attention kernel. They are
+// written to reproduce ggml's AVX2 arithmetic (lane layout, fused
+// multiply-adds, reduction order), because on random-weight models every
+// rounding difference in attention shows in the logits.
+
+// DotF16F16 returns the dot product of two IEEE-half vectors of equal length
+// as ggml_vec_dot_f16 computes it: blocks of 32 elements accumulate with
+// FMAs into 4x8 float32 lanes, reduced pairwise; the tail is summed in
+// float64.
+func DotF16F16(x, y []uint16) float32 {
+	y = y[:len(x)]
+	n := len(x)
+	np := n &^ 31
+	var sumf float64
+	if np > 0 {
+		var acc [4][8]float32
+		for i := 0; i < np; i += 32 {
+			for j := 0; j < 4; j++ {
+				for l := 0; l < 8; l++ {
+					k := i + j*8 + l
+					acc[j][l] = fma32(quant.FP16ToFP32(x[k]), quant.FP16ToFP32(y[k]), acc[j][l])
+				}
+			}
+		}
+		sumf = float64(reduce4x8(&acc))
+	}
+	for i := np; i < n; i++ {
+		sumf += float64(quant.FP16ToFP32(x[i]) * quant.FP16ToFP32(y[i]))
+	}
+	return float32(sumf)
+}
+
+// reduce4x8 sums 4x8 lanes in the order of ggml's GGML_F32x8_REDUCE.
+func reduce4x8(acc *[4][8]float32) float32 {
+	for l := 0; l < 8; l++ {
+		acc[0][l] += acc[2][l]
+		acc[1][l] += acc[3][l]
+	}
+	for l := 0; l < 8; l++ {
+		acc[0][l] += acc[1][l]
+	}
+	var t0 [4]float32
+	for l := 0; l < 4; l++ {
+		t0[l] = acc[0][l] + acc[0][l+4]
+	}
+	return (t0[0] + t0[1]) + (t0[2] + t0[3])
+}
+
+// MadF16 computes y += x*v on IEEE-half vectors, each element rounded back
+// to half after a float32 fused multiply-add (ggml_vec_mad_f16).
+func MadF16(y, x []uint16, v float32) {
+	x = x[:len(y)]
+	for i := range y {
+		y[i] = quant.FP32ToFP16(fma32(quant.FP16ToFP32(x[i]), v, quant.FP16ToFP32(y[i])))
+	}
+}
+
+// ScaleF16 computes y *= v on an IEEE-half vector (ggml_vec_scale_f16).
+func ScaleF16(y []uint16, v float32) {
+	for i := range y {
+		y[i] = quant.FP32ToFP16(quant.FP16ToFP32(y[i]) * v)
+	}
+}
+
+// F16ToF32 widens src into dst.
+func F16ToF32(dst []float32, src []uint16) {
+	src = src[:len(dst)]
+	for i := range dst {
+		dst[i] = quant.FP16ToFP32(src[i])
+	}
+}
+
+// fma32 is a float32 fused multiply-add. The product of two float32 is
+// exact in float64, so only the final sum can round twice, which needs an
+// exponent gap of ~30 bits: rare enough to ignore.
+func fma32(a, b, c float32) float32 { return float32(math.FMA(float64(a), float64(b), float64(c))) }

@@ -1,0 +1,242 @@
+package synth
+
+import (
+	"encoding/binary"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sync"
+
+	"github.com/gollm/gollm/ggml"
+	"github.com/gollm/gollm/gguf"
+	"github.com/gollm/gollm/quant"
+	"github.com/gollm/gollm/quantize"
+)
+
+// Options control Write.
+type Options struct {
+	FileType string // llama-quantize mix name: F32, F16, BF16, Q8_0, Q4_0, Q4_K_M, ...
+	Seed     uint64
+	Threads  int // 0: all cores
+}
+
+type tensorSpec struct {
+	name  string
+	dims  []uint64 // ggml order: row length first
+	fill  func(row []float32, rng *rng)
+	isVec bool
+}
+
+// tensors lists the model's tensors in llama.cpp's file order.
+func (s Shape) tensors() []tensorSpec {
+	hd := s.headDim()
+	d, f := uint64(s.Dim), uint64(s.FFN)
+	q, kv := uint64(s.Heads*hd), uint64(s.KVHeads*hd)
+	// Uniform weights with the standard deviation of a 0.02-normal init keep
+	// activations in a realistic range through many random layers.
+	weight := func(row []float32, r *rng) { r.uniform(row, 0.02*math.Sqrt(3)) }
+	ones := func(row []float32, _ *rng) {
+		for i := range row {
+			row[i] = 1
+		}
+	}
+	small := func(row []float32, r *rng) { r.uniform(row, 0.01) }
+	mat := func(name string, cols, rows uint64) tensorSpec {
+		return tensorSpec{name: name, dims: []uint64{cols, rows}, fill: weight}
+	}
+	vec := func(name string, n uint64, fill func([]float32, *rng)) tensorSpec {
+		return tensorSpec{name: name, dims: []uint64{n}, fill: fill, isVec: true}
+	}
+	out := []tensorSpec{mat("token_embd.weight", d, uint64(s.Vocab))}
+	for l := 0; l < s.Layers; l++ {
+		p := fmt.Sprintf("blk.%d.", l)
+		out = append(out, vec(p+"attn_norm.weight", d, ones))
+		out = append(out, mat(p+"attn_q.weight", d, q), mat(p+"attn_k.weight", d, kv), mat(p+"attn_v.weight", d, kv))
+		if s.QKVBias {
+			out = append(out, vec(p+"attn_q.bias", q, small), vec(p+"attn_k.bias", kv, small), vec(p+"attn_v.bias", kv, small))
+		}
+		if s.QKNorm {
+			out = append(out, vec(p+"attn_q_norm.weight", uint64(hd), ones), vec(p+"attn_k_norm.weight", uint64(hd), ones))
+		}
+		out = append(out, mat(p+"attn_output.weight", q, d), vec(p+"ffn_norm.weight", d, ones),
+			mat(p+"ffn_gate.weight", d, f), mat(p+"ffn_up.weight", d, f), mat(p+"ffn_down.weight", f, d))
+	}
+	out = append(out, vec("output_norm.weight", d, ones))
+	if !s.Tied {
+		out = append(out, mat("output.weight", d, uint64(s.Vocab)))
+	}
+	return out
+}
+
+// Write writes a random-weight model of shape s to path (atomically).
+func Write(path string, s Shape, opt Options) error {
+	if opt.FileType == "" {
+		opt.FileType = "F16"
+	}
+	ft, err := quantize.ParseFileType(opt.FileType)
+	if err != nil {
+		return err
+	}
+	threads := opt.Threads
+	if threads <= 0 {
+		threads = runtime.NumCPU()
+	}
+	w := gguf.NewWriter()
+	if err := s.setMetadata(w, int(ft)); err != nil {
+		return err
+	}
+	mi := quantize.ModelInfo{Arch: s.Arch, Layers: s.Layers, HeadCount: s.Heads, HeadCountKV: s.KVHeads}
+	var counters quantize.Counters
+	specs := s.tensors()
+	for i, spec := range specs {
+		typ := quantize.TypeFor(ft, mi, spec.name, spec.dims, &counters)
+		if spec.isVec {
+			typ = ggml.F32
+		}
+		spec, seed := spec, opt.Seed*1000003+uint64(i)
+		err := w.AddTensorFunc(spec.name, typ, spec.dims, func(out io.Writer) error {
+			return writeTensor(out, spec, typ, seed, threads)
+		})
+		if err != nil {
+			return fmt.Errorf("synth: tensor %q: %w", spec.name, err)
+		}
+	}
+	return w.WriteFile(path)
+}
+
+func (s Shape) setMetadata(w *gguf.Writer, fileType int) error {
+	a := s.Arch
+	tokens, scores, types := spmVocab(s.Vocab)
+	kvs := []struct {
+		k string
+		v any
+	}{
+		{"general.architecture", a},
+		{"general.name", "gollm synthetic " + s.Name},
+		{"general.file_type", uint32(fileType)},
+		{"general.quantization_version", uint32(2)},
+		{a + ".context_length", uint32(s.Context)},
+		{a + ".embedding_length", uint32(s.Dim)},
+		{a + ".block_count", uint32(s.Layers)},
+		{a + ".feed_forward_length", uint32(s.FFN)},
+		{a + ".attention.head_count", uint32(s.Heads)},
+		{a + ".attention.head_count_kv", uint32(s.KVHeads)},
+		{a + ".attention.key_length", uint32(s.headDim())},
+		{a + ".attention.value_length", uint32(s.headDim())},
+		{a + ".attention.layer_norm_rms_epsilon", s.NormEps},
+		{a + ".rope.freq_base", s.RopeBase},
+		{a + ".rope.dimension_count", uint32(s.headDim())},
+		{"tokenizer.ggml.model", "llama"},
+		{"tokenizer.ggml.tokens", tokens},
+		{"tokenizer.ggml.scores", scores},
+		{"tokenizer.ggml.token_type", types},
+		{"tokenizer.ggml.unknown_token_id", uint32(0)},
+		{"tokenizer.ggml.bos_token_id", uint32(1)},
+		{"tokenizer.ggml.eos_token_id", uint32(2)},
+		{"tokenizer.ggml.add_bos_token", true},
+		{"tokenizer.ggml.add_eos_token", false},
+	}
+	for _, kv := range kvs {
+		if err := w.Set(kv.k, kv.v); err != nil {
+			return fmt.Errorf("synth: %s: %w", kv.k, err)
+		}
+	}
+	return nil
+}
+
+// writeTensor generates and encodes the tensor in parallel over row chunks.
+// Each chunk has its own generator seeded from (seed, chunk), so the bytes do
+// not depend on the number of threads.
+func writeTensor(out io.Writer, spec tensorSpec, typ ggml.Type, seed uint64, threads int) error {
+	cols := int(spec.dims[0])
+	rows := 1
+	for _, d := range spec.dims[1:] {
+		rows *= int(d)
+	}
+	rowBytes, err := ggml.RowBytes(typ, int64(cols))
+	if err != nil {
+		return err
+	}
+	encode, err := encoder(typ)
+	if err != nil {
+		return err
+	}
+	const chunkRows = 64
+	buf := make([]byte, int(rowBytes)*rows)
+	chunks := (rows + chunkRows - 1) / chunkRows
+	var wg sync.WaitGroup
+	next := make(chan int, chunks)
+	for c := 0; c < chunks; c++ {
+		next <- c
+	}
+	close(next)
+	for t := 0; t < min(threads, chunks); t++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			row := make([]float32, cols)
+			for c := range next {
+				r := newRNG(seed, uint64(c))
+				for i := c * chunkRows; i < min((c+1)*chunkRows, rows); i++ {
+					spec.fill(row, r)
+					encode(row, buf[i*int(rowBytes):(i+1)*int(rowBytes)])
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	_, err = out.Write(buf)
+	return err
+}
+
+func encoder(typ ggml.Type) (func([]float32, []byte), error) {
+	if typ == ggml.F32 {
+		return func(src []float32, dst []byte) {
+			for i, v := range src {
+				binary.LittleEndian.PutUint32(dst[4*i:], math.Float32bits(v))
+			}
+		}, nil
+	}
+	tr, err := quant.Lookup(typ)
+	if err != nil {
+		return nil, err
+	}
+	if tr.Quantize == nil {
+		return nil, fmt.Errorf("%w: no quantizer for %v", quant.ErrUnsupportedType, typ)
+	}
+	return tr.Quantize, nil
+}
+
+// CachePath is where Ensure keeps the model of shape s in file type ft.
+func CachePath(s Shape, ft string, seed uint64) (string, error) {
+	dir, err := os.UserCacheDir()
+	if err != nil {
+		dir = os.TempDir()
+	}
+	return filepath.Join(dir, "gollm", "synth", fmt.Sprintf("%s-%s-seed%d-v1.gguf", s.Name, ft, seed)), nil
+}
+
+// Ensure returns the path of the synthetic model, writing it on first use.
+func Ensure(s Shape, opt Options) (path string, created bool, err error) {
+	if opt.FileType == "" {
+		opt.FileType = "F16"
+	}
+	ft, err := quantize.ParseFileType(opt.FileType)
+	if err != nil {
+		return "", false, err
+	}
+	path, err = CachePath(s, ft.String(), opt.Seed)
+	if err != nil {
+		return "", false, err
+	}
+	if _, err := os.Stat(path); err == nil {
+		return path, false, nil
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return "", false, fmt.Errorf("synth: %w", err)
+	}
+	return path, true, Write(path, s, opt)
+}
