@@ -59,6 +59,7 @@ func newGenericSet() *kernelSet {
 	s.quantize[ggml.Q8_K] = quant.QuantizeRowQ8_K
 	s.quantize[ggml.F16] = quant.QuantizeRowF16
 	s.quantize[ggml.BF16] = quant.QuantizeRowBF16
+	s.quantize[ggml.F32] = quant.QuantizeRowF32 // Scratch aliases F32 rows instead
 
 	s.dot = dotGeneric
 	s.axpy = axpyGeneric

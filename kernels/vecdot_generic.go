@@ -55,74 +55,9 @@ func vecDotQ4_0Q8_0Generic(n int, w, a []byte) float32 {
 	return sum
 }
 
-func vecDotQ4_1Q8_1Generic(n int, w, a []byte) float32 {
-	var sum float32
-	for i := 0; i < n/qk; i++ {
-		x := w[i*q4_1Bytes : (i+1)*q4_1Bytes]
-		y := a[i*q8_1Bytes : (i+1)*q8_1Bytes]
-		var s int32
-		for j := 0; j < 16; j++ {
-			v0 := int32(x[4+j] & 0x0F)
-			v1 := int32(x[4+j] >> 4)
-			s += v0*int32(int8(y[4+j])) + v1*int32(int8(y[4+16+j]))
-		}
-		// The min m contributes m * sum(y) = m * s_y, precomputed in Q8_1.
-		sum += (f16at(x, 0)*f16at(y, 0))*float32(s) + f16at(x, 2)*f16at(y, 2)
-	}
-	return sum
-}
 
-func vecDotQ5_0Q8_0Generic(n int, w, a []byte) float32 {
-	var sum float32
-	for i := 0; i < n/qk; i++ {
-		x := w[i*q5_0Bytes : (i+1)*q5_0Bytes]
-		y := a[i*q8_0Bytes : (i+1)*q8_0Bytes]
-		qh := binary.LittleEndian.Uint32(x[2:])
-		var s int32
-		for j := 0; j < 16; j++ {
-			h0 := int32(qh>>j&1) << 4
-			h1 := int32(qh>>(j+16)&1) << 4
-			v0 := (int32(x[6+j]&0x0F) | h0) - 16
-			v1 := (int32(x[6+j]>>4) | h1) - 16
-			s += v0*int32(int8(y[2+j])) + v1*int32(int8(y[2+16+j]))
-		}
-		sum += float32(s) * (f16at(x, 0) * f16at(y, 0))
-	}
-	return sum
-}
 
-func vecDotQ5_1Q8_1Generic(n int, w, a []byte) float32 {
-	var sum float32
-	for i := 0; i < n/qk; i++ {
-		x := w[i*q5_1Bytes : (i+1)*q5_1Bytes]
-		y := a[i*q8_1Bytes : (i+1)*q8_1Bytes]
-		qh := binary.LittleEndian.Uint32(x[4:])
-		var s int32
-		for j := 0; j < 16; j++ {
-			h0 := int32(qh>>j&1) << 4
-			h1 := int32(qh>>(j+16)&1) << 4
-			v0 := int32(x[8+j]&0x0F) | h0
-			v1 := int32(x[8+j]>>4) | h1
-			s += v0*int32(int8(y[4+j])) + v1*int32(int8(y[4+16+j]))
-		}
-		sum += (f16at(x, 0)*f16at(y, 0))*float32(s) + f16at(x, 2)*f16at(y, 2)
-	}
-	return sum
-}
 
-func vecDotQ8_0Q8_0Generic(n int, w, a []byte) float32 {
-	var sum float32
-	for i := 0; i < n/qk; i++ {
-		x := w[i*q8_0Bytes : (i+1)*q8_0Bytes]
-		y := a[i*q8_0Bytes : (i+1)*q8_0Bytes]
-		var s int32
-		for j := 2; j < q8_0Bytes; j++ {
-			s += int32(int8(x[j])) * int32(int8(y[j]))
-		}
-		sum += float32(s) * (f16at(x, 0) * f16at(y, 0))
-	}
-	return sum
-}
 
 // q8KBsum returns bsums[j] of a Q8_K block (sum of its quants 16j..16j+15).
 func q8KBsum(y []byte, j int) int32 {
@@ -313,35 +248,6 @@ func vecDotQ6_KQ8_KGeneric(n int, w, a []byte) float32 {
 			isum += int32(int8(sc[j])) * dot16(q[16*j:], y[4+16*j:])
 		}
 		sum += f16at(x, 208) * f32at(y, 0) * float32(isum)
-	}
-	return sum
-}
-
-// vecDotF16F16Generic accumulates in float32 like ggml's SIMD path (its
-// scalar fallback uses double; both round the products of two halves, which
-// are exact in float32).
-func vecDotF16F16Generic(n int, w, a []byte) float32 {
-	var sum float32
-	for i := 0; i < n; i++ {
-		sum += quant.FP16ToFP32(binary.LittleEndian.Uint16(w[2*i:])) *
-			quant.FP16ToFP32(binary.LittleEndian.Uint16(a[2*i:]))
-	}
-	return sum
-}
-
-func vecDotBF16BF16Generic(n int, w, a []byte) float32 {
-	var sum float32
-	for i := 0; i < n; i++ {
-		sum += quant.BF16ToFP32(binary.LittleEndian.Uint16(w[2*i:])) *
-			quant.BF16ToFP32(binary.LittleEndian.Uint16(a[2*i:]))
-	}
-	return sum
-}
-
-func vecDotF32F32Generic(n int, w, a []byte) float32 {
-	var sum float32
-	for i := 0; i < n; i++ {
-		sum += f32at(w, 4*i) * f32at(a, 4*i)
 	}
 	return sum
 }

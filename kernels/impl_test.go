@@ -1,0 +1,138 @@
+package kernels
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"reflect"
+	"testing"
+
+	"github.com/gollm/gollm/ggml"
+)
+
+func sameFunc(a, b any) bool { return reflect.ValueOf(a).Pointer() == reflect.ValueOf(b).Pointer() }
+
+// simdSets returns the available non-generic implementations.
+func simdSets(t testing.TB) []*kernelSet {
+	var out []*kernelSet
+	for _, s := range implementations {
+		if s != genericSet && s.available {
+			out = append(out, s)
+		}
+	}
+	if len(out) == 0 {
+		t.Logf("no SIMD implementation available (%v compiled in); comparing generic with itself", Implementations())
+		out = append(out, genericSet)
+	}
+	return out
+}
+
+// clampQ8 replaces -128 in the int8 quants of Q8_0 blocks by -127: ggml's
+// quantizers never produce it and the SIMD sign trick relies on that.
+func clampQ8(b []byte) {
+	for blk := 0; blk+q8_0Bytes <= len(b); blk += q8_0Bytes {
+		for i := blk + 2; i < blk+q8_0Bytes; i++ {
+			if b[i] == 0x80 {
+				b[i] = 0x81
+			}
+		}
+	}
+}
+
+// TestVecDotImplsVsGeneric runs every available implementation against the
+// generic one on random data: several block counts, unaligned offsets inside
+// larger buffers, large and tiny scales, zero blocks.
+func TestVecDotImplsVsGeneric(t *testing.T) {
+	r := rand.New(rand.NewPCG(21, 22))
+	for _, s := range simdSets(t) {
+		for _, wt := range weightTypes {
+			f := s.vecDot[wt]
+			at := vecDotType[wt]
+			bs := max(blockSize(wt), blockSize(at))
+			for _, nb := range []int{1, 2, 3, 7, 16} {
+				n := nb * bs
+				if bs == 1 {
+					n = []int{1, 7, 8, 33, 172}[nb%5]
+				}
+				for trial := 0; trial < 8; trial++ {
+					wscale := []float32{0.05, 1e-4, 300, 0.01}[trial%4]
+					xscale := []float32{1, 1e-5, 1e4, 0.3}[trial/2%4]
+					w := randomWeights(r, wt, n, wscale, 3)
+					if wt == ggml.Q8_0 {
+						clampQ8(w)
+					}
+					x := randFloats(r, n, xscale)
+					if trial%3 == 0 && n >= 2*bs {
+						clear(x[bs : 2*bs]) // an all-zero activation block
+					}
+					a := quantizeRow(t, at, x)
+					// Unaligned copies inside larger buffers.
+					wo, ao := 1+trial%7, 3+trial%5
+					wbuf := make([]byte, len(w)+wo+9)
+					abuf := make([]byte, len(a)+ao+5)
+					copy(wbuf[wo:], w)
+					copy(abuf[ao:], a)
+					got := f(n, wbuf[wo:wo+len(w)], abuf[ao:ao+len(a)])
+					want := genericSet.vecDot[wt](n, w, a)
+					_, abs := refDot(t, wt, w, at, a, n)
+					tol := 2 * dotTolerance(wt, w, a, n, abs)
+					if math.Abs(float64(got)-float64(want)) > tol {
+						t.Errorf("%s %v n=%d trial %d: got %v, generic %v (±%g)", s.name, wt, n, trial, got, want, tol)
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestVecDotExtremeCodes uses the largest codes: Q8_0 weights and
+// activations of ±127 (the sign trick's edge) and saturating K-quant sums.
+func TestVecDotExtremeCodes(t *testing.T) {
+	for _, s := range simdSets(t) {
+		for _, wt := range weightTypes {
+			at := vecDotType[wt]
+			bs := max(blockSize(wt), blockSize(at))
+			n := 4 * bs
+			for _, sign := range []float32{1, -1} {
+				x := make([]float32, n)
+				for i := range x {
+					x[i] = sign * 1000 * float32(1-2*(i/3%2)) // ±1000 alternating in runs
+				}
+				a := quantizeRow(t, at, x)
+				w := quantizeRow(t, wt, x)
+				got := s.vecDot[wt](n, w, a)
+				want := genericSet.vecDot[wt](n, w, a)
+				_, abs := refDot(t, wt, w, at, a, n)
+				if tol := 2 * dotTolerance(wt, w, a, n, abs); math.Abs(float64(got)-float64(want)) > tol {
+					t.Errorf("%s %v sign %v: got %v, generic %v (±%g)", s.name, wt, sign, got, want, tol)
+				}
+			}
+		}
+	}
+}
+
+func BenchmarkVecDot(b *testing.B) {
+	r := rand.New(rand.NewPCG(23, 24))
+	const n = 4096
+	for _, s := range implementations {
+		if !s.available {
+			continue
+		}
+		for _, wt := range weightTypes {
+			if s != genericSet && sameFunc(s.vecDot[wt], genericSet.vecDot[wt]) {
+				continue
+			}
+			at := vecDotType[wt]
+			w := randomWeights(r, wt, n, 0.05, 0)
+			a := make([]byte, rowBytes(at, n))
+			genericSet.quantize[at](randFloats(r, n, 1), a)
+			f := s.vecDot[wt]
+			b.Run(fmt.Sprintf("%s/%v", s.name, wt), func(b *testing.B) {
+				b.SetBytes(int64(len(w)))
+				for b.Loop() {
+					f(n, w, a)
+				}
+			})
+		}
+	}
+}

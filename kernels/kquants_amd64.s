@@ -1,0 +1,254 @@
+//go:build !purego
+
+#include "textflag.h"
+
+// AVX2+FMA+F16C row dot products of the K-quants with Q8_K activations, nb
+// whole 256-element blocks each. See vecdot_amd64.go for the contract.
+
+// shufW16 + 32k: VPSHUFB mask broadcasting int16 element k of each lane.
+DATA shufW16<>+0(SB)/8, $0x0100010001000100
+DATA shufW16<>+8(SB)/8, $0x0100010001000100
+DATA shufW16<>+16(SB)/8, $0x0100010001000100
+DATA shufW16<>+24(SB)/8, $0x0100010001000100
+DATA shufW16<>+32(SB)/8, $0x0302030203020302
+DATA shufW16<>+40(SB)/8, $0x0302030203020302
+DATA shufW16<>+48(SB)/8, $0x0302030203020302
+DATA shufW16<>+56(SB)/8, $0x0302030203020302
+DATA shufW16<>+64(SB)/8, $0x0504050405040504
+DATA shufW16<>+72(SB)/8, $0x0504050405040504
+DATA shufW16<>+80(SB)/8, $0x0504050405040504
+DATA shufW16<>+88(SB)/8, $0x0504050405040504
+DATA shufW16<>+96(SB)/8, $0x0706070607060706
+DATA shufW16<>+104(SB)/8, $0x0706070607060706
+DATA shufW16<>+112(SB)/8, $0x0706070607060706
+DATA shufW16<>+120(SB)/8, $0x0706070607060706
+DATA shufW16<>+128(SB)/8, $0x0908090809080908
+DATA shufW16<>+136(SB)/8, $0x0908090809080908
+DATA shufW16<>+144(SB)/8, $0x0908090809080908
+DATA shufW16<>+152(SB)/8, $0x0908090809080908
+DATA shufW16<>+160(SB)/8, $0x0b0a0b0a0b0a0b0a
+DATA shufW16<>+168(SB)/8, $0x0b0a0b0a0b0a0b0a
+DATA shufW16<>+176(SB)/8, $0x0b0a0b0a0b0a0b0a
+DATA shufW16<>+184(SB)/8, $0x0b0a0b0a0b0a0b0a
+DATA shufW16<>+192(SB)/8, $0x0d0c0d0c0d0c0d0c
+DATA shufW16<>+200(SB)/8, $0x0d0c0d0c0d0c0d0c
+DATA shufW16<>+208(SB)/8, $0x0d0c0d0c0d0c0d0c
+DATA shufW16<>+216(SB)/8, $0x0d0c0d0c0d0c0d0c
+DATA shufW16<>+224(SB)/8, $0x0f0e0f0e0f0e0f0e
+DATA shufW16<>+232(SB)/8, $0x0f0e0f0e0f0e0f0e
+DATA shufW16<>+240(SB)/8, $0x0f0e0f0e0f0e0f0e
+DATA shufW16<>+248(SB)/8, $0x0f0e0f0e0f0e0f0e
+GLOBL shufW16<>(SB), RODATA|NOPTR, $256
+DATA shufPair<>+0(SB)/8, $0x0000000000000000
+DATA shufPair<>+8(SB)/8, $0x0101010101010101
+DATA shufPair<>+16(SB)/8, $0x0202020202020202
+DATA shufPair<>+24(SB)/8, $0x0303030303030303
+DATA shufPair<>+32(SB)/8, $0x0404040404040404
+DATA shufPair<>+40(SB)/8, $0x0505050505050505
+DATA shufPair<>+48(SB)/8, $0x0606060606060606
+DATA shufPair<>+56(SB)/8, $0x0707070707070707
+DATA shufPair<>+64(SB)/8, $0x0808080808080808
+DATA shufPair<>+72(SB)/8, $0x0909090909090909
+DATA shufPair<>+80(SB)/8, $0x0a0a0a0a0a0a0a0a
+DATA shufPair<>+88(SB)/8, $0x0b0b0b0b0b0b0b0b
+DATA shufPair<>+96(SB)/8, $0x0c0c0c0c0c0c0c0c
+DATA shufPair<>+104(SB)/8, $0x0d0d0d0d0d0d0d0d
+DATA shufPair<>+112(SB)/8, $0x0e0e0e0e0e0e0e0e
+DATA shufPair<>+120(SB)/8, $0x0f0f0f0f0f0f0f0f
+GLOBL shufPair<>(SB), RODATA|NOPTR, $128
+// shufPair + 16m: VPSHUFB mask giving bytes [2m x8, 2m+1 x8].
+
+#define HSUM(Y, X, T) \
+	VEXTRACTF128 $1, Y, T \
+	VADDPS       T, X, X  \
+	VMOVHLPS     X, X, T  \
+	VADDPS       T, X, X  \
+	VMOVSHDUP    X, T     \
+	VADDSS       T, X, X
+
+#define BYTE_CONST(v, X, Y) \
+	MOVL         v, AX \
+	VMOVD        AX, X \
+	VPBROADCASTD X, Y
+
+// One 64-element chunk j of a Q4_K block: 32 bytes of nibbles at
+// 16+32j(SI), activations at 4+64j(DI); scales (int16, both lanes) in Y2.
+#define Q4_K_CHUNK(j) \
+	VMOVDQU    16+32*j(SI), Y10         \
+	VPSRLW     $4, Y10, Y11             \
+	VPAND      Y15, Y10, Y10            \
+	VPAND      Y15, Y11, Y11            \
+	VPMADDUBSW 4+64*j(DI), Y10, Y10     \
+	VPMADDUBSW 4+64*j+32(DI), Y11, Y11  \
+	VPSHUFB    shufW16<>+64*j(SB), Y2, Y12    \
+	VPMADDWD   Y12, Y10, Y10            \
+	VPSHUFB    shufW16<>+64*j+32(SB), Y2, Y12 \
+	VPMADDWD   Y12, Y11, Y11            \
+	VPADDD     Y10, Y9, Y9              \
+	VPADDD     Y11, Y9, Y9
+
+// func vecDotQ4_KQ8_KAVX2(nb int, w, a *byte) float32
+TEXT ·vecDotQ4_KQ8_KAVX2(SB), NOSPLIT, $0-28
+	MOVQ nb+0(FP), CX
+	MOVQ w+8(FP), SI
+	MOVQ a+16(FP), DI
+	VXORPS Y0, Y0, Y0   // sum of d * scaled quants
+	VXORPS Y1, Y1, Y1   // sum of dmin * mins * bsums (low 4 lanes)
+	BYTE_CONST($0x0F0F0F0F, X15, Y15)
+	TESTQ CX, CX
+	JZ    q4kdone
+
+q4kloop:
+	// Unpack the 8 six-bit scales and mins (ggml's utmp shuffle):
+	// AX = scales 0-3, R8 = scales 4-7, R11 = mins 0-3, R9 = mins 4-7.
+	MOVL 4(SI), AX
+	MOVL 8(SI), BX
+	MOVL 12(SI), R8
+	MOVL R8, R9
+	SHRL $4, R9
+	ANDL $0x0f0f0f0f, R9
+	MOVL BX, R10
+	SHRL $6, R10
+	ANDL $0x03030303, R10
+	SHLL $4, R10
+	ORL  R10, R9
+	MOVL BX, R11
+	ANDL $0x3f3f3f3f, R11
+	ANDL $0x0f0f0f0f, R8
+	MOVL AX, R10
+	SHRL $6, R10
+	ANDL $0x03030303, R10
+	SHLL $4, R10
+	ORL  R10, R8
+	ANDL $0x3f3f3f3f, AX
+	VMOVD     AX, X2
+	VPINSRD   $1, R8, X2, X2
+	VPINSRD   $2, R11, X2, X2
+	VPINSRD   $3, R9, X2, X2
+	VPMOVZXBW X2, Y2          // int16: scales 0-7 | mins 0-7
+	VEXTRACTI128 $1, Y2, X3   // mins
+	VPERMQ    $0x44, Y2, Y2   // scales in both lanes
+
+	// mins . (bsums[2j] + bsums[2j+1])
+	VMOVDQU      260(DI), Y4
+	VEXTRACTI128 $1, Y4, X5
+	VPHADDW      X5, X4, X4
+	VPMADDWD     X3, X4, X4
+	VCVTDQ2PS    X4, X4
+
+	// d = y.d * x.d (Y7), dmin = y.d * x.dmin (X8)
+	VBROADCASTSS 0(DI), Y6
+	VPBROADCASTW 0(SI), X7
+	VCVTPH2PS    X7, Y7
+	VMULPS       Y6, Y7, Y7
+	VPBROADCASTW 2(SI), X8
+	VCVTPH2PS    X8, X8
+	VMULPS       X6, X8, X8
+	VFMADD231PS  X4, X8, X1
+
+	VPXOR Y9, Y9, Y9
+	Q4_K_CHUNK(0)
+	Q4_K_CHUNK(1)
+	Q4_K_CHUNK(2)
+	Q4_K_CHUNK(3)
+	VCVTDQ2PS   Y9, Y9
+	VFMADD231PS Y9, Y7, Y0
+
+	ADDQ $144, SI
+	ADDQ $292, DI
+	DECQ CX
+	JNZ  q4kloop
+
+q4kdone:
+	HSUM(Y0, X0, X2)
+	VMOVHLPS  X1, X1, X2
+	VADDPS    X2, X1, X1
+	VMOVSHDUP X1, X2
+	VADDSS    X2, X1, X1
+	VSUBSS    X1, X0, X0
+	VZEROUPPER
+	MOVSS X0, ret+24(FP)
+	RET
+
+// Y9 += scales (s, s+1) x maddubs(Y5, 32 activation bytes at mem); the two
+// scales of the 32 elements come from X4 via the shufPair mask at byte
+// offset mo.
+#define Q6_K_CHUNK(mem, mo) \
+	VPMADDUBSW mem, Y5, Y5                 \
+	VPSHUFB    shufPair<>+mo(SB), X4, X6   \
+	VPMOVSXBW  X6, Y6                      \
+	VPMADDWD   Y6, Y5, Y5                  \
+	VPADDD     Y5, Y9, Y9
+
+// Half h (128 elements) of a Q6_K block: ql at 64h(SI), qh at 128+32h(SI),
+// activations at 4+128h(DI); scale masks at byte offsets m0..m3 (64h +
+// 16k). Quants are unsigned 0..63 here; the -32 offset is applied once per
+// block through the bsums.
+#define Q6_K_HALF(h, m0, m1, m2, m3) \
+	VMOVDQU 64*h(SI), Y10          \
+	VMOVDQU 64*h+32(SI), Y11       \
+	VMOVDQU 128+32*h(SI), Y12      \
+	VPAND   Y15, Y10, Y5           \
+	VPAND   Y14, Y12, Y6           \
+	VPSLLW  $4, Y6, Y6             \
+	VPOR    Y6, Y5, Y5             \
+	Q6_K_CHUNK(4+128*h(DI), m0)   \
+	VPAND   Y15, Y11, Y5           \
+	VPSLLW  $2, Y12, Y6            \
+	VPAND   Y13, Y6, Y6            \
+	VPOR    Y6, Y5, Y5             \
+	Q6_K_CHUNK(4+128*h+32(DI), m1) \
+	VPSRLW  $4, Y10, Y5            \
+	VPAND   Y15, Y5, Y5            \
+	VPAND   Y13, Y12, Y6           \
+	VPOR    Y6, Y5, Y5             \
+	Q6_K_CHUNK(4+128*h+64(DI), m2) \
+	VPSRLW  $4, Y11, Y5            \
+	VPAND   Y15, Y5, Y5            \
+	VPSRLW  $2, Y12, Y6            \
+	VPAND   Y13, Y6, Y6            \
+	VPOR    Y6, Y5, Y5             \
+	Q6_K_CHUNK(4+128*h+96(DI), m3)
+
+// func vecDotQ6_KQ8_KAVX2(nb int, w, a *byte) float32
+TEXT ·vecDotQ6_KQ8_KAVX2(SB), NOSPLIT, $0-28
+	MOVQ nb+0(FP), CX
+	MOVQ w+8(FP), SI
+	MOVQ a+16(FP), DI
+	VXORPS Y0, Y0, Y0
+	BYTE_CONST($0x0F0F0F0F, X15, Y15)
+	BYTE_CONST($0x03030303, X14, Y14)
+	BYTE_CONST($0x30303030, X13, Y13)
+	TESTQ CX, CX
+	JZ    q6kdone
+
+q6kloop:
+	// d = y.d * x.d
+	VBROADCASTSS 0(DI), Y6
+	VPBROADCASTW 208(SI), X7
+	VCVTPH2PS    X7, Y7
+	VMULPS       Y6, Y7, Y7
+
+	// 32 * scales . bsums: the -32 offset of every quant.
+	VPMOVSXBW 192(SI), Y2
+	VPMADDWD  260(DI), Y2, Y3
+	VPSLLD    $5, Y3, Y3
+	VMOVDQU   192(SI), X4
+
+	VPXOR Y9, Y9, Y9
+	Q6_K_HALF(0, 0, 16, 32, 48)
+	Q6_K_HALF(1, 64, 80, 96, 112)
+	VPSUBD      Y3, Y9, Y9
+	VCVTDQ2PS   Y9, Y9
+	VFMADD231PS Y9, Y7, Y0
+
+	ADDQ $210, SI
+	ADDQ $292, DI
+	DECQ CX
+	JNZ  q6kloop
+
+q6kdone:
+	HSUM(Y0, X0, X2)
+	VZEROUPPER
+	MOVSS X0, ret+24(FP)
+	RET

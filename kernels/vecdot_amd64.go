@@ -1,0 +1,108 @@
+//go:build !purego
+
+package kernels
+
+import (
+	"github.com/gollm/gollm/ggml"
+	"golang.org/x/sys/cpu"
+)
+
+// The AVX2 implementation: AVX2 integer dot products, FMA accumulation and
+// F16C scale conversion. It registers itself; init picks it when the CPU
+// (and OS) support all three.
+var avx2Set = registerImpl("avx2", cpu.X86.HasAVX2 && cpu.X86.HasFMA && cpu.X86.HasF16C, func(s *kernelSet) {
+	s.vecDot[ggml.Q4_0] = vecDotQ4_0Q8_0Asm
+	s.vecDot[ggml.Q8_0] = vecDotQ8_0Q8_0Asm
+	s.vecDot[ggml.Q4_1] = vecDotQ4_1Q8_1Asm
+	s.vecDot[ggml.Q5_0] = vecDotQ5_0Q8_0Asm
+	s.vecDot[ggml.Q5_1] = vecDotQ5_1Q8_1Asm
+	s.vecDot[ggml.Q4_K] = vecDotQ4_KQ8_KAsm
+	s.vecDot[ggml.Q6_K] = vecDotQ6_KQ8_KAsm
+})
+
+// The assembly functions below take nb whole blocks of weights at w and
+// activations at a; they read exactly nb blocks from each and must be given
+// that much memory (the wrappers check). Each computes what the generic
+// function of the same pair computes (vecdot_generic.go), with the per-block
+// float products summed in a different order. Activation and Q8_0 weight
+// bytes must not be -128 (ggml's quantizers never produce it).
+
+//go:noescape
+func vecDotQ4_0Q8_0AVX2(nb int, w, a *byte) float32
+
+//go:noescape
+func vecDotQ8_0Q8_0AVX2(nb int, w, a *byte) float32
+
+//go:noescape
+func vecDotQ4_1Q8_1AVX2(nb int, w, a *byte) float32
+
+//go:noescape
+func vecDotQ5_0Q8_0AVX2(nb int, w, a *byte) float32
+
+//go:noescape
+func vecDotQ5_1Q8_1AVX2(nb int, w, a *byte) float32
+
+//go:noescape
+func vecDotQ4_KQ8_KAVX2(nb int, w, a *byte) float32
+
+//go:noescape
+func vecDotQ6_KQ8_KAVX2(nb int, w, a *byte) float32
+
+// asmArgs returns the block count and first bytes for an asm dot product of
+// n elements in blocks of bs, after checking that w and a hold the blocks
+// (a panic here is the same programmer error as an index out of range).
+func asmArgs(n, bs, wb, ab int, w, a []byte) (int, *byte, *byte) {
+	nb := n / bs
+	_ = w[nb*wb-1]
+	_ = a[nb*ab-1]
+	return nb, &w[0], &a[0]
+}
+
+func vecDotQ4_0Q8_0Asm(n int, w, a []byte) float32 {
+	if n < qk {
+		return 0
+	}
+	return vecDotQ4_0Q8_0AVX2(asmArgs(n, qk, q4_0Bytes, q8_0Bytes, w, a))
+}
+
+func vecDotQ8_0Q8_0Asm(n int, w, a []byte) float32 {
+	if n < qk {
+		return 0
+	}
+	return vecDotQ8_0Q8_0AVX2(asmArgs(n, qk, q8_0Bytes, q8_0Bytes, w, a))
+}
+
+func vecDotQ4_1Q8_1Asm(n int, w, a []byte) float32 {
+	if n < qk {
+		return 0
+	}
+	return vecDotQ4_1Q8_1AVX2(asmArgs(n, qk, q4_1Bytes, q8_1Bytes, w, a))
+}
+
+func vecDotQ5_0Q8_0Asm(n int, w, a []byte) float32 {
+	if n < qk {
+		return 0
+	}
+	return vecDotQ5_0Q8_0AVX2(asmArgs(n, qk, q5_0Bytes, q8_0Bytes, w, a))
+}
+
+func vecDotQ5_1Q8_1Asm(n int, w, a []byte) float32 {
+	if n < qk {
+		return 0
+	}
+	return vecDotQ5_1Q8_1AVX2(asmArgs(n, qk, q5_1Bytes, q8_1Bytes, w, a))
+}
+
+func vecDotQ4_KQ8_KAsm(n int, w, a []byte) float32 {
+	if n < qkK {
+		return 0
+	}
+	return vecDotQ4_KQ8_KAVX2(asmArgs(n, qkK, q4_KBytes, q8_KBytes, w, a))
+}
+
+func vecDotQ6_KQ8_KAsm(n int, w, a []byte) float32 {
+	if n < qkK {
+		return 0
+	}
+	return vecDotQ6_KQ8_KAVX2(asmArgs(n, qkK, q6_KBytes, q8_KBytes, w, a))
+}

@@ -1,0 +1,307 @@
+//go:build !purego
+
+#include "textflag.h"
+
+// AVX2+FMA+F16C row dot products of the legacy 32-element block types with
+// Q8_0/Q8_1 activations. Each function handles nb whole blocks; the Go
+// wrappers in vecdot_amd64.go check the slice lengths.
+//
+// Signed x signed byte products use ggml's sign trick: maddubs(|x|, y*sign(x))
+// multiplies unsigned |x| by signed y and adds adjacent pairs into int16;
+// madd with ones widens to int32. This requires x, y != -128, which ggml's
+// quantizers guarantee (they produce [-127, 127]).
+
+// shufBits maps byte i of a broadcast uint32 to byte i/8 (ggml's
+// bytes_from_bits_32 shuffle).
+DATA shufBits<>+0(SB)/8, $0x0000000000000000
+DATA shufBits<>+8(SB)/8, $0x0101010101010101
+DATA shufBits<>+16(SB)/8, $0x0202020202020202
+DATA shufBits<>+24(SB)/8, $0x0303030303030303
+GLOBL shufBits<>(SB), RODATA|NOPTR, $32
+
+// Horizontal sum of the 8 floats of Y (X is its low half) into X[0]; T is a
+// scratch X register.
+#define HSUM(Y, X, T) \
+	VEXTRACTF128 $1, Y, T \
+	VADDPS       T, X, X  \
+	VMOVHLPS     X, X, T  \
+	VADDPS       T, X, X  \
+	VMOVSHDUP    X, T     \
+	VADDSS       T, X, X
+
+// Constants: Y15 = 0x0F bytes, Y13 = int16 ones.
+#define NIBBLE_CONSTS \
+	MOVL         $0x0F0F0F0F, AX \
+	VMOVD        AX, X15         \
+	VPBROADCASTD X15, Y15        \
+	VPCMPEQW     Y13, Y13, Y13   \
+	VPSRLW       $15, Y13, Y13
+
+// Y2 = fp16(w+wo) * fp16(a+ao) in all lanes.
+#define SCALE(wo, ao) \
+	VPBROADCASTW wo(SI), X2 \
+	VPBROADCASTW ao(DI), X3 \
+	VCVTPH2PS    X2, Y2     \
+	VCVTPH2PS    X3, Y3     \
+	VMULPS       Y2, Y3, Y2
+
+// Y4 = the 32 nibbles of the 16 bytes at mem: low nibbles in the low lane
+// (elements 0-15), high nibbles in the high lane (elements 16-31).
+#define NIBBLES(mem) \
+	VMOVDQU     mem, X4        \
+	VPSRLW      $4, X4, X5     \
+	VINSERTI128 $1, X5, Y4, Y4 \
+	VPAND       Y15, Y4, Y4
+
+// acc += Y2 * float(sum of signed Y4 x signed mem, per 4 bytes).
+#define SIGNED_DOT(mem, acc) \
+	VMOVDQU    mem, Y5        \
+	VPSIGNB    Y4, Y4, Y6     \
+	VPSIGNB    Y4, Y5, Y5     \
+	VPMADDUBSW Y5, Y6, Y6     \
+	VPMADDWD   Y13, Y6, Y6    \
+	VCVTDQ2PS  Y6, Y6         \
+	VFMADD231PS Y6, Y2, acc
+
+// acc += Y2 * float(sum of unsigned Y4 x signed mem, per 4 bytes).
+#define UNSIGNED_DOT(mem, acc) \
+	VPMADDUBSW mem, Y4, Y6 \
+	VPMADDWD   Y13, Y6, Y6 \
+	VCVTDQ2PS  Y6, Y6      \
+	VFMADD231PS Y6, Y2, acc
+
+// Q4_0 block at wo(SI) times Q8_0 block at ao(DI); Y14 = 0x08 bytes.
+#define Q4_0_BLOCK(wo, ao, acc) \
+	SCALE(wo, ao)              \
+	NIBBLES(wo+2(SI))          \
+	VPSUBB Y14, Y4, Y4         \
+	SIGNED_DOT(ao+2(DI), acc)
+
+// func vecDotQ4_0Q8_0AVX2(nb int, w, a *byte) float32
+TEXT ·vecDotQ4_0Q8_0AVX2(SB), NOSPLIT, $0-28
+	MOVQ nb+0(FP), CX
+	MOVQ w+8(FP), SI
+	MOVQ a+16(FP), DI
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+	NIBBLE_CONSTS
+	MOVL         $0x08080808, AX
+	VMOVD        AX, X14
+	VPBROADCASTD X14, Y14
+	MOVQ CX, DX
+	SHRQ $1, DX
+	JZ   q40tail
+
+q40loop:
+	Q4_0_BLOCK(0, 0, Y0)
+	Q4_0_BLOCK(18, 34, Y1)
+	ADDQ $36, SI
+	ADDQ $68, DI
+	DECQ DX
+	JNZ  q40loop
+
+q40tail:
+	TESTQ $1, CX
+	JZ    q40done
+	Q4_0_BLOCK(0, 0, Y0)
+
+q40done:
+	VADDPS Y1, Y0, Y0
+	HSUM(Y0, X0, X1)
+	VZEROUPPER
+	MOVSS X0, ret+24(FP)
+	RET
+
+#define Q8_0_BLOCK(wo, ao, acc) \
+	SCALE(wo, ao)             \
+	VMOVDQU wo+2(SI), Y4      \
+	SIGNED_DOT(ao+2(DI), acc)
+
+// func vecDotQ8_0Q8_0AVX2(nb int, w, a *byte) float32
+TEXT ·vecDotQ8_0Q8_0AVX2(SB), NOSPLIT, $0-28
+	MOVQ nb+0(FP), CX
+	MOVQ w+8(FP), SI
+	MOVQ a+16(FP), DI
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+	NIBBLE_CONSTS
+	MOVQ CX, DX
+	SHRQ $1, DX
+	JZ   q80tail
+
+q80loop:
+	Q8_0_BLOCK(0, 0, Y0)
+	Q8_0_BLOCK(34, 34, Y1)
+	ADDQ $68, SI
+	ADDQ $68, DI
+	DECQ DX
+	JNZ  q80loop
+
+q80tail:
+	TESTQ $1, CX
+	JZ    q80done
+	Q8_0_BLOCK(0, 0, Y0)
+
+q80done:
+	VADDPS Y1, Y0, Y0
+	HSUM(Y0, X0, X1)
+	VZEROUPPER
+	MOVSS X0, ret+24(FP)
+	RET
+
+// X12 += fp16(w+wo) * fp16(a+ao): the min times the activation sum of the
+// _1 types (all lanes equal; lane 0 is used).
+#define MIN_TERM(wo, ao) \
+	VPBROADCASTW wo(SI), X7 \
+	VPBROADCASTW ao(DI), X8 \
+	VCVTPH2PS    X7, X7     \
+	VCVTPH2PS    X8, X8     \
+	VFMADD231PS  X7, X8, X12
+
+#define Q4_1_BLOCK(wo, ao, acc) \
+	SCALE(wo, ao)              \
+	MIN_TERM(wo+2, ao+2)       \
+	NIBBLES(wo+4(SI))          \
+	UNSIGNED_DOT(ao+4(DI), acc)
+
+// func vecDotQ4_1Q8_1AVX2(nb int, w, a *byte) float32
+TEXT ·vecDotQ4_1Q8_1AVX2(SB), NOSPLIT, $0-28
+	MOVQ nb+0(FP), CX
+	MOVQ w+8(FP), SI
+	MOVQ a+16(FP), DI
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+	VXORPS Y12, Y12, Y12
+	NIBBLE_CONSTS
+	MOVQ CX, DX
+	SHRQ $1, DX
+	JZ   q41tail
+
+q41loop:
+	Q4_1_BLOCK(0, 0, Y0)
+	Q4_1_BLOCK(20, 36, Y1)
+	ADDQ $40, SI
+	ADDQ $72, DI
+	DECQ DX
+	JNZ  q41loop
+
+q41tail:
+	TESTQ $1, CX
+	JZ    q41done
+	Q4_1_BLOCK(0, 0, Y0)
+
+q41done:
+	VADDPS Y1, Y0, Y0
+	HSUM(Y0, X0, X1)
+	VADDSS X12, X0, X0
+	VZEROUPPER
+	MOVSS X0, ret+24(FP)
+	RET
+
+// Y7 = 0xFF in byte i where bit i of the uint32 at mem is set (ggml's
+// bytes_from_bits_32). Needs Y11 = ~(1 << (i%8)) bytes, Y10 = all ones.
+#define BITS_TO_BYTES(mem) \
+	VPBROADCASTD mem, Y7          \
+	VPSHUFB      shufBits<>(SB), Y7, Y7 \
+	VPOR         Y11, Y7, Y7      \
+	VPCMPEQB     Y10, Y7, Y7
+
+#define Q5_CONSTS \
+	MOVQ         $0x7fbfdfeff7fbfdfe, AX \
+	VMOVQ        AX, X11                 \
+	VPBROADCASTQ X11, Y11                \
+	VPCMPEQB     Y10, Y10, Y10
+
+// Q5_0: x = nibble | 0xF0 where the high bit is clear, i.e. nibble + 16*bit
+// - 16 as a signed byte. Y9 = 0xF0 bytes.
+#define Q5_0_BLOCK(wo, ao, acc) \
+	SCALE(wo, ao)              \
+	BITS_TO_BYTES(wo+2(SI))    \
+	VPANDN Y9, Y7, Y7          \
+	NIBBLES(wo+6(SI))          \
+	VPOR   Y7, Y4, Y4          \
+	SIGNED_DOT(ao+2(DI), acc)
+
+// func vecDotQ5_0Q8_0AVX2(nb int, w, a *byte) float32
+TEXT ·vecDotQ5_0Q8_0AVX2(SB), NOSPLIT, $0-28
+	MOVQ nb+0(FP), CX
+	MOVQ w+8(FP), SI
+	MOVQ a+16(FP), DI
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+	NIBBLE_CONSTS
+	Q5_CONSTS
+	MOVL         $0xF0F0F0F0, AX
+	VMOVD        AX, X9
+	VPBROADCASTD X9, Y9
+	MOVQ CX, DX
+	SHRQ $1, DX
+	JZ   q50tail
+
+q50loop:
+	Q5_0_BLOCK(0, 0, Y0)
+	Q5_0_BLOCK(22, 34, Y1)
+	ADDQ $44, SI
+	ADDQ $68, DI
+	DECQ DX
+	JNZ  q50loop
+
+q50tail:
+	TESTQ $1, CX
+	JZ    q50done
+	Q5_0_BLOCK(0, 0, Y0)
+
+q50done:
+	VADDPS Y1, Y0, Y0
+	HSUM(Y0, X0, X1)
+	VZEROUPPER
+	MOVSS X0, ret+24(FP)
+	RET
+
+// Q5_1: x = nibble | 0x10 where the high bit is set (unsigned). Y9 = 0x10.
+#define Q5_1_BLOCK(wo, ao, acc) \
+	SCALE(wo, ao)              \
+	MIN_TERM(wo+2, ao+2)       \
+	BITS_TO_BYTES(wo+4(SI))    \
+	VPAND  Y9, Y7, Y7          \
+	NIBBLES(wo+8(SI))          \
+	VPOR   Y7, Y4, Y4          \
+	UNSIGNED_DOT(ao+4(DI), acc)
+
+// func vecDotQ5_1Q8_1AVX2(nb int, w, a *byte) float32
+TEXT ·vecDotQ5_1Q8_1AVX2(SB), NOSPLIT, $0-28
+	MOVQ nb+0(FP), CX
+	MOVQ w+8(FP), SI
+	MOVQ a+16(FP), DI
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+	VXORPS Y12, Y12, Y12
+	NIBBLE_CONSTS
+	Q5_CONSTS
+	MOVL         $0x10101010, AX
+	VMOVD        AX, X9
+	VPBROADCASTD X9, Y9
+	MOVQ CX, DX
+	SHRQ $1, DX
+	JZ   q51tail
+
+q51loop:
+	Q5_1_BLOCK(0, 0, Y0)
+	Q5_1_BLOCK(24, 36, Y1)
+	ADDQ $48, SI
+	ADDQ $72, DI
+	DECQ DX
+	JNZ  q51loop
+
+q51tail:
+	TESTQ $1, CX
+	JZ    q51done
+	Q5_1_BLOCK(0, 0, Y0)
+
+q51done:
+	VADDPS Y1, Y0, Y0
+	HSUM(Y0, X0, X1)
+	VADDSS X12, X0, X0
+	VZEROUPPER
+	MOVSS X0, ret+24(FP)
+	RET

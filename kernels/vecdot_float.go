@@ -1,0 +1,73 @@
+package kernels
+
+import (
+	"encoding/binary"
+	"math"
+
+	"github.com/gollm/gollm/quant"
+)
+
+// Float dot products in the accumulation order of llama.cpp on AVX2.
+//
+// When the row length is a multiple of 8, llama.cpp multiplies float
+// matrices with llamafile's tinyBLAS: one 8-lane accumulator per output,
+// a fused multiply-add per group of 8 elements, then a horizontal sum. For
+// other lengths it falls back to ggml_vec_dot_f16/f32: four 8-lane
+// accumulators over groups of 32, reduced pairwise, and the tail summed in
+// float64. Following the same order keeps results bit-identical, which on
+// random-weight models decides whether logits match llama.cpp to 1e-3.
+
+// dotFloatOrder computes sum(x(i)*y(i)) for i < n in llama.cpp's order.
+func dotFloatOrder(n int, x, y func(i int) float32) float32 {
+	if n%8 == 0 {
+		var acc [8]float32
+		for i := 0; i < n; i += 8 {
+			for l := 0; l < 8; l++ {
+				acc[l] = fma32(x(i+l), y(i+l), acc[l])
+			}
+		}
+		return hsum8(&acc)
+	}
+	np := n &^ 31
+	var sumf float64
+	if np > 0 {
+		var acc [4][8]float32
+		for i := 0; i < np; i += 32 {
+			for j := 0; j < 4; j++ {
+				for l := 0; l < 8; l++ {
+					k := i + j*8 + l
+					acc[j][l] = fma32(x(k), y(k), acc[j][l])
+				}
+			}
+		}
+		sumf = float64(reduce4x8(&acc))
+	}
+	for i := np; i < n; i++ {
+		sumf += float64(x(i) * y(i))
+	}
+	return float32(sumf)
+}
+
+// hsum8 is tinyBLAS's horizontal sum of one 8-lane register.
+func hsum8(a *[8]float32) float32 {
+	t0, t1, t2, t3 := a[4]+a[0], a[5]+a[1], a[6]+a[2], a[7]+a[3]
+	return (t0 + t2) + (t1 + t3)
+}
+
+func vecDotF16F16Generic(n int, w, a []byte) float32 {
+	return dotFloatOrder(n,
+		func(i int) float32 { return quant.FP16ToFP32(binary.LittleEndian.Uint16(w[2*i:])) },
+		func(i int) float32 { return quant.FP16ToFP32(binary.LittleEndian.Uint16(a[2*i:])) })
+}
+
+func vecDotBF16BF16Generic(n int, w, a []byte) float32 {
+	return dotFloatOrder(n,
+		func(i int) float32 { return quant.BF16ToFP32(binary.LittleEndian.Uint16(w[2*i:])) },
+		func(i int) float32 { return quant.BF16ToFP32(binary.LittleEndian.Uint16(a[2*i:])) })
+}
+
+func vecDotF32F32Generic(n int, w, a []byte) float32 {
+	return dotFloatOrder(n,
+		func(i int) float32 { return math.Float32frombits(binary.LittleEndian.Uint32(w[4*i:])) },
+		func(i int) float32 { return math.Float32frombits(binary.LittleEndian.Uint32(a[4*i:])) })
+}
