@@ -55,10 +55,6 @@ func vecDotQ4_0Q8_0Generic(n int, w, a []byte) float32 {
 	return sum
 }
 
-
-
-
-
 // q8KBsum returns bsums[j] of a Q8_K block (sum of its quants 16j..16j+15).
 func q8KBsum(y []byte, j int) int32 {
 	return int32(int16(binary.LittleEndian.Uint16(y[260+2*j:])))
@@ -126,38 +122,6 @@ func unpackQ3KScales(b []byte, out *[16]int8) {
 	}
 }
 
-func vecDotQ3_KQ8_KGeneric(n int, w, a []byte) float32 {
-	var sum float32
-	var q [qkK]int8
-	var sc [16]int8
-	for i := 0; i < n/qkK; i++ {
-		x := w[i*q3_KBytes : (i+1)*q3_KBytes]
-		y := a[i*q8_KBytes : (i+1)*q8_KBytes]
-		hm := x[0:32]
-		qs := x[32:96]
-		// Element e = 128c + 32s + l: low bits 2s..2s+1 of qs[32c+l]; minus
-		// 4 unless bit 4c+s of hmask[l] is set.
-		for c := 0; c < 2; c++ {
-			for s := 0; s < 4; s++ {
-				bit := byte(1) << (4*c + s)
-				for l := 0; l < 32; l++ {
-					v := int8(qs[32*c+l] >> (2 * s) & 3)
-					if hm[l]&bit == 0 {
-						v -= 4
-					}
-					q[128*c+32*s+l] = v
-				}
-			}
-		}
-		unpackQ3KScales(x[96:108], &sc)
-		var isum int32
-		for j := 0; j < 16; j++ {
-			isum += (int32(sc[j]) - 32) * dot16(q[16*j:], y[4+16*j:])
-		}
-		sum += f16at(x, 108) * f32at(y, 0) * float32(isum)
-	}
-	return sum
-}
 
 // scaleMinK4 decodes scale and min j (0..7) of a Q4_K/Q5_K block from its 12
 // packed scale bytes (ggml's get_scale_min_k4).
@@ -222,32 +186,3 @@ func vecDotQ5_KQ8_KGeneric(n int, w, a []byte) float32 {
 	return sum
 }
 
-func vecDotQ6_KQ8_KGeneric(n int, w, a []byte) float32 {
-	var sum float32
-	var q [qkK]int8
-	for i := 0; i < n/qkK; i++ {
-		x := w[i*q6_KBytes : (i+1)*q6_KBytes]
-		y := a[i*q8_KBytes : (i+1)*q8_KBytes]
-		// Per half of 128 elements: ql 64 bytes, qh 32 bytes. Element
-		// 32t+l takes a nibble of ql (low for t=0,1; high for t=2,3; byte
-		// l for t even, l+32 for t odd) and bits 2t..2t+1 of qh[l].
-		for h := 0; h < 2; h++ {
-			ql := x[64*h : 64*h+64]
-			qh := x[128+32*h : 128+32*h+32]
-			for l := 0; l < 32; l++ {
-				e := q[128*h:]
-				e[l] = int8(ql[l]&0x0F|(qh[l]>>0&3)<<4) - 32
-				e[l+32] = int8(ql[l+32]&0x0F|(qh[l]>>2&3)<<4) - 32
-				e[l+64] = int8(ql[l]>>4|(qh[l]>>4&3)<<4) - 32
-				e[l+96] = int8(ql[l+32]>>4|(qh[l]>>6&3)<<4) - 32
-			}
-		}
-		sc := x[192:208]
-		var isum int32
-		for j := 0; j < 16; j++ {
-			isum += int32(int8(sc[j])) * dot16(q[16*j:], y[4+16*j:])
-		}
-		sum += f16at(x, 208) * f32at(y, 0) * float32(isum)
-	}
-	return sum
-}

@@ -112,3 +112,76 @@ func kLanes(q *[qkK]int8, sc *[16]int32, a []byte) (l [8]int32) {
 	}
 	return l
 }
+
+// Q6_K and Q3_K follow ggml_vec_dot_q6_K_q8_K / q3_K on AVX2: per
+// super-block, d = d_a * d_w and acc += d * kLanes.
+
+func vecDotQ6_KQ8_KGeneric(n int, w, a []byte) float32 {
+	var acc [8]float32
+	var q [qkK]int8
+	var sc [16]int32
+	for i := 0; i < n/qkK; i++ {
+		x := w[i*q6_KBytes : (i+1)*q6_KBytes]
+		y := a[i*q8_KBytes : (i+1)*q8_KBytes]
+		// Per half of 128 elements: ql 64 bytes, qh 32 bytes. Element
+		// 32t+l takes a nibble of ql (low for t=0,1; high for t=2,3; byte
+		// l for t even, l+32 for t odd) and bits 2t..2t+1 of qh[l]. The
+		// quants stay unsigned (0..63): ggml applies the -32 offset once per
+		// block through the activation block sums, lane l taking sub-blocks
+		// 2l and 2l+1.
+		for h := 0; h < 2; h++ {
+			ql := x[64*h : 64*h+64]
+			qh := x[128+32*h : 128+32*h+32]
+			e := q[128*h:]
+			for l := 0; l < 32; l++ {
+				e[l] = int8(ql[l]&0x0F | (qh[l]>>0&3)<<4)
+				e[l+32] = int8(ql[l+32]&0x0F | (qh[l]>>2&3)<<4)
+				e[l+64] = int8(ql[l]>>4 | (qh[l]>>4&3)<<4)
+				e[l+96] = int8(ql[l+32]>>4 | (qh[l]>>6&3)<<4)
+			}
+		}
+		for j := range sc {
+			sc[j] = int32(int8(x[192+j]))
+		}
+		lanes := kLanes(&q, &sc, y[4:])
+		for l := range lanes {
+			lanes[l] -= 32 * (sc[2*l]*q8KBsum(y, 2*l) + sc[2*l+1]*q8KBsum(y, 2*l+1))
+		}
+		fmaLanes(&acc, f32at(y, 0)*f16at(x, 208), &lanes)
+	}
+	return hsum8(&acc)
+}
+
+func vecDotQ3_KQ8_KGeneric(n int, w, a []byte) float32 {
+	var acc [8]float32
+	var q [qkK]int8
+	var sc8 [16]int8
+	var sc [16]int32
+	for i := 0; i < n/qkK; i++ {
+		x := w[i*q3_KBytes : (i+1)*q3_KBytes]
+		y := a[i*q8_KBytes : (i+1)*q8_KBytes]
+		hm := x[0:32]
+		qs := x[32:96]
+		// Element e = 128c + 32s + l: low bits 2s..2s+1 of qs[32c+l]; minus
+		// 4 unless bit 4c+s of hmask[l] is set.
+		for c := 0; c < 2; c++ {
+			for s := 0; s < 4; s++ {
+				bit := byte(1) << (4*c + s)
+				for l := 0; l < 32; l++ {
+					v := int8(qs[32*c+l] >> (2 * s) & 3)
+					if hm[l]&bit == 0 {
+						v -= 4
+					}
+					q[128*c+32*s+l] = v
+				}
+			}
+		}
+		unpackQ3KScales(x[96:108], &sc8)
+		for j := range sc {
+			sc[j] = int32(sc8[j]) - 32
+		}
+		lanes := kLanes(&q, &sc, y[4:])
+		fmaLanes(&acc, f32at(y, 0)*f16at(x, 108), &lanes)
+	}
+	return hsum8(&acc)
+}
