@@ -12,6 +12,12 @@ import (
 // one activation row a in the weight's vec-dot type (see vecdot_generic.go).
 type vecDotFunc func(n int, w, a []byte) float32
 
+// vecDot4Func computes one weight row w against four activation rows a,
+// a[stride:], a[2*stride:], a[3*stride:] into out[0], out[ostride],
+// out[2*ostride], out[3*ostride] (the prefill micro-kernel: each decoded
+// weight block is reused across the four tokens).
+type vecDot4Func func(n int, w, a []byte, stride int, out []float32, ostride int)
+
 // quantizeFunc encodes x (a whole number of blocks) into dst.
 type quantizeFunc func(x []float32, dst []byte)
 
@@ -26,6 +32,7 @@ type kernelSet struct {
 	available bool
 
 	vecDot   [maxType]vecDotFunc   // indexed by weight type
+	vecDot4  [maxType]vecDot4Func  // one row x 4 tokens; nil: use vecDot
 	quantize [maxType]quantizeFunc // indexed by activation (vec-dot) type
 
 	dot      func(a, b []float32) float32

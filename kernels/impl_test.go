@@ -136,3 +136,48 @@ func BenchmarkVecDot(b *testing.B) {
 		}
 	}
 }
+
+// TestVecDot4VsVecDot checks every multi-token kernel against four calls of
+// the same implementation's single-token kernel, with strided, unaligned
+// activation rows and outputs.
+func TestVecDot4VsVecDot(t *testing.T) {
+	r := rand.New(rand.NewPCG(25, 26))
+	for _, s := range simdSets(t) {
+		for _, wt := range weightTypes {
+			f4 := s.vecDot4[wt]
+			if f4 == nil {
+				continue
+			}
+			at := vecDotType[wt]
+			bs := max(blockSize(wt), blockSize(at))
+			for _, nb := range []int{1, 2, 5, 8} {
+				n := nb * bs
+				w := randomWeights(r, wt, n, []float32{0.05, 200}[nb%2], 4)
+				if wt == ggml.Q8_0 {
+					clampQ8(w)
+				}
+				arow := rowBytes(at, n)
+				stride := arow + 3 + nb // rows not packed, not aligned
+				abuf := make([]byte, 1+3*stride+arow)
+				for k := 0; k < 4; k++ {
+					copy(abuf[1+k*stride:], quantizeRow(t, at, randFloats(r, n, []float32{1, 1e-3, 50, 0}[k])))
+				}
+				const ostride = 7
+				out := make([]float32, 3*ostride+2)
+				f4(n, w, abuf[1:], stride, out[1:], ostride)
+				for k := 0; k < 4; k++ {
+					a := abuf[1+k*stride : 1+k*stride+arow]
+					want := s.vecDot[wt](n, w, a)
+					_, abs := refDot(t, wt, w, at, a, n)
+					tol := 2 * dotTolerance(wt, w, a, n, abs)
+					if got := out[1+k*ostride]; math.Abs(float64(got-want)) > tol {
+						t.Errorf("%s %v nb=%d token %d: x4 %v, single %v (±%g)", s.name, wt, nb, k, got, want, tol)
+					}
+				}
+				if out[0] != 0 || out[len(out)-1] != 0 {
+					t.Errorf("%s %v: x4 kernel wrote outside its outputs", s.name, wt)
+				}
+			}
+		}
+	}
+}

@@ -87,6 +87,178 @@ GLOBL shufPair<>(SB), RODATA|NOPTR, $128
 	VPADDD     Y10, Y9, Y9              \
 	VPADDD     Y11, Y9, Y9
 
+// Y9 += scales (s, s+1) x maddubs(Y5, 32 activation bytes at mem); the two
+// scales of the 32 elements come from X4 via the shufPair mask at byte
+// offset mo.
+#define Q6_K_CHUNK(mem, mo) \
+	VPMADDUBSW mem, Y5, Y5                 \
+	VPSHUFB    shufPair<>+mo(SB), X4, X6   \
+	VPMOVSXBW  X6, Y6                      \
+	VPMADDWD   Y6, Y5, Y5                  \
+	VPADDD     Y5, Y9, Y9
+
+// Half h (128 elements) of a Q6_K block: ql at 64h(SI), qh at 128+32h(SI),
+// activations at 4+128h(DI); scale masks at byte offsets m0..m3 (64h +
+// 16k). Quants are unsigned 0..63 here; the -32 offset is applied once per
+// block through the bsums.
+#define Q6_K_HALF(h, m0, m1, m2, m3) \
+	VMOVDQU 64*h(SI), Y10          \
+	VMOVDQU 64*h+32(SI), Y11       \
+	VMOVDQU 128+32*h(SI), Y12      \
+	VPAND   Y15, Y10, Y5           \
+	VPAND   Y14, Y12, Y6           \
+	VPSLLW  $4, Y6, Y6             \
+	VPOR    Y6, Y5, Y5             \
+	Q6_K_CHUNK(4+128*h(DI), m0)   \
+	VPAND   Y15, Y11, Y5           \
+	VPSLLW  $2, Y12, Y6            \
+	VPAND   Y13, Y6, Y6            \
+	VPOR    Y6, Y5, Y5             \
+	Q6_K_CHUNK(4+128*h+32(DI), m1) \
+	VPSRLW  $4, Y10, Y5            \
+	VPAND   Y15, Y5, Y5            \
+	VPAND   Y13, Y12, Y6           \
+	VPOR    Y6, Y5, Y5             \
+	Q6_K_CHUNK(4+128*h+64(DI), m2) \
+	VPSRLW  $4, Y11, Y5            \
+	VPAND   Y15, Y5, Y5            \
+	VPSRLW  $2, Y12, Y6            \
+	VPAND   Y13, Y6, Y6            \
+	VPOR    Y6, Y5, Y5             \
+	Q6_K_CHUNK(4+128*h+96(DI), m3)
+
+#define X4_PROLOGUE \
+	MOVQ nb+0(FP), CX         \
+	MOVQ w+8(FP), SI          \
+	MOVQ a+16(FP), DI         \
+	MOVQ stride+24(FP), BX    \
+	LEAQ (DI)(BX*1), R8       \
+	LEAQ (R8)(BX*1), R9       \
+	LEAQ (R9)(BX*1), R10      \
+	VXORPS Y0, Y0, Y0         \
+	VXORPS Y1, Y1, Y1         \
+	VXORPS Y8, Y8, Y8         \
+	VXORPS Y9, Y9, Y9
+
+#define X4_EPILOGUE \
+	MOVQ out+32(FP), DX     \
+	MOVQ ostride+40(FP), R11 \
+	SHLQ $2, R11            \
+	HSUM(Y0, X0, X2)        \
+	HSUM(Y1, X1, X2)        \
+	HSUM(Y8, X8, X2)        \
+	HSUM(Y9, X9, X2)        \
+	VMOVSS X0, (DX)         \
+	ADDQ   R11, DX          \
+	VMOVSS X1, (DX)         \
+	ADDQ   R11, DX          \
+	VMOVSS X8, (DX)         \
+	ADDQ   R11, DX          \
+	VMOVSS X9, (DX)         \
+	VZEROUPPER              \
+	RET
+
+#define ADVANCE4(ab) \
+	ADDQ $ab, DI  \
+	ADDQ $ab, R8  \
+	ADDQ $ab, R9  \
+	ADDQ $ab, R10
+
+// Q4_K, 4 tokens. Y2 scales, X3 mins, Y4-Y7 per-token int32 sums, Y10/Y11
+// low/high nibbles, Y12/Y13 broadcast scales, Y14 temp.
+#define Q4_K_TOK(P, ao, sumi) \
+	VPMADDUBSW ao(P), Y10, Y14     \
+	VPMADDWD   Y12, Y14, Y14       \
+	VPADDD     Y14, sumi, sumi     \
+	VPMADDUBSW ao+32(P), Y11, Y14  \
+	VPMADDWD   Y13, Y14, Y14       \
+	VPADDD     Y14, sumi, sumi
+
+#define Q4_K_CHUNK4(qo, ao, so) \
+	VMOVDQU qo(SI), Y10                     \
+	VPSRLW  $4, Y10, Y11                    \
+	VPAND   Y15, Y10, Y10                   \
+	VPAND   Y15, Y11, Y11                   \
+	VPSHUFB shufW16<>+so(SB), Y2, Y12       \
+	VPSHUFB shufW16<>+so+32(SB), Y2, Y13    \
+	Q4_K_TOK(DI, ao, Y4)                    \
+	Q4_K_TOK(R8, ao, Y5)                    \
+	Q4_K_TOK(R9, ao, Y6)                    \
+	Q4_K_TOK(R10, ao, Y7)
+
+// acc += y.d * (x.d * sumi - x.dmin * mins.bsums); Y12 = x.d, Y13 = x.dmin.
+#define Q4_K_FINISH(P, sumi, acc) \
+	VMOVDQU      260(P), Y10      \
+	VEXTRACTI128 $1, Y10, X11     \
+	VPHADDW      X11, X10, X10    \
+	VPMADDWD     X3, X10, X10     \
+	VCVTDQ2PS    X10, X10         \
+	VCVTDQ2PS    sumi, Y11        \
+	VMULPS       Y12, Y11, Y11    \
+	VFNMADD231PS Y10, Y13, Y11    \
+	VBROADCASTSS 0(P), Y14        \
+	VFMADD231PS  Y11, Y14, acc
+
+// Q6_K, 4 tokens. X4 raw scales, Y5 unpacked quants, Y6 scales, Y7 temp,
+// Y10/Y11 ql rows, Y13 = 0x30 bytes, Y2/Y3/Y12/Y14 per-token int32 sums;
+// qh is re-read from memory per chunk.
+#define Q6_K_TOK(P, ao, sumi) \
+	VPMADDUBSW ao(P), Y5, Y7 \
+	VPMADDWD   Y6, Y7, Y7    \
+	VPADDD     Y7, sumi, sumi
+
+#define Q6_K_SCALES(mo) \
+	VPSHUFB   shufPair<>+mo(SB), X4, X6 \
+	VPMOVSXBW X6, Y6
+
+#define Q6_K_TOKS4(ao) \
+	Q6_K_TOK(DI, ao, Y2)  \
+	Q6_K_TOK(R8, ao, Y3)  \
+	Q6_K_TOK(R9, ao, Y12) \
+	Q6_K_TOK(R10, ao, Y14)
+
+// Half of a Q6_K block: ql at qlo(SI), qh at qho(SI), activations at ao,
+// scale masks at mo..mo+48.
+#define Q6_K_HALF4(qlo, qho, ao, m0, m1, m2, m3) \
+	VMOVDQU qlo(SI), Y10          \
+	VMOVDQU qlo+32(SI), Y11       \
+	VPAND   Y15, Y10, Y5          \
+	VPSLLW  $4, qho(SI), Y7       \
+	VPAND   Y13, Y7, Y7           \
+	VPOR    Y7, Y5, Y5            \
+	Q6_K_SCALES(m0)               \
+	Q6_K_TOKS4(ao)                \
+	VPAND   Y15, Y11, Y5          \
+	VPSLLW  $2, qho(SI), Y7       \
+	VPAND   Y13, Y7, Y7           \
+	VPOR    Y7, Y5, Y5            \
+	Q6_K_SCALES(m1)               \
+	Q6_K_TOKS4(ao+32)             \
+	VPSRLW  $4, Y10, Y5           \
+	VPAND   Y15, Y5, Y5           \
+	VPAND   qho(SI), Y13, Y7      \
+	VPOR    Y7, Y5, Y5            \
+	Q6_K_SCALES(m2)               \
+	Q6_K_TOKS4(ao+64)             \
+	VPSRLW  $4, Y11, Y5           \
+	VPAND   Y15, Y5, Y5           \
+	VPSRLW  $2, qho(SI), Y7       \
+	VPAND   Y13, Y7, Y7           \
+	VPOR    Y7, Y5, Y5            \
+	Q6_K_SCALES(m3)               \
+	Q6_K_TOKS4(ao+96)
+
+// acc += y.d * x.d * (sumi - 32 * scales.bsums); Y10 = x.d.
+#define Q6_K_FINISH(P, sumi, acc) \
+	VPMOVSXBW    192(SI), Y5      \
+	VPMADDWD     260(P), Y5, Y5   \
+	VPSLLD       $5, Y5, Y5       \
+	VPSUBD       Y5, sumi, sumi   \
+	VCVTDQ2PS    sumi, sumi       \
+	VBROADCASTSS 0(P), Y6         \
+	VMULPS       Y10, Y6, Y6      \
+	VFMADD231PS  sumi, Y6, acc
+
 // func vecDotQ4_KQ8_KAVX2(nb int, w, a *byte) float32
 TEXT ·vecDotQ4_KQ8_KAVX2(SB), NOSPLIT, $0-28
 	MOVQ nb+0(FP), CX
@@ -170,46 +342,6 @@ q4kdone:
 	MOVSS X0, ret+24(FP)
 	RET
 
-// Y9 += scales (s, s+1) x maddubs(Y5, 32 activation bytes at mem); the two
-// scales of the 32 elements come from X4 via the shufPair mask at byte
-// offset mo.
-#define Q6_K_CHUNK(mem, mo) \
-	VPMADDUBSW mem, Y5, Y5                 \
-	VPSHUFB    shufPair<>+mo(SB), X4, X6   \
-	VPMOVSXBW  X6, Y6                      \
-	VPMADDWD   Y6, Y5, Y5                  \
-	VPADDD     Y5, Y9, Y9
-
-// Half h (128 elements) of a Q6_K block: ql at 64h(SI), qh at 128+32h(SI),
-// activations at 4+128h(DI); scale masks at byte offsets m0..m3 (64h +
-// 16k). Quants are unsigned 0..63 here; the -32 offset is applied once per
-// block through the bsums.
-#define Q6_K_HALF(h, m0, m1, m2, m3) \
-	VMOVDQU 64*h(SI), Y10          \
-	VMOVDQU 64*h+32(SI), Y11       \
-	VMOVDQU 128+32*h(SI), Y12      \
-	VPAND   Y15, Y10, Y5           \
-	VPAND   Y14, Y12, Y6           \
-	VPSLLW  $4, Y6, Y6             \
-	VPOR    Y6, Y5, Y5             \
-	Q6_K_CHUNK(4+128*h(DI), m0)   \
-	VPAND   Y15, Y11, Y5           \
-	VPSLLW  $2, Y12, Y6            \
-	VPAND   Y13, Y6, Y6            \
-	VPOR    Y6, Y5, Y5             \
-	Q6_K_CHUNK(4+128*h+32(DI), m1) \
-	VPSRLW  $4, Y10, Y5            \
-	VPAND   Y15, Y5, Y5            \
-	VPAND   Y13, Y12, Y6           \
-	VPOR    Y6, Y5, Y5             \
-	Q6_K_CHUNK(4+128*h+64(DI), m2) \
-	VPSRLW  $4, Y11, Y5            \
-	VPAND   Y15, Y5, Y5            \
-	VPSRLW  $2, Y12, Y6            \
-	VPAND   Y13, Y6, Y6            \
-	VPOR    Y6, Y5, Y5             \
-	Q6_K_CHUNK(4+128*h+96(DI), m3)
-
 // func vecDotQ6_KQ8_KAVX2(nb int, w, a *byte) float32
 TEXT ·vecDotQ6_KQ8_KAVX2(SB), NOSPLIT, $0-28
 	MOVQ nb+0(FP), CX
@@ -252,3 +384,99 @@ q6kdone:
 	VZEROUPPER
 	MOVSS X0, ret+24(FP)
 	RET
+
+// Multi-token kernels: one weight row against four activation rows at DI,
+// R8, R9, R10 (stride BX); out[0..3] receive the four dot products.
+
+// func vecDotQ4_KQ8_Kx4AVX2(nb int, w, a *byte, stride int, out *float32, ostride int)
+TEXT ·vecDotQ4_KQ8_Kx4AVX2(SB), NOSPLIT, $0-48
+	X4_PROLOGUE
+	BYTE_CONST($0x0F0F0F0F, X15, Y15)
+	TESTQ CX, CX
+	JZ    q4kx4done
+
+q4kx4loop:
+	MOVL 4(SI), AX
+	MOVL 8(SI), DX
+	MOVL 12(SI), R11
+	MOVL R11, R12
+	SHRL $4, R12
+	ANDL $0x0f0f0f0f, R12
+	MOVL DX, R13
+	SHRL $6, R13
+	ANDL $0x03030303, R13
+	SHLL $4, R13
+	ORL  R13, R12
+	ANDL $0x3f3f3f3f, DX
+	ANDL $0x0f0f0f0f, R11
+	MOVL AX, R13
+	SHRL $6, R13
+	ANDL $0x03030303, R13
+	SHLL $4, R13
+	ORL  R13, R11
+	ANDL $0x3f3f3f3f, AX
+	VMOVD     AX, X2
+	VPINSRD   $1, R11, X2, X2
+	VPINSRD   $2, DX, X2, X2
+	VPINSRD   $3, R12, X2, X2
+	VPMOVZXBW X2, Y2
+	VEXTRACTI128 $1, Y2, X3
+	VPERMQ    $0x44, Y2, Y2
+
+	VPXOR Y4, Y4, Y4
+	VPXOR Y5, Y5, Y5
+	VPXOR Y6, Y6, Y6
+	VPXOR Y7, Y7, Y7
+	Q4_K_CHUNK4(16, 4, 0)
+	Q4_K_CHUNK4(48, 68, 64)
+	Q4_K_CHUNK4(80, 132, 128)
+	Q4_K_CHUNK4(112, 196, 192)
+
+	VPBROADCASTW 0(SI), X12
+	VCVTPH2PS    X12, Y12
+	VPBROADCASTW 2(SI), X13
+	VCVTPH2PS    X13, Y13
+	Q4_K_FINISH(DI, Y4, Y0)
+	Q4_K_FINISH(R8, Y5, Y1)
+	Q4_K_FINISH(R9, Y6, Y8)
+	Q4_K_FINISH(R10, Y7, Y9)
+
+	ADDQ $144, SI
+	ADVANCE4(292)
+	DECQ CX
+	JNZ  q4kx4loop
+
+q4kx4done:
+	X4_EPILOGUE
+
+// func vecDotQ6_KQ8_Kx4AVX2(nb int, w, a *byte, stride int, out *float32, ostride int)
+TEXT ·vecDotQ6_KQ8_Kx4AVX2(SB), NOSPLIT, $0-48
+	X4_PROLOGUE
+	BYTE_CONST($0x0F0F0F0F, X15, Y15)
+	BYTE_CONST($0x30303030, X13, Y13)
+	TESTQ CX, CX
+	JZ    q6kx4done
+
+q6kx4loop:
+	VMOVDQU 192(SI), X4
+	VPXOR   Y2, Y2, Y2
+	VPXOR   Y3, Y3, Y3
+	VPXOR   Y12, Y12, Y12
+	VPXOR   Y14, Y14, Y14
+	Q6_K_HALF4(0, 128, 4, 0, 16, 32, 48)
+	Q6_K_HALF4(64, 160, 132, 64, 80, 96, 112)
+
+	VPBROADCASTW 208(SI), X10
+	VCVTPH2PS    X10, Y10
+	Q6_K_FINISH(DI, Y2, Y0)
+	Q6_K_FINISH(R8, Y3, Y1)
+	Q6_K_FINISH(R9, Y12, Y8)
+	Q6_K_FINISH(R10, Y14, Y9)
+
+	ADDQ $210, SI
+	ADVANCE4(292)
+	DECQ CX
+	JNZ  q6kx4loop
+
+q6kx4done:
+	X4_EPILOGUE

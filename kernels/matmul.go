@@ -19,6 +19,7 @@ type matmulJob struct {
 	wRow     int // bytes per weight row
 	aRow     int // bytes per activation row
 	dot      vecDotFunc
+	dot4     vecDot4Func // nil: the type has no multi-token kernel
 	prefill  bool
 	rowUnits int // rows per scheduling unit
 }
@@ -49,7 +50,8 @@ func (p *Pool) MatMul(out []float32, w *Matrix, a *Acts) {
 		out: out, w: w.Data, a: a.Data,
 		rows: w.Rows, cols: w.Cols, ntok: a.NTok,
 		wRow: wRow, aRow: a.rowBytes,
-		dot: active.vecDot[w.Type], prefill: a.NTok > 1, rowUnits: 1,
+		dot: active.vecDot[w.Type], dot4: active.vecDot4[w.Type],
+		prefill: a.NTok > 1, rowUnits: 1,
 	}
 	if job.prefill {
 		job.rowUnits = rowTile
@@ -87,7 +89,13 @@ func (j *matmulJob) run(lo, hi int) {
 			te := min(t0+tokTile, j.ntok)
 			for r := rt; r < re; r++ {
 				wr := j.w[r*j.wRow : (r+1)*j.wRow]
-				for t := t0; t < te; t++ {
+				t := t0
+				if j.dot4 != nil {
+					for ; t+4 <= te; t += 4 {
+						j.dot4(j.cols, wr, j.a[t*j.aRow:(t+4)*j.aRow], j.aRow, j.out[t*j.rows+r:], j.rows)
+					}
+				}
+				for ; t < te; t++ {
 					j.out[t*j.rows+r] = j.dot(j.cols, wr, j.a[t*j.aRow:(t+1)*j.aRow])
 				}
 			}

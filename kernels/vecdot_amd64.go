@@ -18,6 +18,11 @@ var avx2Set = registerImpl("avx2", cpu.X86.HasAVX2 && cpu.X86.HasFMA && cpu.X86.
 	s.vecDot[ggml.Q5_1] = vecDotQ5_1Q8_1Asm
 	s.vecDot[ggml.Q4_K] = vecDotQ4_KQ8_KAsm
 	s.vecDot[ggml.Q6_K] = vecDotQ6_KQ8_KAsm
+
+	s.vecDot4[ggml.Q4_0] = vecDotQ4_0Q8_0x4Asm
+	s.vecDot4[ggml.Q8_0] = vecDotQ8_0Q8_0x4Asm
+	s.vecDot4[ggml.Q4_K] = vecDotQ4_KQ8_Kx4Asm
+	s.vecDot4[ggml.Q6_K] = vecDotQ6_KQ8_Kx4Asm
 })
 
 // The assembly functions below take nb whole blocks of weights at w and
@@ -105,4 +110,70 @@ func vecDotQ6_KQ8_KAsm(n int, w, a []byte) float32 {
 		return 0
 	}
 	return vecDotQ6_KQ8_KAVX2(asmArgs(n, qkK, q6_KBytes, q8_KBytes, w, a))
+}
+
+// The x4 kernels compute one weight row (nb blocks at w) against four
+// activation rows at a, a+stride, a+2*stride, a+3*stride (bytes), writing
+// out[0], out[ostride], out[2*ostride], out[3*ostride] (elements).
+
+//go:noescape
+func vecDotQ4_0Q8_0x4AVX2(nb int, w, a *byte, stride int, out *float32, ostride int)
+
+//go:noescape
+func vecDotQ8_0Q8_0x4AVX2(nb int, w, a *byte, stride int, out *float32, ostride int)
+
+//go:noescape
+func vecDotQ4_KQ8_Kx4AVX2(nb int, w, a *byte, stride int, out *float32, ostride int)
+
+//go:noescape
+func vecDotQ6_KQ8_Kx4AVX2(nb int, w, a *byte, stride int, out *float32, ostride int)
+
+// x4Args checks that w holds the row, a the four activation rows and out
+// the four outputs.
+func x4Args(n, bs, wb, ab int, w, a []byte, stride int, out []float32, ostride int) (int, *byte, *byte, int, *float32, int) {
+	nb := n / bs
+	_ = w[nb*wb-1]
+	_ = a[3*stride+nb*ab-1]
+	_ = out[3*ostride]
+	return nb, &w[0], &a[0], stride, &out[0], ostride
+}
+
+func vecDotQ4_0Q8_0x4Asm(n int, w, a []byte, stride int, out []float32, ostride int) {
+	if n < qk {
+		for k := 0; k < 4; k++ {
+			out[k*ostride] = 0
+		}
+		return
+	}
+	vecDotQ4_0Q8_0x4AVX2(x4Args(n, qk, q4_0Bytes, q8_0Bytes, w, a, stride, out, ostride))
+}
+
+func vecDotQ8_0Q8_0x4Asm(n int, w, a []byte, stride int, out []float32, ostride int) {
+	if n < qk {
+		for k := 0; k < 4; k++ {
+			out[k*ostride] = 0
+		}
+		return
+	}
+	vecDotQ8_0Q8_0x4AVX2(x4Args(n, qk, q8_0Bytes, q8_0Bytes, w, a, stride, out, ostride))
+}
+
+func vecDotQ4_KQ8_Kx4Asm(n int, w, a []byte, stride int, out []float32, ostride int) {
+	if n < qkK {
+		for k := 0; k < 4; k++ {
+			out[k*ostride] = 0
+		}
+		return
+	}
+	vecDotQ4_KQ8_Kx4AVX2(x4Args(n, qkK, q4_KBytes, q8_KBytes, w, a, stride, out, ostride))
+}
+
+func vecDotQ6_KQ8_Kx4Asm(n int, w, a []byte, stride int, out []float32, ostride int) {
+	if n < qkK {
+		for k := 0; k < 4; k++ {
+			out[k*ostride] = 0
+		}
+		return
+	}
+	vecDotQ6_KQ8_Kx4AVX2(x4Args(n, qkK, q6_KBytes, q8_KBytes, w, a, stride, out, ostride))
 }

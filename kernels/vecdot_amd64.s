@@ -6,6 +6,12 @@
 // Q8_0/Q8_1 activations. Each function handles nb whole blocks; the Go
 // wrappers in vecdot_amd64.go check the slice lengths.
 //
+// The float arithmetic follows ggml's AVX2 kernels (and llamafile's
+// tinyBLAS) exactly: per block, one fused multiply-add of the block scale
+// d_w*d_a with the eight int32 lane sums (lane l = elements 4l..4l+3) into a
+// single accumulator, blocks in order, then ggml's horizontal sum. Loops are
+// unrolled by two blocks but keep that order.
+//
 // Signed x signed byte products use ggml's sign trick: maddubs(|x|, y*sign(x))
 // multiplies unsigned |x| by signed y and adds adjacent pairs into int16;
 // madd with ones widens to int32. This requires x, y != -128, which ggml's
@@ -77,77 +83,10 @@ GLOBL shufBits<>(SB), RODATA|NOPTR, $32
 	VPSUBB Y14, Y4, Y4         \
 	SIGNED_DOT(ao+2(DI), acc)
 
-// func vecDotQ4_0Q8_0AVX2(nb int, w, a *byte) float32
-TEXT ·vecDotQ4_0Q8_0AVX2(SB), NOSPLIT, $0-28
-	MOVQ nb+0(FP), CX
-	MOVQ w+8(FP), SI
-	MOVQ a+16(FP), DI
-	VXORPS Y0, Y0, Y0
-	VXORPS Y1, Y1, Y1
-	NIBBLE_CONSTS
-	MOVL         $0x08080808, AX
-	VMOVD        AX, X14
-	VPBROADCASTD X14, Y14
-	MOVQ CX, DX
-	SHRQ $1, DX
-	JZ   q40tail
-
-q40loop:
-	Q4_0_BLOCK(0, 0, Y0)
-	Q4_0_BLOCK(18, 34, Y1)
-	ADDQ $36, SI
-	ADDQ $68, DI
-	DECQ DX
-	JNZ  q40loop
-
-q40tail:
-	TESTQ $1, CX
-	JZ    q40done
-	Q4_0_BLOCK(0, 0, Y0)
-
-q40done:
-	VADDPS Y1, Y0, Y0
-	HSUM(Y0, X0, X1)
-	VZEROUPPER
-	MOVSS X0, ret+24(FP)
-	RET
-
 #define Q8_0_BLOCK(wo, ao, acc) \
 	SCALE(wo, ao)             \
 	VMOVDQU wo+2(SI), Y4      \
 	SIGNED_DOT(ao+2(DI), acc)
-
-// func vecDotQ8_0Q8_0AVX2(nb int, w, a *byte) float32
-TEXT ·vecDotQ8_0Q8_0AVX2(SB), NOSPLIT, $0-28
-	MOVQ nb+0(FP), CX
-	MOVQ w+8(FP), SI
-	MOVQ a+16(FP), DI
-	VXORPS Y0, Y0, Y0
-	VXORPS Y1, Y1, Y1
-	NIBBLE_CONSTS
-	MOVQ CX, DX
-	SHRQ $1, DX
-	JZ   q80tail
-
-q80loop:
-	Q8_0_BLOCK(0, 0, Y0)
-	Q8_0_BLOCK(34, 34, Y1)
-	ADDQ $68, SI
-	ADDQ $68, DI
-	DECQ DX
-	JNZ  q80loop
-
-q80tail:
-	TESTQ $1, CX
-	JZ    q80done
-	Q8_0_BLOCK(0, 0, Y0)
-
-q80done:
-	VADDPS Y1, Y0, Y0
-	HSUM(Y0, X0, X1)
-	VZEROUPPER
-	MOVSS X0, ret+24(FP)
-	RET
 
 // X12 += fp16(w+wo) * fp16(a+ao): the min times the activation sum of the
 // _1 types (all lanes equal; lane 0 is used).
@@ -163,40 +102,6 @@ q80done:
 	MIN_TERM(wo+2, ao+2)       \
 	NIBBLES(wo+4(SI))          \
 	UNSIGNED_DOT(ao+4(DI), acc)
-
-// func vecDotQ4_1Q8_1AVX2(nb int, w, a *byte) float32
-TEXT ·vecDotQ4_1Q8_1AVX2(SB), NOSPLIT, $0-28
-	MOVQ nb+0(FP), CX
-	MOVQ w+8(FP), SI
-	MOVQ a+16(FP), DI
-	VXORPS Y0, Y0, Y0
-	VXORPS Y1, Y1, Y1
-	VXORPS Y12, Y12, Y12
-	NIBBLE_CONSTS
-	MOVQ CX, DX
-	SHRQ $1, DX
-	JZ   q41tail
-
-q41loop:
-	Q4_1_BLOCK(0, 0, Y0)
-	Q4_1_BLOCK(20, 36, Y1)
-	ADDQ $40, SI
-	ADDQ $72, DI
-	DECQ DX
-	JNZ  q41loop
-
-q41tail:
-	TESTQ $1, CX
-	JZ    q41done
-	Q4_1_BLOCK(0, 0, Y0)
-
-q41done:
-	VADDPS Y1, Y0, Y0
-	HSUM(Y0, X0, X1)
-	VADDSS X12, X0, X0
-	VZEROUPPER
-	MOVSS X0, ret+24(FP)
-	RET
 
 // Y7 = 0xFF in byte i where bit i of the uint32 at mem is set (ggml's
 // bytes_from_bits_32). Needs Y11 = ~(1 << (i%8)) bytes, Y10 = all ones.
@@ -222,6 +127,172 @@ q41done:
 	VPOR   Y7, Y4, Y4          \
 	SIGNED_DOT(ao+2(DI), acc)
 
+// Q5_1: x = nibble | 0x10 where the high bit is set (unsigned). Y9 = 0x10.
+#define Q5_1_BLOCK(wo, ao, acc) \
+	SCALE(wo, ao)              \
+	MIN_TERM(wo+2, ao+2)       \
+	BITS_TO_BYTES(wo+4(SI))    \
+	VPAND  Y9, Y7, Y7          \
+	NIBBLES(wo+8(SI))          \
+	VPOR   Y7, Y4, Y4          \
+	UNSIGNED_DOT(ao+4(DI), acc)
+
+// acc += Y2 * fp16(ao(P)) * float(sum of Y6 (|x|) x sign-adjusted 32 bytes
+// at ao+2(P)), Y4 = signed x.
+#define SIGNED_TOK(P, ao, acc) \
+	VMOVDQU      ao+2(P), Y5  \
+	VPSIGNB      Y4, Y5, Y5   \
+	VPMADDUBSW   Y5, Y6, Y5   \
+	VPMADDWD     Y13, Y5, Y5  \
+	VCVTDQ2PS    Y5, Y5       \
+	VPBROADCASTW ao(P), X7    \
+	VCVTPH2PS    X7, Y7       \
+	VMULPS       Y2, Y7, Y7   \
+	VFMADD231PS  Y5, Y7, acc
+
+#define SIGNED_TOK4(ao) \
+	VPSIGNB Y4, Y4, Y6          \
+	SIGNED_TOK(DI, ao, Y0)      \
+	SIGNED_TOK(R8, ao, Y1)      \
+	SIGNED_TOK(R9, ao, Y8)      \
+	SIGNED_TOK(R10, ao, Y9)
+
+// Sets R8-R10 to the rows after DI and clears the accumulators.
+#define X4_PROLOGUE \
+	MOVQ nb+0(FP), CX         \
+	MOVQ w+8(FP), SI          \
+	MOVQ a+16(FP), DI         \
+	MOVQ stride+24(FP), BX    \
+	LEAQ (DI)(BX*1), R8       \
+	LEAQ (R8)(BX*1), R9       \
+	LEAQ (R9)(BX*1), R10      \
+	VXORPS Y0, Y0, Y0         \
+	VXORPS Y1, Y1, Y1         \
+	VXORPS Y8, Y8, Y8         \
+	VXORPS Y9, Y9, Y9
+
+#define X4_EPILOGUE \
+	MOVQ out+32(FP), DX     \
+	MOVQ ostride+40(FP), R11 \
+	SHLQ $2, R11            \
+	HSUM(Y0, X0, X2)        \
+	HSUM(Y1, X1, X2)        \
+	HSUM(Y8, X8, X2)        \
+	HSUM(Y9, X9, X2)        \
+	VMOVSS X0, (DX)         \
+	ADDQ   R11, DX          \
+	VMOVSS X1, (DX)         \
+	ADDQ   R11, DX          \
+	VMOVSS X8, (DX)         \
+	ADDQ   R11, DX          \
+	VMOVSS X9, (DX)         \
+	VZEROUPPER              \
+	RET
+
+#define ADVANCE4(ab) \
+	ADDQ $ab, DI  \
+	ADDQ $ab, R8  \
+	ADDQ $ab, R9  \
+	ADDQ $ab, R10
+
+// func vecDotQ4_0Q8_0AVX2(nb int, w, a *byte) float32
+TEXT ·vecDotQ4_0Q8_0AVX2(SB), NOSPLIT, $0-28
+	MOVQ nb+0(FP), CX
+	MOVQ w+8(FP), SI
+	MOVQ a+16(FP), DI
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+	NIBBLE_CONSTS
+	MOVL         $0x08080808, AX
+	VMOVD        AX, X14
+	VPBROADCASTD X14, Y14
+	MOVQ CX, DX
+	SHRQ $1, DX
+	JZ   q40tail
+
+q40loop:
+	Q4_0_BLOCK(0, 0, Y0)
+	Q4_0_BLOCK(18, 34, Y0)
+	ADDQ $36, SI
+	ADDQ $68, DI
+	DECQ DX
+	JNZ  q40loop
+
+q40tail:
+	TESTQ $1, CX
+	JZ    q40done
+	Q4_0_BLOCK(0, 0, Y0)
+
+q40done:
+	HSUM(Y0, X0, X1)
+	VZEROUPPER
+	MOVSS X0, ret+24(FP)
+	RET
+
+// func vecDotQ8_0Q8_0AVX2(nb int, w, a *byte) float32
+TEXT ·vecDotQ8_0Q8_0AVX2(SB), NOSPLIT, $0-28
+	MOVQ nb+0(FP), CX
+	MOVQ w+8(FP), SI
+	MOVQ a+16(FP), DI
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+	NIBBLE_CONSTS
+	MOVQ CX, DX
+	SHRQ $1, DX
+	JZ   q80tail
+
+q80loop:
+	Q8_0_BLOCK(0, 0, Y0)
+	Q8_0_BLOCK(34, 34, Y0)
+	ADDQ $68, SI
+	ADDQ $68, DI
+	DECQ DX
+	JNZ  q80loop
+
+q80tail:
+	TESTQ $1, CX
+	JZ    q80done
+	Q8_0_BLOCK(0, 0, Y0)
+
+q80done:
+	HSUM(Y0, X0, X1)
+	VZEROUPPER
+	MOVSS X0, ret+24(FP)
+	RET
+
+// func vecDotQ4_1Q8_1AVX2(nb int, w, a *byte) float32
+TEXT ·vecDotQ4_1Q8_1AVX2(SB), NOSPLIT, $0-28
+	MOVQ nb+0(FP), CX
+	MOVQ w+8(FP), SI
+	MOVQ a+16(FP), DI
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+	VXORPS Y12, Y12, Y12
+	NIBBLE_CONSTS
+	MOVQ CX, DX
+	SHRQ $1, DX
+	JZ   q41tail
+
+q41loop:
+	Q4_1_BLOCK(0, 0, Y0)
+	Q4_1_BLOCK(20, 36, Y0)
+	ADDQ $40, SI
+	ADDQ $72, DI
+	DECQ DX
+	JNZ  q41loop
+
+q41tail:
+	TESTQ $1, CX
+	JZ    q41done
+	Q4_1_BLOCK(0, 0, Y0)
+
+q41done:
+	HSUM(Y0, X0, X1)
+	VADDSS X12, X0, X0
+	VZEROUPPER
+	MOVSS X0, ret+24(FP)
+	RET
+
 // func vecDotQ5_0Q8_0AVX2(nb int, w, a *byte) float32
 TEXT ·vecDotQ5_0Q8_0AVX2(SB), NOSPLIT, $0-28
 	MOVQ nb+0(FP), CX
@@ -240,7 +311,7 @@ TEXT ·vecDotQ5_0Q8_0AVX2(SB), NOSPLIT, $0-28
 
 q50loop:
 	Q5_0_BLOCK(0, 0, Y0)
-	Q5_0_BLOCK(22, 34, Y1)
+	Q5_0_BLOCK(22, 34, Y0)
 	ADDQ $44, SI
 	ADDQ $68, DI
 	DECQ DX
@@ -252,21 +323,10 @@ q50tail:
 	Q5_0_BLOCK(0, 0, Y0)
 
 q50done:
-	VADDPS Y1, Y0, Y0
 	HSUM(Y0, X0, X1)
 	VZEROUPPER
 	MOVSS X0, ret+24(FP)
 	RET
-
-// Q5_1: x = nibble | 0x10 where the high bit is set (unsigned). Y9 = 0x10.
-#define Q5_1_BLOCK(wo, ao, acc) \
-	SCALE(wo, ao)              \
-	MIN_TERM(wo+2, ao+2)       \
-	BITS_TO_BYTES(wo+4(SI))    \
-	VPAND  Y9, Y7, Y7          \
-	NIBBLES(wo+8(SI))          \
-	VPOR   Y7, Y4, Y4          \
-	UNSIGNED_DOT(ao+4(DI), acc)
 
 // func vecDotQ5_1Q8_1AVX2(nb int, w, a *byte) float32
 TEXT ·vecDotQ5_1Q8_1AVX2(SB), NOSPLIT, $0-28
@@ -287,7 +347,7 @@ TEXT ·vecDotQ5_1Q8_1AVX2(SB), NOSPLIT, $0-28
 
 q51loop:
 	Q5_1_BLOCK(0, 0, Y0)
-	Q5_1_BLOCK(24, 36, Y1)
+	Q5_1_BLOCK(24, 36, Y0)
 	ADDQ $48, SI
 	ADDQ $72, DI
 	DECQ DX
@@ -299,9 +359,56 @@ q51tail:
 	Q5_1_BLOCK(0, 0, Y0)
 
 q51done:
-	VADDPS Y1, Y0, Y0
 	HSUM(Y0, X0, X1)
 	VADDSS X12, X0, X0
 	VZEROUPPER
 	MOVSS X0, ret+24(FP)
 	RET
+
+// Multi-token kernels: one weight row against four activation rows at DI,
+// DI+BX, DI+2BX, DI+3BX (BX = the activation row stride); the decoded
+// weight block is reused four times. Results go to out[0..3].
+
+// func vecDotQ4_0Q8_0x4AVX2(nb int, w, a *byte, stride int, out *float32, ostride int)
+TEXT ·vecDotQ4_0Q8_0x4AVX2(SB), NOSPLIT, $0-48
+	X4_PROLOGUE
+	NIBBLE_CONSTS
+	MOVL         $0x08080808, AX
+	VMOVD        AX, X14
+	VPBROADCASTD X14, Y14
+	TESTQ CX, CX
+	JZ    q40x4done
+
+q40x4loop:
+	VPBROADCASTW 0(SI), X2
+	VCVTPH2PS    X2, Y2
+	NIBBLES(2(SI))
+	VPSUBB Y14, Y4, Y4
+	SIGNED_TOK4(0)
+	ADDQ $18, SI
+	ADVANCE4(34)
+	DECQ CX
+	JNZ  q40x4loop
+
+q40x4done:
+	X4_EPILOGUE
+
+// func vecDotQ8_0Q8_0x4AVX2(nb int, w, a *byte, stride int, out *float32, ostride int)
+TEXT ·vecDotQ8_0Q8_0x4AVX2(SB), NOSPLIT, $0-48
+	X4_PROLOGUE
+	NIBBLE_CONSTS
+	TESTQ CX, CX
+	JZ    q80x4done
+
+q80x4loop:
+	VPBROADCASTW 0(SI), X2
+	VCVTPH2PS    X2, Y2
+	VMOVDQU      2(SI), Y4
+	SIGNED_TOK4(0)
+	ADDQ $34, SI
+	ADVANCE4(34)
+	DECQ CX
+	JNZ  q80x4loop
+
+q80x4done:
+	X4_EPILOGUE

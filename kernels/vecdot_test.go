@@ -68,6 +68,9 @@ func TestVecDotHandBuilt(t *testing.T) {
 	for i := 4; i < 260; i++ {
 		y[i] = 3
 	}
+	for j := 0; j < 16; j++ {
+		y[260+2*j] = 48 // bsums: 16 codes of 3
+	}
 	x := make([]byte, q6_KBytes)
 	for i := 0; i < 128; i++ {
 		x[i] = 0x11 // low and high nibble 1
