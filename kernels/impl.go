@@ -18,6 +18,12 @@ type vecDotFunc func(n int, w, a []byte) float32
 // weight block is reused across the four tokens).
 type vecDot4Func func(n int, w, a []byte, stride int, out []float32, ostride int)
 
+// vecDotR4Func computes four weight rows w, w[wstride:], w[2*wstride:],
+// w[3*wstride:] against one activation row a into out[0..3] (the decode
+// micro-kernel: each activation block is loaded once for four rows, and
+// four independent accumulators hide the FMA latency).
+type vecDotR4Func func(n int, w []byte, wstride int, a []byte, out []float32)
+
 // quantizeFunc encodes x (a whole number of blocks) into dst.
 type quantizeFunc func(x []float32, dst []byte)
 
@@ -33,6 +39,7 @@ type kernelSet struct {
 
 	vecDot   [maxType]vecDotFunc   // indexed by weight type
 	vecDot4  [maxType]vecDot4Func  // one row x 4 tokens; nil: use vecDot
+	vecDotR4 [maxType]vecDotR4Func // 4 rows x one token; nil: use vecDot
 	quantize [maxType]quantizeFunc // indexed by activation (vec-dot) type
 
 	dot      func(a, b []float32) float32

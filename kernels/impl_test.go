@@ -129,17 +129,19 @@ func BenchmarkVecDot(b *testing.B) {
 			f := s.vecDot[wt]
 			b.Run(fmt.Sprintf("%s/%v", s.name, wt), func(b *testing.B) {
 				b.SetBytes(int64(len(w)))
+				c0 := processCPU()
 				for b.Loop() {
 					f(n, w, a)
 				}
+				reportCPU(b, c0)
 			})
 		}
 	}
 }
 
 // TestVecDot4VsVecDot checks every multi-token kernel against four calls of
-// the same implementation's single-token kernel, with strided, unaligned
-// activation rows and outputs.
+// the same implementation's single-token kernel (bit for bit), with strided,
+// unaligned activation rows and outputs.
 func TestVecDot4VsVecDot(t *testing.T) {
 	r := rand.New(rand.NewPCG(25, 26))
 	for _, s := range simdSets(t) {
@@ -167,17 +169,109 @@ func TestVecDot4VsVecDot(t *testing.T) {
 				f4(n, w, abuf[1:], stride, out[1:], ostride)
 				for k := 0; k < 4; k++ {
 					a := abuf[1+k*stride : 1+k*stride+arow]
+					// Same per-token float order as the single kernel:
+					// prefill and decode must agree to the bit.
 					want := s.vecDot[wt](n, w, a)
-					_, abs := refDot(t, wt, w, at, a, n)
-					tol := 2 * dotTolerance(wt, w, a, n, abs)
-					if got := out[1+k*ostride]; math.Abs(float64(got-want)) > tol {
-						t.Errorf("%s %v nb=%d token %d: x4 %v, single %v (±%g)", s.name, wt, nb, k, got, want, tol)
+					if got := out[1+k*ostride]; got != want {
+						t.Errorf("%s %v nb=%d token %d: x4 %v, single %v", s.name, wt, nb, k, got, want)
 					}
 				}
 				if out[0] != 0 || out[len(out)-1] != 0 {
 					t.Errorf("%s %v: x4 kernel wrote outside its outputs", s.name, wt)
 				}
 			}
+		}
+	}
+}
+
+// TestVecDotR4VsVecDot checks every four-row kernel against four calls of
+// the same implementation's single-row kernel; the float order is the same,
+// so the results must be identical.
+func TestVecDotR4VsVecDot(t *testing.T) {
+	r := rand.New(rand.NewPCG(27, 28))
+	for _, s := range simdSets(t) {
+		for _, wt := range weightTypes {
+			fr := s.vecDotR4[wt]
+			if fr == nil {
+				continue
+			}
+			at := vecDotType[wt]
+			bs := max(blockSize(wt), blockSize(at))
+			for _, nb := range []int{1, 2, 5, 8} {
+				n := nb * bs
+				wrow := rowBytes(wt, n)
+				stride := wrow + 5 + nb
+				wbuf := make([]byte, 3+3*stride+wrow)
+				for k := 0; k < 4; k++ {
+					w := randomWeights(r, wt, n, []float32{0.05, 300, 1e-4, 0}[k], 3)
+					if wt == ggml.Q8_0 {
+						clampQ8(w)
+					}
+					copy(wbuf[3+k*stride:], w)
+				}
+				abuf := make([]byte, rowBytes(at, n)+1)
+				a := abuf[1:]
+				copy(a, quantizeRow(t, at, randFloats(r, n, 2)))
+				out := make([]float32, 6)
+				fr(n, wbuf[3:], stride, a, out[1:5])
+				for k := 0; k < 4; k++ {
+					want := s.vecDot[wt](n, wbuf[3+k*stride:3+k*stride+wrow], a)
+					if got := out[1+k]; got != want {
+						t.Errorf("%s %v nb=%d row %d: r4 %v, single %v", s.name, wt, nb, k, got, want)
+					}
+				}
+				if out[0] != 0 || out[5] != 0 {
+					t.Errorf("%s %v: r4 kernel wrote outside its outputs", s.name, wt)
+				}
+			}
+		}
+	}
+}
+
+// BenchmarkVecDotRows compares, per weight row of 4096 elements, the
+// single-row kernel with the four-row and the four-token kernels.
+func BenchmarkVecDotRows(b *testing.B) {
+	r := rand.New(rand.NewPCG(29, 30))
+	const n = 4096
+	s := active
+	for _, wt := range weightTypes {
+		if s.vecDotR4[wt] == nil && s.vecDot4[wt] == nil {
+			continue
+		}
+		at := vecDotType[wt]
+		wrow := rowBytes(wt, n)
+		w := randomWeights(r, wt, 4*n, 0.05, 0)
+		arow := rowBytes(at, n)
+		a := make([]byte, 4*arow)
+		genericSet.quantize[at](randFloats(r, 4*n, 1), a)
+		out := make([]float32, 4)
+		b.Run(fmt.Sprintf("%s/%v/single", s.name, wt), func(b *testing.B) {
+			b.SetBytes(int64(wrow))
+			c0 := processCPU()
+			for b.Loop() {
+				out[0] = s.vecDot[wt](n, w[:wrow], a[:arow])
+			}
+			reportCPU(b, c0)
+		})
+		if f := s.vecDotR4[wt]; f != nil {
+			b.Run(fmt.Sprintf("%s/%v/rows4", s.name, wt), func(b *testing.B) {
+				b.SetBytes(int64(4 * wrow))
+				c0 := processCPU()
+				for b.Loop() {
+					f(n, w, wrow, a[:arow], out)
+				}
+				reportCPU(b, c0)
+			})
+		}
+		if f := s.vecDot4[wt]; f != nil {
+			b.Run(fmt.Sprintf("%s/%v/tokens4", s.name, wt), func(b *testing.B) {
+				b.SetBytes(int64(wrow))
+				c0 := processCPU()
+				for b.Loop() {
+					f(n, w[:wrow], a, arow, out, 1)
+				}
+				reportCPU(b, c0)
+			})
 		}
 	}
 }

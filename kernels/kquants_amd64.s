@@ -186,18 +186,24 @@ GLOBL shufPair<>(SB), RODATA|NOPTR, $128
 	Q4_K_TOK(R9, ao, Y6)                    \
 	Q4_K_TOK(R10, ao, Y7)
 
-// acc += y.d * (x.d * sumi - x.dmin * mins.bsums); Y12 = x.d, Y13 = x.dmin.
-#define Q4_K_FINISH(P, sumi, acc) \
+// acc += (y.d*x.d) * sumi and, in the frame slot at moff, accm += (y.d *
+// x.dmin) * mins.bsums: the two accumulators of ggml's kernel, kept apart so
+// the result matches the single-token kernel bit for bit. Y12 = x.d, Y13 =
+// x.dmin.
+#define Q4_K_FINISH(P, sumi, acc, moff) \
 	VMOVDQU      260(P), Y10      \
 	VEXTRACTI128 $1, Y10, X11     \
 	VPHADDW      X11, X10, X10    \
 	VPMADDWD     X3, X10, X10     \
 	VCVTDQ2PS    X10, X10         \
-	VCVTDQ2PS    sumi, Y11        \
-	VMULPS       Y12, Y11, Y11    \
-	VFNMADD231PS Y10, Y13, Y11    \
 	VBROADCASTSS 0(P), Y14        \
-	VFMADD231PS  Y11, Y14, acc
+	VCVTDQ2PS    sumi, sumi       \
+	VMULPS       Y14, Y12, Y11    \
+	VFMADD231PS  sumi, Y11, acc   \
+	VMULPS       X14, X13, X11    \
+	VMOVUPS      moff(SP), X14    \
+	VFMADD231PS  X10, X11, X14    \
+	VMOVUPS      X14, moff(SP)
 
 // Q6_K, 4 tokens. X4 raw scales, Y5 unpacked quants, Y6 scales, Y7 temp,
 // Y10/Y11 ql rows, Y13 = 0x30 bytes, Y2/Y3/Y12/Y14 per-token int32 sums;
@@ -258,6 +264,32 @@ GLOBL shufPair<>(SB), RODATA|NOPTR, $128
 	VBROADCASTSS 0(P), Y6         \
 	VMULPS       Y10, Y6, Y6      \
 	VFMADD231PS  sumi, Y6, acc
+
+// X = hsum(Y) - hsum4(the four floats at mem), as the single-token Q4_K
+// kernel finishes (X2, X3 scratch).
+#define MINUS_HSUM4(Y, X, mem) \
+	HSUM(Y, X, X2)         \
+	VMOVUPS   mem, X3      \
+	VMOVHLPS  X3, X3, X2   \
+	VADDPS    X2, X3, X3   \
+	VMOVSHDUP X3, X2       \
+	VADDSS    X2, X3, X3   \
+	VSUBSS    X3, X, X
+
+// Stores X0, X1, X8, X9 to out, out+ostride, ... and returns.
+#define X4_STORE \
+	MOVQ out+32(FP), DX      \
+	MOVQ ostride+40(FP), R11 \
+	SHLQ $2, R11             \
+	VMOVSS X0, (DX)          \
+	ADDQ   R11, DX           \
+	VMOVSS X1, (DX)          \
+	ADDQ   R11, DX           \
+	VMOVSS X8, (DX)          \
+	ADDQ   R11, DX           \
+	VMOVSS X9, (DX)          \
+	VZEROUPPER               \
+	RET
 
 // func vecDotQ4_KQ8_KAVX2(nb int, w, a *byte) float32
 TEXT ·vecDotQ4_KQ8_KAVX2(SB), NOSPLIT, $0-28
@@ -389,8 +421,13 @@ q6kdone:
 // R8, R9, R10 (stride BX); out[0..3] receive the four dot products.
 
 // func vecDotQ4_KQ8_Kx4AVX2(nb int, w, a *byte, stride int, out *float32, ostride int)
-TEXT ·vecDotQ4_KQ8_Kx4AVX2(SB), NOSPLIT, $0-48
+TEXT ·vecDotQ4_KQ8_Kx4AVX2(SB), NOSPLIT, $64-48
 	X4_PROLOGUE
+	VXORPS  X2, X2, X2
+	VMOVUPS X2, m-64(SP)
+	VMOVUPS X2, m-48(SP)
+	VMOVUPS X2, m-32(SP)
+	VMOVUPS X2, m-16(SP)
 	BYTE_CONST($0x0F0F0F0F, X15, Y15)
 	TESTQ CX, CX
 	JZ    q4kx4done
@@ -436,10 +473,10 @@ q4kx4loop:
 	VCVTPH2PS    X12, Y12
 	VPBROADCASTW 2(SI), X13
 	VCVTPH2PS    X13, Y13
-	Q4_K_FINISH(DI, Y4, Y0)
-	Q4_K_FINISH(R8, Y5, Y1)
-	Q4_K_FINISH(R9, Y6, Y8)
-	Q4_K_FINISH(R10, Y7, Y9)
+	Q4_K_FINISH(DI, Y4, Y0, m-64)
+	Q4_K_FINISH(R8, Y5, Y1, m-48)
+	Q4_K_FINISH(R9, Y6, Y8, m-32)
+	Q4_K_FINISH(R10, Y7, Y9, m-16)
 
 	ADDQ $144, SI
 	ADVANCE4(292)
@@ -447,7 +484,11 @@ q4kx4loop:
 	JNZ  q4kx4loop
 
 q4kx4done:
-	X4_EPILOGUE
+	MINUS_HSUM4(Y0, X0, m-64(SP))
+	MINUS_HSUM4(Y1, X1, m-48(SP))
+	MINUS_HSUM4(Y8, X8, m-32(SP))
+	MINUS_HSUM4(Y9, X9, m-16(SP))
+	X4_STORE
 
 // func vecDotQ6_KQ8_Kx4AVX2(nb int, w, a *byte, stride int, out *float32, ostride int)
 TEXT ·vecDotQ6_KQ8_Kx4AVX2(SB), NOSPLIT, $0-48

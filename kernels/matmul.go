@@ -20,6 +20,7 @@ type matmulJob struct {
 	aRow     int // bytes per activation row
 	dot      vecDotFunc
 	dot4     vecDot4Func // nil: the type has no multi-token kernel
+	dotR4    vecDotR4Func // nil: the type has no four-row kernel
 	prefill  bool
 	rowUnits int // rows per scheduling unit
 }
@@ -50,11 +51,13 @@ func (p *Pool) MatMul(out []float32, w *Matrix, a *Acts) {
 		out: out, w: w.Data, a: a.Data,
 		rows: w.Rows, cols: w.Cols, ntok: a.NTok,
 		wRow: wRow, aRow: a.rowBytes,
-		dot: active.vecDot[w.Type], dot4: active.vecDot4[w.Type],
+		dot: active.vecDot[w.Type], dot4: active.vecDot4[w.Type], dotR4: active.vecDotR4[w.Type],
 		prefill: a.NTok > 1, rowUnits: 1,
 	}
 	if job.prefill {
 		job.rowUnits = rowTile
+	} else if job.dotR4 != nil {
+		job.rowUnits = 4
 	}
 	units := (job.rows + job.rowUnits - 1) / job.rowUnits
 	if p == nil || p.threads <= 1 || units == 1 || !p.busy.CompareAndSwap(false, true) {
@@ -78,7 +81,13 @@ func (j *matmulJob) run(lo, hi int) {
 	}
 	if !j.prefill {
 		a := j.a[:j.aRow]
-		for r := r0; r < r1; r++ {
+		r := r0
+		if j.dotR4 != nil {
+			for ; r+4 <= r1; r += 4 {
+				j.dotR4(j.cols, j.w[r*j.wRow:(r+4)*j.wRow], j.wRow, a, j.out[r:r+4])
+			}
+		}
+		for ; r < r1; r++ {
 			j.out[r] = j.dot(j.cols, j.w[r*j.wRow:(r+1)*j.wRow], a)
 		}
 		return

@@ -155,11 +155,24 @@ func BenchmarkMatMul(b *testing.B) {
 					a := s.Quantize(p, wt, x, ntok, sh.cols)
 					b.SetBytes(int64(len(data)))
 					b.ReportAllocs()
+					c0 := processCPU()
 					for b.Loop() {
 						p.MatMul(out, m, a)
 					}
+					reportCPU(b, c0)
 				})
 			}
 		}
 	}
+}
+
+// reportCPU adds the process CPU time per op since c0 (all threads) and,
+// as cpu-GB/s, the weight bytes per CPU-second: on a loaded machine these
+// are steadier than the wall-clock figures.
+func reportCPU(b *testing.B, c0 int64) {
+	c := processCPU() - c0
+	if c <= 0 || b.N == 0 {
+		return
+	}
+	b.ReportMetric(float64(c)/float64(b.N), "cpu-ns/op")
 }

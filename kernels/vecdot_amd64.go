@@ -19,6 +19,9 @@ var avx2Set = registerImpl("avx2", cpu.X86.HasAVX2 && cpu.X86.HasFMA && cpu.X86.
 	s.vecDot[ggml.Q4_K] = vecDotQ4_KQ8_KAsm
 	s.vecDot[ggml.Q6_K] = vecDotQ6_KQ8_KAsm
 
+	s.vecDotR4[ggml.Q4_0] = vecDotQ4_0Q8_0r4Asm
+	s.vecDotR4[ggml.Q8_0] = vecDotQ8_0Q8_0r4Asm
+
 	s.vecDot4[ggml.Q4_0] = vecDotQ4_0Q8_0x4Asm
 	s.vecDot4[ggml.Q8_0] = vecDotQ8_0Q8_0x4Asm
 	s.vecDot4[ggml.Q4_K] = vecDotQ4_KQ8_Kx4Asm
@@ -176,4 +179,39 @@ func vecDotQ6_KQ8_Kx4Asm(n int, w, a []byte, stride int, out []float32, ostride 
 		return
 	}
 	vecDotQ6_KQ8_Kx4AVX2(x4Args(n, qkK, q6_KBytes, q8_KBytes, w, a, stride, out, ostride))
+}
+
+// The r4 kernels compute four weight rows (nb blocks each at w, w+wstride,
+// w+2*wstride, w+3*wstride) against one activation row a into out[0..3].
+
+//go:noescape
+func vecDotQ4_0Q8_0r4AVX2(nb int, w *byte, wstride int, a *byte, out *float32)
+
+//go:noescape
+func vecDotQ8_0Q8_0r4AVX2(nb int, w *byte, wstride int, a *byte, out *float32)
+
+// r4Args checks that w holds the four rows, a the activation row and out
+// four outputs.
+func r4Args(n, bs, wb, ab int, w []byte, wstride int, a []byte, out []float32) (int, *byte, int, *byte, *float32) {
+	nb := n / bs
+	_ = w[3*wstride+nb*wb-1]
+	_ = a[nb*ab-1]
+	_ = out[3]
+	return nb, &w[0], wstride, &a[0], &out[0]
+}
+
+func vecDotQ4_0Q8_0r4Asm(n int, w []byte, wstride int, a []byte, out []float32) {
+	if n < qk {
+		clear(out[:4])
+		return
+	}
+	vecDotQ4_0Q8_0r4AVX2(r4Args(n, qk, q4_0Bytes, q8_0Bytes, w, wstride, a, out))
+}
+
+func vecDotQ8_0Q8_0r4Asm(n int, w []byte, wstride int, a []byte, out []float32) {
+	if n < qk {
+		clear(out[:4])
+		return
+	}
+	vecDotQ8_0Q8_0r4AVX2(r4Args(n, qk, q8_0Bytes, q8_0Bytes, w, wstride, a, out))
 }

@@ -195,6 +195,83 @@ GLOBL shufBits<>(SB), RODATA|NOPTR, $32
 	ADDQ $ab, R9  \
 	ADDQ $ab, R10
 
+// Four-row decode kernels: rows at SI, R8, R9, R10 (stride BX) against one
+// activation row at DI; out[0..3]. The activation block is loaded once per
+// block and the four scale products d_w*d_a are formed in one vector,
+// spilled to the frame and re-broadcast per row.
+
+// X2 = the f16 scales at off(SI), off(R8), off(R9), off(R10) times the f16
+// activation scale at aoff(DI), stored to d-16(SP).
+#define R4_SCALES(off, aoff) \
+	VPINSRW      $0, off(SI), X2, X2  \
+	VPINSRW      $1, off(R8), X2, X2  \
+	VPINSRW      $2, off(R9), X2, X2  \
+	VPINSRW      $3, off(R10), X2, X2 \
+	VCVTPH2PS    X2, X2               \
+	VPBROADCASTW aoff(DI), X3         \
+	VCVTPH2PS    X3, X3               \
+	VMULPS       X3, X2, X2           \
+	VMOVUPS      X2, d-16(SP)
+
+// Q4_0 row P: unsigned nibbles times the activation block Y5, minus the
+// lane sums 8*y (Y6): exactly ggml's lanes of (x-8)*y.
+#define Q4_0_R4ROW(P, k, acc) \
+	VMOVDQU      2(P), X4          \
+	VPSRLW       $4, X4, X7        \
+	VINSERTI128  $1, X7, Y4, Y4    \
+	VPAND        Y15, Y4, Y4       \
+	VPMADDUBSW   Y5, Y4, Y4        \
+	VPMADDWD     Y13, Y4, Y4       \
+	VPSUBD       Y6, Y4, Y4        \
+	VCVTDQ2PS    Y4, Y4            \
+	VBROADCASTSS d-16+k(SP), Y7    \
+	VFMADD231PS  Y4, Y7, acc
+
+// Q8_0 row P: sign trick against the activation block Y5.
+#define Q8_0_R4ROW(P, k, acc) \
+	VMOVDQU      2(P), Y4          \
+	VPSIGNB      Y4, Y4, Y6        \
+	VPSIGNB      Y4, Y5, Y7        \
+	VPMADDUBSW   Y7, Y6, Y6        \
+	VPMADDWD     Y13, Y6, Y6       \
+	VCVTDQ2PS    Y6, Y6            \
+	VBROADCASTSS d-16+k(SP), Y7    \
+	VFMADD231PS  Y6, Y7, acc
+
+#define R4_PROLOGUE \
+	MOVQ nb+0(FP), CX          \
+	MOVQ w+8(FP), SI           \
+	MOVQ wstride+16(FP), BX    \
+	MOVQ a+24(FP), DI          \
+	LEAQ (SI)(BX*1), R8        \
+	LEAQ (R8)(BX*1), R9        \
+	LEAQ (R9)(BX*1), R10       \
+	VXORPS Y0, Y0, Y0          \
+	VXORPS Y1, Y1, Y1          \
+	VXORPS Y8, Y8, Y8          \
+	VXORPS Y9, Y9, Y9          \
+	VXORPS X2, X2, X2
+
+#define R4_EPILOGUE \
+	MOVQ out+32(FP), DX     \
+	HSUM(Y0, X0, X2)        \
+	HSUM(Y1, X1, X2)        \
+	HSUM(Y8, X8, X2)        \
+	HSUM(Y9, X9, X2)        \
+	VMOVSS X0, 0(DX)        \
+	VMOVSS X1, 4(DX)        \
+	VMOVSS X8, 8(DX)        \
+	VMOVSS X9, 12(DX)       \
+	VZEROUPPER              \
+	RET
+
+#define R4_ADVANCE(wb, ab) \
+	ADDQ $wb, SI  \
+	ADDQ $wb, R8  \
+	ADDQ $wb, R9  \
+	ADDQ $wb, R10 \
+	ADDQ $ab, DI
+
 // func vecDotQ4_0Q8_0AVX2(nb int, w, a *byte) float32
 TEXT ·vecDotQ4_0Q8_0AVX2(SB), NOSPLIT, $0-28
 	MOVQ nb+0(FP), CX
@@ -412,3 +489,51 @@ q80x4loop:
 
 q80x4done:
 	X4_EPILOGUE
+
+// func vecDotQ4_0Q8_0r4AVX2(nb int, w *byte, wstride int, a *byte, out *float32)
+TEXT ·vecDotQ4_0Q8_0r4AVX2(SB), NOSPLIT, $16-40
+	R4_PROLOGUE
+	NIBBLE_CONSTS
+	MOVL         $0x01010101, AX
+	VMOVD        AX, X14
+	VPBROADCASTD X14, Y14
+	TESTQ CX, CX
+	JZ    q40r4done
+
+q40r4loop:
+	VMOVDQU    2(DI), Y5
+	VPMADDUBSW Y5, Y14, Y6
+	VPMADDWD   Y13, Y6, Y6
+	VPSLLD     $3, Y6, Y6
+	R4_SCALES(0, 0)
+	Q4_0_R4ROW(SI, 0, Y0)
+	Q4_0_R4ROW(R8, 4, Y1)
+	Q4_0_R4ROW(R9, 8, Y8)
+	Q4_0_R4ROW(R10, 12, Y9)
+	R4_ADVANCE(18, 34)
+	DECQ CX
+	JNZ  q40r4loop
+
+q40r4done:
+	R4_EPILOGUE
+
+// func vecDotQ8_0Q8_0r4AVX2(nb int, w *byte, wstride int, a *byte, out *float32)
+TEXT ·vecDotQ8_0Q8_0r4AVX2(SB), NOSPLIT, $16-40
+	R4_PROLOGUE
+	NIBBLE_CONSTS
+	TESTQ CX, CX
+	JZ    q80r4done
+
+q80r4loop:
+	VMOVDQU 2(DI), Y5
+	R4_SCALES(0, 0)
+	Q8_0_R4ROW(SI, 0, Y0)
+	Q8_0_R4ROW(R8, 4, Y1)
+	Q8_0_R4ROW(R9, 8, Y8)
+	Q8_0_R4ROW(R10, 12, Y9)
+	R4_ADVANCE(34, 34)
+	DECQ CX
+	JNZ  q80r4loop
+
+q80r4done:
+	R4_EPILOGUE
