@@ -19,7 +19,7 @@ type matmulJob struct {
 	wRow     int // bytes per weight row
 	aRow     int // bytes per activation row
 	dot      vecDotFunc
-	dot4     vecDot4Func // nil: the type has no multi-token kernel
+	dot4     vecDot4Func  // nil: the type has no multi-token kernel
 	dotR4    vecDotR4Func // nil: the type has no four-row kernel
 	prefill  bool
 	rowUnits int // rows per scheduling unit
