@@ -1,0 +1,61 @@
+//go:build !purego
+
+package kernels
+
+import "github.com/gollm/gollm/ggml"
+
+// AVX2 activation quantizers. They must give the generic quantizers' bytes
+// exactly (acts_q8.go); the tests compare them on random and edge data.
+var _ = registerQuantizers()
+
+func registerQuantizers() bool {
+	avx2Set.quantize[ggml.Q8_0] = quantizeQ8_0Asm
+	avx2Set.quantize[ggml.Q8_1] = quantizeQ8_1Asm
+	avx2Set.quantize[ggml.Q8_K] = quantizeQ8_KAsm
+	return true
+}
+
+// quantizeQ8_0AVX2 writes nb Q8_0 blocks (34 bytes each) at y from the
+// 32*nb floats at x. Reference loop: quantizeActQ8_0.
+//
+//go:noescape
+func quantizeQ8_0AVX2(nb int, x *float32, y *byte)
+
+// quantizeQ8_1AVX2 writes nb Q8_1 blocks (36 bytes each) at y from the
+// 32*nb floats at x. Reference loop: quantizeActQ8_1.
+//
+//go:noescape
+func quantizeQ8_1AVX2(nb int, x *float32, y *byte)
+
+func quantizeQ8_0Asm(x []float32, y []byte) {
+	nb := len(x) / qk
+	if nb == 0 {
+		return
+	}
+	_ = y[nb*q8_0Bytes-1]
+	quantizeQ8_0AVX2(nb, &x[0], &y[0])
+}
+
+func quantizeQ8_1Asm(x []float32, y []byte) {
+	nb := len(x) / qk
+	if nb == 0 {
+		return
+	}
+	_ = y[nb*q8_1Bytes-1]
+	quantizeQ8_1AVX2(nb, &x[0], &y[0])
+}
+
+// quantizeQ8_KAVX2 writes nb Q8_K blocks (292 bytes each) at y from the
+// 256*nb floats at x. Reference loop: quant.QuantizeRowQ8_K.
+//
+//go:noescape
+func quantizeQ8_KAVX2(nb int, x *float32, y *byte)
+
+func quantizeQ8_KAsm(x []float32, y []byte) {
+	nb := len(x) / qkK
+	if nb == 0 {
+		return
+	}
+	_ = y[nb*q8_KBytes-1]
+	quantizeQ8_KAVX2(nb, &x[0], &y[0])
+}
