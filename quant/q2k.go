@@ -54,18 +54,22 @@ func QuantizeRowQ2_K(src []float32, dst []byte) {
 	const q4scale = float32(15)
 	nb := blockCount(len(src), len(dst), q2kBytes)
 	var L [qkK]uint8
-	var weights [16]float32
+	var weights [qkK]float32
 	var mins, scales [16]float32
 	for i := 0; i < nb; i++ {
 		x := (*[qkK]float32)(src[i*qkK:])
 		b := (*[q2kBytes]byte)(dst[i*q2kBytes:])
 		var maxScale, maxMin float32
+		for l, v := range x {
+			weights[l] = abs32(v)
+		}
+		for j := 0; j < 16; j += 2 {
+			scales[j], mins[j], scales[j+1], mins[j+1] = makeQKX2Pair(
+				x[16*j:16*j+16], weights[16*j:16*j+16], L[16*j:16*j+16],
+				x[16*j+16:16*j+32], weights[16*j+16:16*j+32], L[16*j+16:16*j+32],
+				3, -0.5, 0.1, 15, true)
+		}
 		for j := 0; j < 16; j++ {
-			xs := x[16*j : 16*j+16]
-			for l, v := range xs {
-				weights[l] = abs32(v)
-			}
-			scales[j], mins[j] = makeQKX2Quants(xs, weights[:], 3, L[16*j:16*j+16], -0.5, 0.1, 15, true)
 			if scales[j] > maxScale {
 				maxScale = scales[j]
 			}

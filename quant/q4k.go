@@ -78,7 +78,7 @@ func kScalesMins(b []byte, scales, mins *[8]float32, dOff, dminOff, scOff int) {
 // Q5_K reference quantizers: weights av_x + |x| with av_x the RMS of the
 // sub-block, then make_qkx2_quants.
 func kSubblockSearch(x *[qkK]float32, L *[qkK]uint8, scales, mins *[8]float32, nmax int, rmin, rdelta float32, nstep int) {
-	var weights [32]float32
+	var weights [8][32]float32
 	for j := 0; j < 8; j++ {
 		xs := x[32*j : 32*j+32]
 		var sumX2 float32
@@ -87,9 +87,14 @@ func kSubblockSearch(x *[qkK]float32, L *[qkK]uint8, scales, mins *[8]float32, n
 		}
 		avX := sqrt32(sumX2 / 32)
 		for l, v := range xs {
-			weights[l] = avX + abs32(v)
+			weights[j][l] = avX + abs32(v)
 		}
-		scales[j], mins[j] = makeQKX2Quants(xs, weights[:], nmax, L[32*j:32*j+32], rmin, rdelta, nstep, false)
+	}
+	for j := 0; j < 8; j += 2 {
+		scales[j], mins[j], scales[j+1], mins[j+1] = makeQKX2Pair(
+			x[32*j:32*j+32], weights[j][:], L[32*j:32*j+32],
+			x[32*j+32:32*j+64], weights[j+1][:], L[32*j+32:32*j+64],
+			nmax, rmin, rdelta, nstep, false)
 	}
 }
 
