@@ -49,10 +49,10 @@ func TestVecDotImplsVsGeneric(t *testing.T) {
 			f := s.vecDot[wt]
 			at := vecDotType[wt]
 			bs := max(blockSize(wt), blockSize(at))
-			for _, nb := range []int{1, 2, 3, 7, 16} {
+			for i, nb := range []int{1, 2, 3, 7, 16, 64} {
 				n := nb * bs
-				if bs == 1 {
-					n = []int{1, 7, 8, 33, 172}[nb%5]
+				if bs == 1 { // float rows: SIMD groups of 8 and odd tails
+					n = []int{1, 7, 8, 64, 172, 2048}[i]
 				}
 				for trial := 0; trial < 8; trial++ {
 					wscale := []float32{0.05, 1e-4, 300, 0.01}[trial%4]
@@ -152,8 +152,11 @@ func TestVecDot4VsVecDot(t *testing.T) {
 			}
 			at := vecDotType[wt]
 			bs := max(blockSize(wt), blockSize(at))
-			for _, nb := range []int{1, 2, 5, 8} {
+			for i, nb := range []int{1, 2, 5, 8} {
 				n := nb * bs
+				if bs == 1 {
+					n = []int{8, 64, 172, 2048}[i]
+				}
 				w := randomWeights(r, wt, n, []float32{0.05, 200}[nb%2], 4)
 				if wt == ggml.Q8_0 {
 					clampQ8(w)
@@ -197,8 +200,11 @@ func TestVecDotR4VsVecDot(t *testing.T) {
 			}
 			at := vecDotType[wt]
 			bs := max(blockSize(wt), blockSize(at))
-			for _, nb := range []int{1, 2, 5, 8} {
+			for i, nb := range []int{1, 2, 5, 8} {
 				n := nb * bs
+				if bs == 1 {
+					n = []int{8, 64, 172, 2048}[i]
+				}
 				wrow := rowBytes(wt, n)
 				stride := wrow + 5 + nb
 				wbuf := make([]byte, 3+3*stride+wrow)

@@ -1,0 +1,102 @@
+//go:build !purego
+
+package kernels
+
+import "github.com/gollm/gollm/ggml"
+
+// AVX2 float matmul kernels for rows that are a multiple of 8 long (the
+// tinyBLAS order); other lengths use the generic kernels, which follow
+// ggml_vec_dot's different order there.
+var _ = registerFloatKernels()
+
+func registerFloatKernels() bool {
+	avx2Set.vecDot[ggml.F16] = dotF16F16Asm
+	avx2Set.vecDotR4[ggml.F16] = dotF16F16r4Asm
+	avx2Set.vecDot4[ggml.F16] = dotF16F16x4Asm
+	avx2Set.vecDot[ggml.F32] = dotF32F32Asm
+	avx2Set.vecDotR4[ggml.F32] = dotF32F32r4Asm
+	avx2Set.vecDot4[ggml.F32] = dotF32F32x4Asm
+	return true
+}
+
+// The functions below take n8 groups of 8 elements (f16: 16 bytes, f32: 32
+// bytes per group) and follow dotFloatOrder's n%8 == 0 branch exactly.
+
+//go:noescape
+func dotF16F16AVX2(n8 int, w, a *byte) float32
+
+//go:noescape
+func dotF16F16r4AVX2(n8 int, w *byte, wstride int, a *byte, out *float32)
+
+//go:noescape
+func dotF16F16x4AVX2(n8 int, w, a *byte, stride int, out *float32, ostride int)
+
+//go:noescape
+func dotF32F32AVX2(n8 int, w, a *byte) float32
+
+//go:noescape
+func dotF32F32r4AVX2(n8 int, w *byte, wstride int, a *byte, out *float32)
+
+//go:noescape
+func dotF32F32x4AVX2(n8 int, w, a *byte, stride int, out *float32, ostride int)
+
+func dotF16F16Asm(n int, w, a []byte) float32 {
+	if n%8 != 0 || n == 0 {
+		return vecDotF16F16Generic(n, w, a)
+	}
+	return dotF16F16AVX2(asmArgs(n, 8, 16, 16, w, a))
+}
+
+func dotF16F16r4Asm(n int, w []byte, wstride int, a []byte, out []float32) {
+	if n%8 != 0 || n == 0 {
+		r4Generic(vecDotF16F16Generic, n, w, wstride, a, out)
+		return
+	}
+	dotF16F16r4AVX2(r4Args(n, 8, 16, 16, w, wstride, a, out))
+}
+
+func dotF16F16x4Asm(n int, w, a []byte, stride int, out []float32, ostride int) {
+	if n%8 != 0 || n == 0 {
+		x4Generic(vecDotF16F16Generic, n, w, a, stride, out, ostride)
+		return
+	}
+	dotF16F16x4AVX2(x4Args(n, 8, 16, 16, w, a, stride, out, ostride))
+}
+
+func dotF32F32Asm(n int, w, a []byte) float32 {
+	if n%8 != 0 || n == 0 {
+		return vecDotF32F32Generic(n, w, a)
+	}
+	return dotF32F32AVX2(asmArgs(n, 8, 32, 32, w, a))
+}
+
+func dotF32F32r4Asm(n int, w []byte, wstride int, a []byte, out []float32) {
+	if n%8 != 0 || n == 0 {
+		r4Generic(vecDotF32F32Generic, n, w, wstride, a, out)
+		return
+	}
+	dotF32F32r4AVX2(r4Args(n, 8, 32, 32, w, wstride, a, out))
+}
+
+func dotF32F32x4Asm(n int, w, a []byte, stride int, out []float32, ostride int) {
+	if n%8 != 0 || n == 0 {
+		x4Generic(vecDotF32F32Generic, n, w, a, stride, out, ostride)
+		return
+	}
+	dotF32F32x4AVX2(x4Args(n, 8, 32, 32, w, a, stride, out, ostride))
+}
+
+// r4Generic and x4Generic run a single-row kernel four times.
+func r4Generic(f vecDotFunc, n int, w []byte, wstride int, a []byte, out []float32) {
+	rb := len(w) - 3*wstride
+	for k := 0; k < 4; k++ {
+		out[k] = f(n, w[k*wstride:k*wstride+rb], a)
+	}
+}
+
+func x4Generic(f vecDotFunc, n int, w, a []byte, stride int, out []float32, ostride int) {
+	ab := len(a) - 3*stride
+	for k := 0; k < 4; k++ {
+		out[k*ostride] = f(n, w, a[k*stride:k*stride+ab])
+	}
+}

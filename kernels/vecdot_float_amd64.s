@@ -1,0 +1,228 @@
+//go:build !purego
+
+#include "textflag.h"
+
+// AVX2+FMA(+F16C) float dot products in llamafile tinyBLAS's order (rows a
+// multiple of 8 long; see vecdot_float.go): per group of 8 elements one
+// fused multiply-add into a single 8-lane accumulator per output, then
+// ggml's horizontal sum. n8 is the number of groups.
+
+#define HSUM(Y, X, T) \
+	VEXTRACTF128 $1, Y, T \
+	VADDPS       T, X, X  \
+	VMOVHLPS     X, X, T  \
+	VADDPS       T, X, X  \
+	VMOVSHDUP    X, T     \
+	VADDSS       T, X, X
+
+#define STORE4 \
+	MOVQ out+32(FP), DX  \
+	HSUM(Y0, X0, X4)     \
+	HSUM(Y1, X1, X4)     \
+	HSUM(Y2, X2, X4)     \
+	HSUM(Y3, X3, X4)     \
+	VMOVSS X0, 0(DX)     \
+	VMOVSS X1, 4(DX)     \
+	VMOVSS X2, 8(DX)     \
+	VMOVSS X3, 12(DX)    \
+	VZEROUPPER           \
+	RET
+
+#define STORE4S \
+	MOVQ out+32(FP), DX      \
+	MOVQ ostride+40(FP), R11 \
+	SHLQ $2, R11             \
+	HSUM(Y0, X0, X4)         \
+	HSUM(Y1, X1, X4)         \
+	HSUM(Y2, X2, X4)         \
+	HSUM(Y3, X3, X4)         \
+	VMOVSS X0, (DX)          \
+	ADDQ   R11, DX           \
+	VMOVSS X1, (DX)          \
+	ADDQ   R11, DX           \
+	VMOVSS X2, (DX)          \
+	ADDQ   R11, DX           \
+	VMOVSS X3, (DX)          \
+	VZEROUPPER               \
+	RET
+
+#define CLEAR4 \
+	VXORPS Y0, Y0, Y0 \
+	VXORPS Y1, Y1, Y1 \
+	VXORPS Y2, Y2, Y2 \
+	VXORPS Y3, Y3, Y3
+
+// func dotF16F16AVX2(n8 int, w, a *byte) float32
+TEXT ·dotF16F16AVX2(SB), NOSPLIT, $0-28
+	MOVQ n8+0(FP), CX
+	MOVQ w+8(FP), SI
+	MOVQ a+16(FP), DI
+	VXORPS Y0, Y0, Y0
+	TESTQ  CX, CX
+	JZ     f16done
+
+f16loop:
+	VCVTPH2PS   (SI), Y1
+	VCVTPH2PS   (DI), Y2
+	VFMADD231PS Y2, Y1, Y0
+	ADDQ $16, SI
+	ADDQ $16, DI
+	DECQ CX
+	JNZ  f16loop
+
+f16done:
+	HSUM(Y0, X0, X1)
+	VZEROUPPER
+	MOVSS X0, ret+24(FP)
+	RET
+
+// func dotF16F16r4AVX2(n8 int, w *byte, wstride int, a *byte, out *float32)
+TEXT ·dotF16F16r4AVX2(SB), NOSPLIT, $0-40
+	MOVQ n8+0(FP), CX
+	MOVQ w+8(FP), SI
+	MOVQ wstride+16(FP), BX
+	MOVQ a+24(FP), DI
+	LEAQ (SI)(BX*1), R8
+	LEAQ (R8)(BX*1), R9
+	LEAQ (R9)(BX*1), R10
+	CLEAR4
+	TESTQ CX, CX
+	JZ    f16r4done
+
+f16r4loop:
+	VCVTPH2PS   (DI), Y5
+	VCVTPH2PS   (SI), Y6
+	VFMADD231PS Y5, Y6, Y0
+	VCVTPH2PS   (R8), Y7
+	VFMADD231PS Y5, Y7, Y1
+	VCVTPH2PS   (R9), Y6
+	VFMADD231PS Y5, Y6, Y2
+	VCVTPH2PS   (R10), Y7
+	VFMADD231PS Y5, Y7, Y3
+	ADDQ $16, SI
+	ADDQ $16, R8
+	ADDQ $16, R9
+	ADDQ $16, R10
+	ADDQ $16, DI
+	DECQ CX
+	JNZ  f16r4loop
+
+f16r4done:
+	STORE4
+
+// func dotF16F16x4AVX2(n8 int, w, a *byte, stride int, out *float32, ostride int)
+TEXT ·dotF16F16x4AVX2(SB), NOSPLIT, $0-48
+	MOVQ n8+0(FP), CX
+	MOVQ w+8(FP), SI
+	MOVQ a+16(FP), DI
+	MOVQ stride+24(FP), BX
+	LEAQ (DI)(BX*1), R8
+	LEAQ (R8)(BX*1), R9
+	LEAQ (R9)(BX*1), R10
+	CLEAR4
+	TESTQ CX, CX
+	JZ    f16x4done
+
+f16x4loop:
+	VCVTPH2PS   (SI), Y5
+	VCVTPH2PS   (DI), Y6
+	VFMADD231PS Y6, Y5, Y0
+	VCVTPH2PS   (R8), Y7
+	VFMADD231PS Y7, Y5, Y1
+	VCVTPH2PS   (R9), Y6
+	VFMADD231PS Y6, Y5, Y2
+	VCVTPH2PS   (R10), Y7
+	VFMADD231PS Y7, Y5, Y3
+	ADDQ $16, SI
+	ADDQ $16, DI
+	ADDQ $16, R8
+	ADDQ $16, R9
+	ADDQ $16, R10
+	DECQ CX
+	JNZ  f16x4loop
+
+f16x4done:
+	STORE4S
+
+// func dotF32F32AVX2(n8 int, w, a *byte) float32
+TEXT ·dotF32F32AVX2(SB), NOSPLIT, $0-28
+	MOVQ n8+0(FP), CX
+	MOVQ w+8(FP), SI
+	MOVQ a+16(FP), DI
+	VXORPS Y0, Y0, Y0
+	TESTQ  CX, CX
+	JZ     f32done
+
+f32loop:
+	VMOVUPS     (SI), Y1
+	VFMADD231PS (DI), Y1, Y0
+	ADDQ $32, SI
+	ADDQ $32, DI
+	DECQ CX
+	JNZ  f32loop
+
+f32done:
+	HSUM(Y0, X0, X1)
+	VZEROUPPER
+	MOVSS X0, ret+24(FP)
+	RET
+
+// func dotF32F32r4AVX2(n8 int, w *byte, wstride int, a *byte, out *float32)
+TEXT ·dotF32F32r4AVX2(SB), NOSPLIT, $0-40
+	MOVQ n8+0(FP), CX
+	MOVQ w+8(FP), SI
+	MOVQ wstride+16(FP), BX
+	MOVQ a+24(FP), DI
+	LEAQ (SI)(BX*1), R8
+	LEAQ (R8)(BX*1), R9
+	LEAQ (R9)(BX*1), R10
+	CLEAR4
+	TESTQ CX, CX
+	JZ    f32r4done
+
+f32r4loop:
+	VMOVUPS     (DI), Y5
+	VFMADD231PS (SI), Y5, Y0
+	VFMADD231PS (R8), Y5, Y1
+	VFMADD231PS (R9), Y5, Y2
+	VFMADD231PS (R10), Y5, Y3
+	ADDQ $32, SI
+	ADDQ $32, R8
+	ADDQ $32, R9
+	ADDQ $32, R10
+	ADDQ $32, DI
+	DECQ CX
+	JNZ  f32r4loop
+
+f32r4done:
+	STORE4
+
+// func dotF32F32x4AVX2(n8 int, w, a *byte, stride int, out *float32, ostride int)
+TEXT ·dotF32F32x4AVX2(SB), NOSPLIT, $0-48
+	MOVQ n8+0(FP), CX
+	MOVQ w+8(FP), SI
+	MOVQ a+16(FP), DI
+	MOVQ stride+24(FP), BX
+	LEAQ (DI)(BX*1), R8
+	LEAQ (R8)(BX*1), R9
+	LEAQ (R9)(BX*1), R10
+	CLEAR4
+	TESTQ CX, CX
+	JZ    f32x4done
+
+f32x4loop:
+	VMOVUPS     (SI), Y5
+	VFMADD231PS (DI), Y5, Y0
+	VFMADD231PS (R8), Y5, Y1
+	VFMADD231PS (R9), Y5, Y2
+	VFMADD231PS (R10), Y5, Y3
+	ADDQ $32, SI
+	ADDQ $32, DI
+	ADDQ $32, R8
+	ADDQ $32, R9
+	ADDQ $32, R10
+	DECQ CX
+	JNZ  f32x4loop
+
+f32x4done:
+	STORE4S
