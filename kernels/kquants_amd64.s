@@ -4,6 +4,12 @@
 
 // AVX2+FMA+F16C row dot products of the K-quants with Q8_K activations, nb
 // whole 256-element blocks each. See vecdot_amd64.go for the contract.
+//
+// The float steps follow the generic kernels exactly: Q6_K (like ggml's
+// AVX2 kernel) scales the eight int32 lanes and accumulates them with one
+// FMA per block; Q4_K reduces each block to two exact integers (scaled
+// quants, mins x block sums) and adds (y.d*x.d)*isum - (y.d*x.dmin)*summ
+// unfused, as dotK4 does. The integer parts are exact in any order.
 
 // shufW16 + 32k: VPSHUFB mask broadcasting int16 element k of each lane.
 DATA shufW16<>+0(SB)/8, $0x0100010001000100
@@ -186,24 +192,6 @@ GLOBL shufPair<>(SB), RODATA|NOPTR, $128
 	Q4_K_TOK(R9, ao, Y6)                    \
 	Q4_K_TOK(R10, ao, Y7)
 
-// acc += (y.d*x.d) * sumi and, in the frame slot at moff, accm += (y.d *
-// x.dmin) * mins.bsums: the two accumulators of ggml's kernel, kept apart so
-// the result matches the single-token kernel bit for bit. Y12 = x.d, Y13 =
-// x.dmin.
-#define Q4_K_FINISH(P, sumi, acc, moff) \
-	VMOVDQU      260(P), Y10      \
-	VEXTRACTI128 $1, Y10, X11     \
-	VPHADDW      X11, X10, X10    \
-	VPMADDWD     X3, X10, X10     \
-	VCVTDQ2PS    X10, X10         \
-	VBROADCASTSS 0(P), Y14        \
-	VCVTDQ2PS    sumi, sumi       \
-	VMULPS       Y14, Y12, Y11    \
-	VFMADD231PS  sumi, Y11, acc   \
-	VMULPS       X14, X13, X11    \
-	VMOVUPS      moff(SP), X14    \
-	VFMADD231PS  X10, X11, X14    \
-	VMOVUPS      X14, moff(SP)
 
 // Q6_K, 4 tokens. X4 raw scales, Y5 unpacked quants, Y6 scales, Y7 temp,
 // Y10/Y11 ql rows, Y13 = 0x30 bytes, Y2/Y3/Y12/Y14 per-token int32 sums;
@@ -265,30 +253,38 @@ GLOBL shufPair<>(SB), RODATA|NOPTR, $128
 	VMULPS       Y10, Y6, Y6      \
 	VFMADD231PS  sumi, Y6, acc
 
-// X = hsum(Y) - hsum4(the four floats at mem), as the single-token Q4_K
-// kernel finishes (X2, X3 scratch).
-#define MINUS_HSUM4(Y, X, mem) \
-	HSUM(Y, X, X2)         \
-	VMOVUPS   mem, X3      \
-	VMOVHLPS  X3, X3, X2   \
-	VADDPS    X2, X3, X3   \
-	VMOVSHDUP X3, X2       \
-	VADDSS    X2, X3, X3   \
-	VSUBSS    X3, X, X
 
-// Stores X0, X1, X8, X9 to out, out+ostride, ... and returns.
-#define X4_STORE \
-	MOVQ out+32(FP), DX      \
-	MOVQ ostride+40(FP), R11 \
-	SHLQ $2, R11             \
-	VMOVSS X0, (DX)          \
-	ADDQ   R11, DX           \
-	VMOVSS X1, (DX)          \
-	ADDQ   R11, DX           \
-	VMOVSS X8, (DX)          \
-	ADDQ   R11, DX           \
-	VMOVSS X9, (DX)          \
-	VZEROUPPER               \
+
+// X = the sum of the eight int32 lanes of Y (T scratch).
+#define HSUM_I32(Y, X, T) \
+	VEXTRACTI128 $1, Y, T    \
+	VPADDD       T, X, X     \
+	VPSHUFD      $0x4e, X, T \
+	VPADDD       T, X, X     \
+	VPSHUFD      $0xb1, X, T \
+	VPADDD       T, X, X
+
+// Xdst = the four int32 products mins . (bsums[2j] + bsums[2j+1]) of the
+// Q8_K block at P (X3 = mins; Y10, X11 scratch).
+#define Q4_K_MINS(P, Xdst) \
+	VMOVDQU      260(P), Y10   \
+	VEXTRACTI128 $1, Y10, X11  \
+	VPHADDW      X11, X10, X10 \
+	VPMADDWD     X3, X10, Xdst
+
+// Stores the four lanes of X0 to out, out+ostride, ... and returns.
+#define STORE_LANES4 \
+	MOVQ       out+32(FP), DX      \
+	MOVQ       ostride+40(FP), R11 \
+	SHLQ       $2, R11             \
+	VMOVSS     X0, (DX)            \
+	ADDQ       R11, DX             \
+	VEXTRACTPS $1, X0, (DX)        \
+	ADDQ       R11, DX             \
+	VEXTRACTPS $2, X0, (DX)        \
+	ADDQ       R11, DX             \
+	VEXTRACTPS $3, X0, (DX)        \
+	VZEROUPPER                     \
 	RET
 
 // func vecDotQ4_KQ8_KAVX2(nb int, w, a *byte) float32
@@ -296,8 +292,7 @@ TEXT ·vecDotQ4_KQ8_KAVX2(SB), NOSPLIT, $0-28
 	MOVQ nb+0(FP), CX
 	MOVQ w+8(FP), SI
 	MOVQ a+16(FP), DI
-	VXORPS Y0, Y0, Y0   // sum of d * scaled quants
-	VXORPS Y1, Y1, Y1   // sum of dmin * mins * bsums (low 4 lanes)
+	VXORPS X0, X0, X0   // the float sum, in the generic kernel's order
 	BYTE_CONST($0x0F0F0F0F, X15, Y15)
 	TESTQ CX, CX
 	JZ    q4kdone
@@ -338,25 +333,33 @@ q4kloop:
 	VEXTRACTI128 $1, Y4, X5
 	VPHADDW      X5, X4, X4
 	VPMADDWD     X3, X4, X4
-	VCVTDQ2PS    X4, X4
-
-	// d = y.d * x.d (Y7), dmin = y.d * x.dmin (X8)
-	VBROADCASTSS 0(DI), Y6
-	VPBROADCASTW 0(SI), X7
-	VCVTPH2PS    X7, Y7
-	VMULPS       Y6, Y7, Y7
-	VPBROADCASTW 2(SI), X8
-	VCVTPH2PS    X8, X8
-	VMULPS       X6, X8, X8
-	VFMADD231PS  X4, X8, X1
 
 	VPXOR Y9, Y9, Y9
 	Q4_K_CHUNK(0)
 	Q4_K_CHUNK(1)
 	Q4_K_CHUNK(2)
 	Q4_K_CHUNK(3)
-	VCVTDQ2PS   Y9, Y9
-	VFMADD231PS Y9, Y7, Y0
+
+	// sum += (y.d*x.d)*isum - (y.d*x.dmin)*summ, unfused, as the generic
+	// kernel (dotK4) computes it.
+	VPSHUFD      $0x4e, X4, X5
+	VPADDD       X5, X4, X4
+	VPSHUFD      $0xb1, X4, X5
+	VPADDD       X5, X4, X4
+	HSUM_I32(Y9, X9, X5)
+	VCVTDQ2PS    X9, X9
+	VCVTDQ2PS    X4, X4
+	VMOVSS       0(DI), X6
+	VPBROADCASTW 0(SI), X7
+	VCVTPH2PS    X7, X7
+	VPBROADCASTW 2(SI), X8
+	VCVTPH2PS    X8, X8
+	VMULSS       X7, X6, X7
+	VMULSS       X9, X7, X7
+	VMULSS       X8, X6, X8
+	VMULSS       X4, X8, X8
+	VSUBSS       X8, X7, X7
+	VADDSS       X7, X0, X0
 
 	ADDQ $144, SI
 	ADDQ $292, DI
@@ -364,12 +367,6 @@ q4kloop:
 	JNZ  q4kloop
 
 q4kdone:
-	HSUM(Y0, X0, X2)
-	VMOVHLPS  X1, X1, X2
-	VADDPS    X2, X1, X1
-	VMOVSHDUP X1, X2
-	VADDSS    X2, X1, X1
-	VSUBSS    X1, X0, X0
 	VZEROUPPER
 	MOVSS X0, ret+24(FP)
 	RET
@@ -421,13 +418,8 @@ q6kdone:
 // R8, R9, R10 (stride BX); out[0..3] receive the four dot products.
 
 // func vecDotQ4_KQ8_Kx4AVX2(nb int, w, a *byte, stride int, out *float32, ostride int)
-TEXT ·vecDotQ4_KQ8_Kx4AVX2(SB), NOSPLIT, $64-48
+TEXT ·vecDotQ4_KQ8_Kx4AVX2(SB), NOSPLIT, $0-48
 	X4_PROLOGUE
-	VXORPS  X2, X2, X2
-	VMOVUPS X2, m-64(SP)
-	VMOVUPS X2, m-48(SP)
-	VMOVUPS X2, m-32(SP)
-	VMOVUPS X2, m-16(SP)
 	BYTE_CONST($0x0F0F0F0F, X15, Y15)
 	TESTQ CX, CX
 	JZ    q4kx4done
@@ -469,14 +461,37 @@ q4kx4loop:
 	Q4_K_CHUNK4(80, 132, 128)
 	Q4_K_CHUNK4(112, 196, 192)
 
-	VPBROADCASTW 0(SI), X12
-	VCVTPH2PS    X12, Y12
-	VPBROADCASTW 2(SI), X13
-	VCVTPH2PS    X13, Y13
-	Q4_K_FINISH(DI, Y4, Y0, m-64)
-	Q4_K_FINISH(R8, Y5, Y1, m-48)
-	Q4_K_FINISH(R9, Y6, Y8, m-32)
-	Q4_K_FINISH(R10, Y7, Y9, m-16)
+	// The generic kernel's float order for four tokens at once (lanes =
+	// tokens): isum and summ per token, then (y.d*x.d)*isum -
+	// (y.d*x.dmin)*summ added to X0.
+	VPHADDD      Y5, Y4, Y4
+	VPHADDD      Y7, Y6, Y6
+	VPHADDD      Y6, Y4, Y4
+	VEXTRACTI128 $1, Y4, X5
+	VPADDD       X5, X4, X4
+	Q4_K_MINS(DI, X5)
+	Q4_K_MINS(R8, X6)
+	Q4_K_MINS(R9, X7)
+	Q4_K_MINS(R10, X8)
+	VPHADDD      X6, X5, X5
+	VPHADDD      X8, X7, X7
+	VPHADDD      X7, X5, X5
+	VMOVSS       0(DI), X6
+	VINSERTPS    $0x10, 0(R8), X6, X6
+	VINSERTPS    $0x20, 0(R9), X6, X6
+	VINSERTPS    $0x30, 0(R10), X6, X6
+	VPBROADCASTW 0(SI), X7
+	VCVTPH2PS    X7, X7
+	VPBROADCASTW 2(SI), X8
+	VCVTPH2PS    X8, X8
+	VCVTDQ2PS    X4, X4
+	VCVTDQ2PS    X5, X5
+	VMULPS       X7, X6, X7
+	VMULPS       X4, X7, X7
+	VMULPS       X8, X6, X8
+	VMULPS       X5, X8, X8
+	VSUBPS       X8, X7, X7
+	VADDPS       X7, X0, X0
 
 	ADDQ $144, SI
 	ADVANCE4(292)
@@ -484,11 +499,7 @@ q4kx4loop:
 	JNZ  q4kx4loop
 
 q4kx4done:
-	MINUS_HSUM4(Y0, X0, m-64(SP))
-	MINUS_HSUM4(Y1, X1, m-48(SP))
-	MINUS_HSUM4(Y8, X8, m-32(SP))
-	MINUS_HSUM4(Y9, X9, m-16(SP))
-	X4_STORE
+	STORE_LANES4
 
 // func vecDotQ6_KQ8_Kx4AVX2(nb int, w, a *byte, stride int, out *float32, ostride int)
 TEXT ·vecDotQ6_KQ8_Kx4AVX2(SB), NOSPLIT, $0-48

@@ -25,6 +25,11 @@ DATA shufBits<>+16(SB)/8, $0x0202020202020202
 DATA shufBits<>+24(SB)/8, $0x0303030303030303
 GLOBL shufBits<>(SB), RODATA|NOPTR, $32
 
+// Four-row decode kernels: rows at SI, R8, R9, R10 (stride BX) against one
+// activation row at DI; out[0..3]. The activation block is loaded once per
+// block and the four scale products d_w*d_a are formed in one vector,
+// spilled to the frame and re-broadcast per row.
+
 // Horizontal sum of the 8 floats of Y (X is its low half) into X[0]; T is a
 // scratch X register.
 #define HSUM(Y, X, T) \
@@ -195,11 +200,6 @@ GLOBL shufBits<>(SB), RODATA|NOPTR, $32
 	ADDQ $ab, R9  \
 	ADDQ $ab, R10
 
-// Four-row decode kernels: rows at SI, R8, R9, R10 (stride BX) against one
-// activation row at DI; out[0..3]. The activation block is loaded once per
-// block and the four scale products d_w*d_a are formed in one vector,
-// spilled to the frame and re-broadcast per row.
-
 // X2 = the f16 scales at off(SI), off(R8), off(R9), off(R10) times the f16
 // activation scale at aoff(DI), stored to d-16(SP).
 #define R4_SCALES(off, aoff) \
@@ -272,39 +272,68 @@ GLOBL shufBits<>(SB), RODATA|NOPTR, $32
 	ADDQ $wb, R10 \
 	ADDQ $ab, DI
 
-// func vecDotQ4_0Q8_0AVX2(nb int, w, a *byte) float32
-TEXT ·vecDotQ4_0Q8_0AVX2(SB), NOSPLIT, $0-28
-	MOVQ nb+0(FP), CX
-	MOVQ w+8(FP), SI
-	MOVQ a+16(FP), DI
-	VXORPS Y0, Y0, Y0
-	VXORPS Y1, Y1, Y1
-	NIBBLE_CONSTS
-	MOVL         $0x08080808, AX
-	VMOVD        AX, X14
-	VPBROADCASTD X14, Y14
-	MOVQ CX, DX
-	SHRQ $1, DX
-	JZ   q40tail
+// Y6 = lanes of (x-8)*y for the Q4_0 block at wo(SI) and the Q8_0 block at
+// ao(DI); Y14 = 0x08 bytes.
+#define Q4_0_LANES(wo, ao) \
+	NIBBLES(wo+2(SI))          \
+	VPSUBB     Y14, Y4, Y4     \
+	VMOVDQU    ao+2(DI), Y5    \
+	VPSIGNB    Y4, Y4, Y6      \
+	VPSIGNB    Y4, Y5, Y5      \
+	VPMADDUBSW Y5, Y6, Y6      \
+	VPMADDWD   Y13, Y6, Y6
 
-q40loop:
-	Q4_0_BLOCK(0, 0, Y0)
-	Q4_0_BLOCK(18, 34, Y0)
-	ADDQ $36, SI
-	ADDQ $68, DI
-	DECQ DX
-	JNZ  q40loop
+// X = the sum of the eight int32 lanes of Y (T scratch).
+#define HSUM_I32(Y, X, T) \
+	VEXTRACTI128 $1, Y, T   \
+	VPADDD       T, X, X    \
+	VPSHUFD      $0x4e, X, T \
+	VPADDD       T, X, X    \
+	VPSHUFD      $0xb1, X, T \
+	VPADDD       T, X, X
 
-q40tail:
-	TESTQ $1, CX
-	JZ    q40done
-	Q4_0_BLOCK(0, 0, Y0)
+// X4 = [hsum a, hsum b, hsum c, hsum d] of four int32 lane vectors; a is
+// Y4 and is clobbered with b, c, d (Y-registers given), T scratch.
+#define HSUM4_I32(b, c, d, T) \
+	VPHADDD      b, Y4, Y4   \
+	VPHADDD      d, c, c     \
+	VPHADDD      c, Y4, Y4   \
+	VEXTRACTI128 $1, Y4, T   \
+	VPADDD       T, X4, X4
 
-q40done:
-	HSUM(Y0, X0, X1)
-	VZEROUPPER
-	MOVSS X0, ret+24(FP)
+// Q4_0 row P of the four-row kernel: int32 lanes of (x-8)*y into dst, as
+// unsigned nibbles times y (Y5) minus the lane sums 8*y (Y6).
+#define Q4_0_R4LANES(P, dst, Xdst) \
+	VMOVDQU      2(P), Xdst        \
+	VPSRLW       $4, Xdst, X7      \
+	VINSERTI128  $1, X7, dst, dst  \
+	VPAND        Y15, dst, dst     \
+	VPMADDUBSW   Y5, dst, dst      \
+	VPMADDWD     Y13, dst, dst     \
+	VPSUBD       Y6, dst, dst
+
+// Stores the four lanes of X0 to out, out+ostride, ... and returns.
+#define STORE_LANES4 \
+	MOVQ       out+32(FP), DX      \
+	MOVQ       ostride+40(FP), R11 \
+	SHLQ       $2, R11             \
+	VMOVSS     X0, (DX)            \
+	ADDQ       R11, DX             \
+	VEXTRACTPS $1, X0, (DX)        \
+	ADDQ       R11, DX             \
+	VEXTRACTPS $2, X0, (DX)        \
+	ADDQ       R11, DX             \
+	VEXTRACTPS $3, X0, (DX)        \
+	VZEROUPPER                     \
 	RET
+
+// Token P of the four-token Q4_0 kernel: lanes of signed x (Y4, |x| in Y6)
+// times the activation block into dst.
+#define Q4_0_X4LANES(P, dst) \
+	VMOVDQU    2(P), Y5        \
+	VPSIGNB    Y4, Y5, Y5      \
+	VPMADDUBSW Y5, Y6, dst     \
+	VPMADDWD   Y13, dst, dst
 
 // func vecDotQ8_0Q8_0AVX2(nb int, w, a *byte) float32
 TEXT ·vecDotQ8_0Q8_0AVX2(SB), NOSPLIT, $0-28
@@ -446,30 +475,6 @@ q51done:
 // DI+BX, DI+2BX, DI+3BX (BX = the activation row stride); the decoded
 // weight block is reused four times. Results go to out[0..3].
 
-// func vecDotQ4_0Q8_0x4AVX2(nb int, w, a *byte, stride int, out *float32, ostride int)
-TEXT ·vecDotQ4_0Q8_0x4AVX2(SB), NOSPLIT, $0-48
-	X4_PROLOGUE
-	NIBBLE_CONSTS
-	MOVL         $0x08080808, AX
-	VMOVD        AX, X14
-	VPBROADCASTD X14, Y14
-	TESTQ CX, CX
-	JZ    q40x4done
-
-q40x4loop:
-	VPBROADCASTW 0(SI), X2
-	VCVTPH2PS    X2, Y2
-	NIBBLES(2(SI))
-	VPSUBB Y14, Y4, Y4
-	SIGNED_TOK4(0)
-	ADDQ $18, SI
-	ADVANCE4(34)
-	DECQ CX
-	JNZ  q40x4loop
-
-q40x4done:
-	X4_EPILOGUE
-
 // func vecDotQ8_0Q8_0x4AVX2(nb int, w, a *byte, stride int, out *float32, ostride int)
 TEXT ·vecDotQ8_0Q8_0x4AVX2(SB), NOSPLIT, $0-48
 	X4_PROLOGUE
@@ -489,33 +494,6 @@ q80x4loop:
 
 q80x4done:
 	X4_EPILOGUE
-
-// func vecDotQ4_0Q8_0r4AVX2(nb int, w *byte, wstride int, a *byte, out *float32)
-TEXT ·vecDotQ4_0Q8_0r4AVX2(SB), NOSPLIT, $16-40
-	R4_PROLOGUE
-	NIBBLE_CONSTS
-	MOVL         $0x01010101, AX
-	VMOVD        AX, X14
-	VPBROADCASTD X14, Y14
-	TESTQ CX, CX
-	JZ    q40r4done
-
-q40r4loop:
-	VMOVDQU    2(DI), Y5
-	VPMADDUBSW Y5, Y14, Y6
-	VPMADDWD   Y13, Y6, Y6
-	VPSLLD     $3, Y6, Y6
-	R4_SCALES(0, 0)
-	Q4_0_R4ROW(SI, 0, Y0)
-	Q4_0_R4ROW(R8, 4, Y1)
-	Q4_0_R4ROW(R9, 8, Y8)
-	Q4_0_R4ROW(R10, 12, Y9)
-	R4_ADVANCE(18, 34)
-	DECQ CX
-	JNZ  q40r4loop
-
-q40r4done:
-	R4_EPILOGUE
 
 // func vecDotQ8_0Q8_0r4AVX2(nb int, w *byte, wstride int, a *byte, out *float32)
 TEXT ·vecDotQ8_0Q8_0r4AVX2(SB), NOSPLIT, $16-40
@@ -537,3 +515,138 @@ q80r4loop:
 
 q80r4done:
 	R4_EPILOGUE
+
+// Q4_0 follows the generic kernel's float order instead (vecdot_generic.go):
+// per block the exact integer sum s, then sum += float(s) * (d_w*d_a),
+// unfused. The multi-row/token kernels reduce four blocks' lane sums with
+// VPHADDD and do the float steps for four outputs in one vector.
+
+// func vecDotQ4_0Q8_0AVX2(nb int, w, a *byte) float32
+TEXT ·vecDotQ4_0Q8_0AVX2(SB), NOSPLIT, $0-28
+	MOVQ nb+0(FP), CX
+	MOVQ w+8(FP), SI
+	MOVQ a+16(FP), DI
+	VXORPS X0, X0, X0
+	NIBBLE_CONSTS
+	MOVL         $0x08080808, AX
+	VMOVD        AX, X14
+	VPBROADCASTD X14, Y14
+	TESTQ CX, CX
+	JZ    q40done
+
+q40loop:
+	VPBROADCASTW 0(SI), X2
+	VCVTPH2PS    X2, X2
+	VPBROADCASTW 0(DI), X3
+	VCVTPH2PS    X3, X3
+	VMULSS       X3, X2, X2
+	Q4_0_LANES(0, 0)
+	HSUM_I32(Y6, X6, X7)
+	VCVTDQ2PS    X6, X6
+	VMULSS       X2, X6, X6
+	VADDSS       X6, X0, X0
+	ADDQ $18, SI
+	ADDQ $34, DI
+	DECQ CX
+	JNZ  q40loop
+
+q40done:
+	VZEROUPPER
+	MOVSS X0, ret+24(FP)
+	RET
+
+// func vecDotQ4_0Q8_0r4AVX2(nb int, w *byte, wstride int, a *byte, out *float32)
+TEXT ·vecDotQ4_0Q8_0r4AVX2(SB), NOSPLIT, $0-40
+	MOVQ nb+0(FP), CX
+	MOVQ w+8(FP), SI
+	MOVQ wstride+16(FP), BX
+	MOVQ a+24(FP), DI
+	LEAQ (SI)(BX*1), R8
+	LEAQ (R8)(BX*1), R9
+	LEAQ (R9)(BX*1), R10
+	VXORPS X0, X0, X0
+	VXORPS X2, X2, X2
+	NIBBLE_CONSTS
+	MOVL         $0x01010101, AX
+	VMOVD        AX, X14
+	VPBROADCASTD X14, Y14
+	TESTQ CX, CX
+	JZ    q40r4done
+
+q40r4loop:
+	VMOVDQU    2(DI), Y5
+	VPMADDUBSW Y5, Y14, Y6
+	VPMADDWD   Y13, Y6, Y6
+	VPSLLD     $3, Y6, Y6
+	VPINSRW      $0, 0(SI), X2, X2
+	VPINSRW      $1, 0(R8), X2, X2
+	VPINSRW      $2, 0(R9), X2, X2
+	VPINSRW      $3, 0(R10), X2, X2
+	VCVTPH2PS    X2, X2
+	VPBROADCASTW 0(DI), X3
+	VCVTPH2PS    X3, X3
+	VMULPS       X3, X2, X3
+	Q4_0_R4LANES(SI, Y4, X4)
+	Q4_0_R4LANES(R8, Y8, X8)
+	Q4_0_R4LANES(R9, Y9, X9)
+	Q4_0_R4LANES(R10, Y10, X10)
+	HSUM4_I32(Y8, Y9, Y10, X8)
+	VCVTDQ2PS X4, X4
+	VMULPS    X3, X4, X4
+	VADDPS    X4, X0, X0
+	R4_ADVANCE(18, 34)
+	DECQ CX
+	JNZ  q40r4loop
+
+q40r4done:
+	MOVQ    out+32(FP), DX
+	VMOVUPS X0, (DX)
+	VZEROUPPER
+	RET
+
+// func vecDotQ4_0Q8_0x4AVX2(nb int, w, a *byte, stride int, out *float32, ostride int)
+TEXT ·vecDotQ4_0Q8_0x4AVX2(SB), NOSPLIT, $0-48
+	MOVQ nb+0(FP), CX
+	MOVQ w+8(FP), SI
+	MOVQ a+16(FP), DI
+	MOVQ stride+24(FP), BX
+	LEAQ (DI)(BX*1), R8
+	LEAQ (R8)(BX*1), R9
+	LEAQ (R9)(BX*1), R10
+	VXORPS X0, X0, X0
+	VXORPS X2, X2, X2
+	NIBBLE_CONSTS
+	MOVL         $0x08080808, AX
+	VMOVD        AX, X14
+	VPBROADCASTD X14, Y14
+	TESTQ CX, CX
+	JZ    q40x4done
+
+q40x4loop:
+	VPINSRW      $0, 0(DI), X2, X2
+	VPINSRW      $1, 0(R8), X2, X2
+	VPINSRW      $2, 0(R9), X2, X2
+	VPINSRW      $3, 0(R10), X2, X2
+	VCVTPH2PS    X2, X2
+	VPBROADCASTW 0(SI), X3
+	VCVTPH2PS    X3, X3
+	VMULPS       X2, X3, X3
+	NIBBLES(2(SI))
+	VPSUBB  Y14, Y4, Y4
+	VPSIGNB Y4, Y4, Y6
+	Q4_0_X4LANES(DI, Y8)
+	Q4_0_X4LANES(R8, Y9)
+	Q4_0_X4LANES(R9, Y10)
+	Q4_0_X4LANES(R10, Y11)
+	VMOVDQA Y8, Y4
+	HSUM4_I32(Y9, Y10, Y11, X8)
+	VCVTDQ2PS X4, X4
+	VMULPS    X3, X4, X4
+	VADDPS    X4, X0, X0
+	ADDQ $18, SI
+	ADVANCE4(34)
+	DECQ CX
+	JNZ  q40x4loop
+
+q40x4done:
+	STORE_LANES4
