@@ -287,6 +287,52 @@ GLOBL shufPair<>(SB), RODATA|NOPTR, $128
 	VZEROUPPER                     \
 	RET
 
+// One 64-element chunk j of a Q5_K block: nibbles at 48+32j(SI) plus bit
+// b0 (low half) or b1 (high half) of the qh bytes in Y14 as bit 4; Y13 =
+// 0x01 bytes. Otherwise as Q4_K_CHUNK.
+#define Q5_K_CHUNK(j, b0, b1) \
+	VMOVDQU    48+32*j(SI), Y10         \
+	VPSRLW     $4, Y10, Y11             \
+	VPAND      Y15, Y10, Y10            \
+	VPAND      Y15, Y11, Y11            \
+	VPSRLW     $b0, Y14, Y12            \
+	VPAND      Y13, Y12, Y12            \
+	VPSLLW     $4, Y12, Y12             \
+	VPOR       Y12, Y10, Y10            \
+	VPSRLW     $b1, Y14, Y12            \
+	VPAND      Y13, Y12, Y12            \
+	VPSLLW     $4, Y12, Y12             \
+	VPOR       Y12, Y11, Y11            \
+	VPMADDUBSW 4+64*j(DI), Y10, Y10     \
+	VPMADDUBSW 4+64*j+32(DI), Y11, Y11  \
+	VPSHUFB    shufW16<>+64*j(SB), Y2, Y12    \
+	VPMADDWD   Y12, Y10, Y10            \
+	VPSHUFB    shufW16<>+64*j+32(SB), Y2, Y12 \
+	VPMADDWD   Y12, Y11, Y11            \
+	VPADDD     Y10, Y9, Y9              \
+	VPADDD     Y11, Y9, Y9
+
+// Q5_K chunk for four tokens: qh bytes in Y8, 0x01 bytes in Y1.
+#define Q5_K_CHUNK4(qo, ao, so, b0, b1) \
+	VMOVDQU qo(SI), Y10                     \
+	VPSRLW  $4, Y10, Y11                    \
+	VPAND   Y15, Y10, Y10                   \
+	VPAND   Y15, Y11, Y11                   \
+	VPSRLW  $b0, Y8, Y12                    \
+	VPAND   Y1, Y12, Y12                    \
+	VPSLLW  $4, Y12, Y12                    \
+	VPOR    Y12, Y10, Y10                   \
+	VPSRLW  $b1, Y8, Y12                    \
+	VPAND   Y1, Y12, Y12                    \
+	VPSLLW  $4, Y12, Y12                    \
+	VPOR    Y12, Y11, Y11                   \
+	VPSHUFB shufW16<>+so(SB), Y2, Y12       \
+	VPSHUFB shufW16<>+so+32(SB), Y2, Y13    \
+	Q4_K_TOK(DI, ao, Y4)                    \
+	Q4_K_TOK(R8, ao, Y5)                    \
+	Q4_K_TOK(R9, ao, Y6)                    \
+	Q4_K_TOK(R10, ao, Y7)
+
 // func vecDotQ4_KQ8_KAVX2(nb int, w, a *byte) float32
 TEXT ·vecDotQ4_KQ8_KAVX2(SB), NOSPLIT, $0-28
 	MOVQ nb+0(FP), CX
@@ -532,3 +578,175 @@ q6kx4loop:
 
 q6kx4done:
 	X4_EPILOGUE
+
+// func vecDotQ5_KQ8_KAVX2(nb int, w, a *byte) float32
+TEXT ·vecDotQ5_KQ8_KAVX2(SB), NOSPLIT, $0-28
+	MOVQ nb+0(FP), CX
+	MOVQ w+8(FP), SI
+	MOVQ a+16(FP), DI
+	VXORPS X0, X0, X0   // the float sum, in the generic kernel's order
+	BYTE_CONST($0x0F0F0F0F, X15, Y15)
+	BYTE_CONST($0x01010101, X13, Y13)
+	TESTQ CX, CX
+	JZ    q5kdone
+
+q5kloop:
+	// Unpack the 8 six-bit scales and mins (ggml's utmp shuffle):
+	// AX = scales 0-3, R8 = scales 4-7, R11 = mins 0-3, R9 = mins 4-7.
+	MOVL 4(SI), AX
+	MOVL 8(SI), BX
+	MOVL 12(SI), R8
+	MOVL R8, R9
+	SHRL $4, R9
+	ANDL $0x0f0f0f0f, R9
+	MOVL BX, R10
+	SHRL $6, R10
+	ANDL $0x03030303, R10
+	SHLL $4, R10
+	ORL  R10, R9
+	MOVL BX, R11
+	ANDL $0x3f3f3f3f, R11
+	ANDL $0x0f0f0f0f, R8
+	MOVL AX, R10
+	SHRL $6, R10
+	ANDL $0x03030303, R10
+	SHLL $4, R10
+	ORL  R10, R8
+	ANDL $0x3f3f3f3f, AX
+	VMOVD     AX, X2
+	VPINSRD   $1, R8, X2, X2
+	VPINSRD   $2, R11, X2, X2
+	VPINSRD   $3, R9, X2, X2
+	VPMOVZXBW X2, Y2          // int16: scales 0-7 | mins 0-7
+	VEXTRACTI128 $1, Y2, X3   // mins
+	VPERMQ    $0x44, Y2, Y2   // scales in both lanes
+
+	// mins . (bsums[2j] + bsums[2j+1])
+	VMOVDQU      260(DI), Y4
+	VEXTRACTI128 $1, Y4, X5
+	VPHADDW      X5, X4, X4
+	VPMADDWD     X3, X4, X4
+
+	VPXOR   Y9, Y9, Y9
+	VMOVDQU 16(SI), Y14
+	Q5_K_CHUNK(0, 0, 1)
+	Q5_K_CHUNK(1, 2, 3)
+	Q5_K_CHUNK(2, 4, 5)
+	Q5_K_CHUNK(3, 6, 7)
+
+	// sum += (y.d*x.d)*isum - (y.d*x.dmin)*summ, unfused, as the generic
+	// kernel (dotK4) computes it.
+	VPSHUFD      $0x4e, X4, X5
+	VPADDD       X5, X4, X4
+	VPSHUFD      $0xb1, X4, X5
+	VPADDD       X5, X4, X4
+	HSUM_I32(Y9, X9, X5)
+	VCVTDQ2PS    X9, X9
+	VCVTDQ2PS    X4, X4
+	VMOVSS       0(DI), X6
+	VPBROADCASTW 0(SI), X7
+	VCVTPH2PS    X7, X7
+	VPBROADCASTW 2(SI), X8
+	VCVTPH2PS    X8, X8
+	VMULSS       X7, X6, X7
+	VMULSS       X9, X7, X7
+	VMULSS       X8, X6, X8
+	VMULSS       X4, X8, X8
+	VSUBSS       X8, X7, X7
+	VADDSS       X7, X0, X0
+
+	ADDQ $176, SI
+	ADDQ $292, DI
+	DECQ CX
+	JNZ  q5kloop
+
+q5kdone:
+	VZEROUPPER
+	MOVSS X0, ret+24(FP)
+	RET
+
+// func vecDotQ5_KQ8_Kx4AVX2(nb int, w, a *byte, stride int, out *float32, ostride int)
+TEXT ·vecDotQ5_KQ8_Kx4AVX2(SB), NOSPLIT, $0-48
+	X4_PROLOGUE
+	BYTE_CONST($0x0F0F0F0F, X15, Y15)
+	BYTE_CONST($0x01010101, X1, Y1)
+	TESTQ CX, CX
+	JZ    q5kx4done
+
+q5kx4loop:
+	MOVL 4(SI), AX
+	MOVL 8(SI), DX
+	MOVL 12(SI), R11
+	MOVL R11, R12
+	SHRL $4, R12
+	ANDL $0x0f0f0f0f, R12
+	MOVL DX, R13
+	SHRL $6, R13
+	ANDL $0x03030303, R13
+	SHLL $4, R13
+	ORL  R13, R12
+	ANDL $0x3f3f3f3f, DX
+	ANDL $0x0f0f0f0f, R11
+	MOVL AX, R13
+	SHRL $6, R13
+	ANDL $0x03030303, R13
+	SHLL $4, R13
+	ORL  R13, R11
+	ANDL $0x3f3f3f3f, AX
+	VMOVD     AX, X2
+	VPINSRD   $1, R11, X2, X2
+	VPINSRD   $2, DX, X2, X2
+	VPINSRD   $3, R12, X2, X2
+	VPMOVZXBW X2, Y2
+	VEXTRACTI128 $1, Y2, X3
+	VPERMQ    $0x44, Y2, Y2
+
+	VPXOR Y4, Y4, Y4
+	VPXOR Y5, Y5, Y5
+	VPXOR Y6, Y6, Y6
+	VPXOR Y7, Y7, Y7
+	VMOVDQU 16(SI), Y8
+	Q5_K_CHUNK4(48, 4, 0, 0, 1)
+	Q5_K_CHUNK4(80, 68, 64, 2, 3)
+	Q5_K_CHUNK4(112, 132, 128, 4, 5)
+	Q5_K_CHUNK4(144, 196, 192, 6, 7)
+
+	// The generic kernel's float order for four tokens at once (lanes =
+	// tokens): isum and summ per token, then (y.d*x.d)*isum -
+	// (y.d*x.dmin)*summ added to X0.
+	VPHADDD      Y5, Y4, Y4
+	VPHADDD      Y7, Y6, Y6
+	VPHADDD      Y6, Y4, Y4
+	VEXTRACTI128 $1, Y4, X5
+	VPADDD       X5, X4, X4
+	Q4_K_MINS(DI, X5)
+	Q4_K_MINS(R8, X6)
+	Q4_K_MINS(R9, X7)
+	Q4_K_MINS(R10, X8)
+	VPHADDD      X6, X5, X5
+	VPHADDD      X8, X7, X7
+	VPHADDD      X7, X5, X5
+	VMOVSS       0(DI), X6
+	VINSERTPS    $0x10, 0(R8), X6, X6
+	VINSERTPS    $0x20, 0(R9), X6, X6
+	VINSERTPS    $0x30, 0(R10), X6, X6
+	VPBROADCASTW 0(SI), X7
+	VCVTPH2PS    X7, X7
+	VPBROADCASTW 2(SI), X8
+	VCVTPH2PS    X8, X8
+	VCVTDQ2PS    X4, X4
+	VCVTDQ2PS    X5, X5
+	VMULPS       X7, X6, X7
+	VMULPS       X4, X7, X7
+	VMULPS       X8, X6, X8
+	VMULPS       X5, X8, X8
+	VSUBPS       X8, X7, X7
+	VADDPS       X7, X0, X0
+
+	ADDQ $176, SI
+	ADVANCE4(292)
+	DECQ CX
+	JNZ  q5kx4loop
+
+q5kx4done:
+	STORE_LANES4

@@ -17,6 +17,7 @@ var avx2Set = registerImpl("avx2", cpu.X86.HasAVX2 && cpu.X86.HasFMA && cpu.X86.
 	s.vecDot[ggml.Q5_0] = vecDotQ5_0Q8_0Asm
 	s.vecDot[ggml.Q5_1] = vecDotQ5_1Q8_1Asm
 	s.vecDot[ggml.Q4_K] = vecDotQ4_KQ8_KAsm
+	s.vecDot[ggml.Q5_K] = vecDotQ5_KQ8_KAsm
 	s.vecDot[ggml.Q6_K] = vecDotQ6_KQ8_KAsm
 
 	s.vecDotR4[ggml.Q4_0] = vecDotQ4_0Q8_0r4Asm
@@ -25,6 +26,7 @@ var avx2Set = registerImpl("avx2", cpu.X86.HasAVX2 && cpu.X86.HasFMA && cpu.X86.
 	s.vecDot4[ggml.Q4_0] = vecDotQ4_0Q8_0x4Asm
 	s.vecDot4[ggml.Q8_0] = vecDotQ8_0Q8_0x4Asm
 	s.vecDot4[ggml.Q4_K] = vecDotQ4_KQ8_Kx4Asm
+	s.vecDot4[ggml.Q5_K] = vecDotQ5_KQ8_Kx4Asm
 	s.vecDot4[ggml.Q6_K] = vecDotQ6_KQ8_Kx4Asm
 })
 
@@ -214,4 +216,27 @@ func vecDotQ8_0Q8_0r4Asm(n int, w []byte, wstride int, a []byte, out []float32) 
 		return
 	}
 	vecDotQ8_0Q8_0r4AVX2(r4Args(n, qk, q8_0Bytes, q8_0Bytes, w, wstride, a, out))
+}
+
+//go:noescape
+func vecDotQ5_KQ8_KAVX2(nb int, w, a *byte) float32
+
+//go:noescape
+func vecDotQ5_KQ8_Kx4AVX2(nb int, w, a *byte, stride int, out *float32, ostride int)
+
+func vecDotQ5_KQ8_KAsm(n int, w, a []byte) float32 {
+	if n < qkK {
+		return 0
+	}
+	return vecDotQ5_KQ8_KAVX2(asmArgs(n, qkK, q5_KBytes, q8_KBytes, w, a))
+}
+
+func vecDotQ5_KQ8_Kx4Asm(n int, w, a []byte, stride int, out []float32, ostride int) {
+	if n < qkK {
+		for k := 0; k < 4; k++ {
+			out[k*ostride] = 0
+		}
+		return
+	}
+	vecDotQ5_KQ8_Kx4AVX2(x4Args(n, qkK, q5_KBytes, q8_KBytes, w, a, stride, out, ostride))
 }
