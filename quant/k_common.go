@@ -89,6 +89,13 @@ func putScaleMinK4(scales []byte, ls, lm *[8]uint8) {
 // one maximising sumlx^2/suml2 under the weights w (ggml passes w = x*x when
 // no importance matrix is given). L receives the levels shifted by +nmax.
 // len(x) must be at most 32 and len(w), len(L) >= len(x).
+//
+// As in makeQKX2Quants, work is skipped only where the result provably
+// stays the same: w*x (ggml's first product in w*x*l) is computed once; a
+// candidate with the same levels as the one before it has the same sums and
+// cannot change the outcome (re-running the comparison on identical sums
+// leaves scale, best and L as they are); and a winning candidate's levels
+// are kept instead of being rounded a second time.
 func makeQXQuants(x []float32, nmax int, L []int8, w []float32) float32 {
 	n := len(x)
 	w = w[:n]
@@ -106,15 +113,18 @@ func makeQXQuants(x []float32, nmax int, L []int8, w []float32) float32 {
 		}
 		return 0
 	}
+	var wxA [32]float32
+	var candA [32]int8
+	wx, cand := wxA[:n], candA[:n]
+	for i, v := range x {
+		wx[i] = w[i] * v
+	}
 	fnmax := float32(nmax)
 	iscale := float32(-nmax) / max
-	var sumlx, suml2 float32
-	for i, v := range x {
-		l := clampInt(nearestInt(iscale*v), -nmax, nmax-1)
-		L[i] = int8(l + nmax)
-		fl := float32(l)
-		sumlx += float32(w[i] * v * fl)
-		suml2 += float32(w[i] * fl * fl)
+	qxLevels(x, cand, iscale, nmax)
+	sumlx, suml2 := qxSums(w, wx, cand)
+	for i, l := range cand {
+		L[i] = l + int8(nmax)
 	}
 	var scale float32
 	if suml2 != 0 {
@@ -126,21 +136,49 @@ func makeQXQuants(x []float32, nmax int, L []int8, w []float32) float32 {
 			continue
 		}
 		iscale = -(fnmax + float32(float32(0.1)*float32(is))) / max
-		sumlx, suml2 = 0, 0
-		for i, v := range x {
-			fl := float32(clampInt(nearestInt(iscale*v), -nmax, nmax-1))
-			sumlx += float32(w[i] * v * fl)
-			suml2 += float32(w[i] * fl * fl)
+		if !qxLevels(x, cand, iscale, nmax) {
+			continue
 		}
+		sumlx, suml2 = qxSums(w, wx, cand)
 		if suml2 > 0 && float32(sumlx*sumlx) > float32(best*suml2) {
-			for i, v := range x {
-				L[i] = int8(nmax + clampInt(nearestInt(iscale*v), -nmax, nmax-1))
+			for i, l := range cand {
+				L[i] = l + int8(nmax)
 			}
 			scale = sumlx / suml2
 			best = scale * sumlx
 		}
 	}
 	return scale
+}
+
+// qxLevels sets cand to clamp(nearestInt(iscale*x), -nmax, nmax-1) and
+// reports whether any level changed.
+//
+//go:noinline
+func qxLevels(x []float32, cand []int8, iscale float32, nmax int) bool {
+	cand = cand[:len(x)]
+	var changed int8
+	for i, v := range x {
+		l := int8(clampInt(nearestInt(iscale*v), -nmax, nmax-1))
+		changed |= cand[i] ^ l
+		cand[i] = l
+	}
+	return changed != 0
+}
+
+// qxSums returns make_qx_quants' sums of w*x*l and w*l*l, in its order and
+// rounding, with wx = w*x precomputed.
+//
+//go:noinline
+func qxSums(w, wx []float32, cand []int8) (sumlx, suml2 float32) {
+	wx = wx[:len(w)]
+	cand = cand[:len(w)]
+	for i, wi := range w {
+		fl := float32(cand[i])
+		sumlx += float32(wx[i] * fl)
+		suml2 += float32(float32(wi*fl) * fl)
+	}
+	return sumlx, suml2
 }
 
 // makeQ3Quants is make_q3_quants with do_rmse set (the Q3_K reference path):

@@ -474,3 +474,81 @@ func TestMakeQKX2QuantsMatchesReference(t *testing.T) {
 		}
 	}
 }
+
+// refMakeQXQuants is the plain port of make_qx_quants (rmse_type 1) that
+// the optimized makeQXQuants must match bit for bit.
+func refMakeQXQuants(x []float32, nmax int, L []int8, w []float32) float32 {
+	n := len(x)
+	w = w[:n]
+	L = L[:n]
+	var max, amax float32
+	for _, v := range x {
+		if ax := abs32(v); ax > amax {
+			amax = ax
+			max = v
+		}
+	}
+	if amax < groupMaxEps {
+		for i := range L {
+			L[i] = 0
+		}
+		return 0
+	}
+	fnmax := float32(nmax)
+	iscale := float32(-nmax) / max
+	var sumlx, suml2 float32
+	for i, v := range x {
+		l := clampInt(nearestInt(iscale*v), -nmax, nmax-1)
+		L[i] = int8(l + nmax)
+		fl := float32(l)
+		sumlx += float32(w[i] * v * fl)
+		suml2 += float32(w[i] * fl * fl)
+	}
+	var scale float32
+	if suml2 != 0 {
+		scale = sumlx / suml2
+	}
+	best := scale * sumlx
+	for is := -9; is <= 9; is++ {
+		if is == 0 {
+			continue
+		}
+		iscale = -(fnmax + float32(float32(0.1)*float32(is))) / max
+		sumlx, suml2 = 0, 0
+		for i, v := range x {
+			fl := float32(clampInt(nearestInt(iscale*v), -nmax, nmax-1))
+			sumlx += float32(w[i] * v * fl)
+			suml2 += float32(w[i] * fl * fl)
+		}
+		if suml2 > 0 && float32(sumlx*sumlx) > float32(best*suml2) {
+			for i, v := range x {
+				L[i] = int8(nmax + clampInt(nearestInt(iscale*v), -nmax, nmax-1))
+			}
+			scale = sumlx / suml2
+			best = scale * sumlx
+		}
+	}
+	return scale
+}
+
+func TestMakeQXQuantsMatchesReference(t *testing.T) {
+	r := rand.New(rand.NewPCG(21, 22))
+	for _, nmax := range []int{32, 4, 16} {
+		for it := 0; it < 20000; it++ {
+			var x, w [32]float32
+			n := []int{16, 32}[it%2]
+			qkx2Case(r, it%32, n, x[:], w[:], false)
+			if it%3 == 0 { // the weights ggml uses without an importance matrix
+				for i := range w[:n] {
+					w[i] = x[i] * x[i]
+				}
+			}
+			var want, got [32]int8
+			ws := refMakeQXQuants(x[:n], nmax, want[:], w[:])
+			gs := makeQXQuants(x[:n], nmax, got[:], w[:])
+			if math.Float32bits(ws) != math.Float32bits(gs) || want != got {
+				t.Fatalf("nmax %d case %d: scale %v levels %v, want %v %v; x=%v w=%v", nmax, it%32, gs, got[:n], ws, want[:n], x[:n], w[:n])
+			}
+		}
+	}
+}
