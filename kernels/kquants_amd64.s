@@ -62,6 +62,27 @@ DATA shufPair<>+104(SB)/8, $0x0d0d0d0d0d0d0d0d
 DATA shufPair<>+112(SB)/8, $0x0e0e0e0e0e0e0e0e
 DATA shufPair<>+120(SB)/8, $0x0f0f0f0f0f0f0f0f
 GLOBL shufPair<>(SB), RODATA|NOPTR, $128
+// shufPairW16 + 32k: VPSHUFB mask giving int16 element 2k of each lane in
+// the low lane and 2k+1 in the high lane (scales of the two halves of 32
+// elements).
+DATA shufPairW16<>+0(SB)/8, $0x0100010001000100
+DATA shufPairW16<>+8(SB)/8, $0x0100010001000100
+DATA shufPairW16<>+16(SB)/8, $0x0302030203020302
+DATA shufPairW16<>+24(SB)/8, $0x0302030203020302
+DATA shufPairW16<>+32(SB)/8, $0x0504050405040504
+DATA shufPairW16<>+40(SB)/8, $0x0504050405040504
+DATA shufPairW16<>+48(SB)/8, $0x0706070607060706
+DATA shufPairW16<>+56(SB)/8, $0x0706070607060706
+DATA shufPairW16<>+64(SB)/8, $0x0908090809080908
+DATA shufPairW16<>+72(SB)/8, $0x0908090809080908
+DATA shufPairW16<>+80(SB)/8, $0x0b0a0b0a0b0a0b0a
+DATA shufPairW16<>+88(SB)/8, $0x0b0a0b0a0b0a0b0a
+DATA shufPairW16<>+96(SB)/8, $0x0d0c0d0c0d0c0d0c
+DATA shufPairW16<>+104(SB)/8, $0x0d0c0d0c0d0c0d0c
+DATA shufPairW16<>+112(SB)/8, $0x0f0e0f0e0f0e0f0e
+DATA shufPairW16<>+120(SB)/8, $0x0f0e0f0e0f0e0f0e
+GLOBL shufPairW16<>(SB), RODATA|NOPTR, $128
+
 // shufPair + 16m: VPSHUFB mask giving bytes [2m x8, 2m+1 x8].
 
 #define HSUM(Y, X, T) \
@@ -332,6 +353,32 @@ GLOBL shufPair<>(SB), RODATA|NOPTR, $128
 	Q4_K_TOK(R8, ao, Y5)                    \
 	Q4_K_TOK(R9, ao, Y6)                    \
 	Q4_K_TOK(R10, ao, Y7)
+
+// Q3_K, one 32-element group: bits 2s..2s+1 of the qs bytes in Y5 minus 4
+// where bit b of the hmask bytes (inverted in Y4) is clear; activations at
+// ao(DI); scale pair k of Ysc. Y9 += int32 lanes (ggml's q3_K order).
+#define Q3_K_GROUP(sh, b, ao, Ysc, k) \
+	VPSRLW     $sh, Y5, Y6                  \
+	VPAND      Y15, Y6, Y6                  \
+	VPSRLW     $b, Y4, Y7                   \
+	VPAND      Y14, Y7, Y7                  \
+	VPSLLW     $2, Y7, Y7                   \
+	VPMADDUBSW ao(DI), Y6, Y6               \
+	VPMADDUBSW ao(DI), Y7, Y7               \
+	VPSUBW     Y7, Y6, Y6                   \
+	VPSHUFB    shufPairW16<>+k(SB), Ysc, Y7 \
+	VPMADDWD   Y7, Y6, Y6                   \
+	VPADDD     Y6, Y9, Y9
+
+// Q2_K, one 32-element group: bits 2s..2s+1 of the qs bytes in Y5 times
+// the activations at ao(DI), scale pair k of Ysc; Y9 += int32 lanes.
+#define Q2_K_GROUP(sh, ao, Ysc, k) \
+	VPSRLW     $sh, Y5, Y6                  \
+	VPAND      Y15, Y6, Y6                  \
+	VPMADDUBSW ao(DI), Y6, Y6               \
+	VPSHUFB    shufPairW16<>+k(SB), Ysc, Y7 \
+	VPMADDWD   Y7, Y6, Y6                   \
+	VPADDD     Y6, Y9, Y9
 
 // func vecDotQ4_KQ8_KAVX2(nb int, w, a *byte) float32
 TEXT ·vecDotQ4_KQ8_KAVX2(SB), NOSPLIT, $0-28
@@ -750,3 +797,156 @@ q5kx4loop:
 
 q5kx4done:
 	STORE_LANES4
+
+// func vecDotQ3_KQ8_KAVX2(nb int, w, a *byte) float32
+TEXT ·vecDotQ3_KQ8_KAVX2(SB), NOSPLIT, $0-28
+	MOVQ nb+0(FP), CX
+	MOVQ w+8(FP), SI
+	MOVQ a+16(FP), DI
+	VXORPS Y0, Y0, Y0
+	BYTE_CONST($0x03030303, X15, Y15)
+	BYTE_CONST($0x01010101, X14, Y14)
+	BYTE_CONST($0x20202020, X13, Y13)
+	VPCMPEQB Y12, Y12, Y12
+	TESTQ CX, CX
+	JZ    q3kdone
+
+q3kloop:
+	// The sixteen 6-bit scales (unpackQ3KScales), minus 32, as int16:
+	// Y2 = scales 0-7 in both lanes, Y3 = scales 8-15.
+	MOVL 96(SI), AX
+	MOVL 100(SI), DX
+	MOVL 104(SI), R8
+	MOVL AX, R9
+	ANDL $0x0f0f0f0f, R9
+	MOVL R8, R10
+	ANDL $0x03030303, R10
+	SHLL $4, R10
+	ORL  R10, R9
+	VMOVD R9, X2
+	MOVL DX, R9
+	ANDL $0x0f0f0f0f, R9
+	MOVL R8, R10
+	SHRL $2, R10
+	ANDL $0x03030303, R10
+	SHLL $4, R10
+	ORL  R10, R9
+	VPINSRD $1, R9, X2, X2
+	MOVL AX, R9
+	SHRL $4, R9
+	ANDL $0x0f0f0f0f, R9
+	MOVL R8, R10
+	SHRL $4, R10
+	ANDL $0x03030303, R10
+	SHLL $4, R10
+	ORL  R10, R9
+	VPINSRD $2, R9, X2, X2
+	MOVL DX, R9
+	SHRL $4, R9
+	ANDL $0x0f0f0f0f, R9
+	MOVL R8, R10
+	SHRL $6, R10
+	ANDL $0x03030303, R10
+	SHLL $4, R10
+	ORL  R10, R9
+	VPINSRD $3, R9, X2, X2
+	VPSUBB    X13, X2, X2
+	VPMOVSXBW X2, Y2
+	VPERMQ    $0xee, Y2, Y3
+	VPERMQ    $0x44, Y2, Y2
+
+	VMOVDQU 0(SI), Y4
+	VPXOR   Y12, Y4, Y4       // inverted hmask
+	VPXOR   Y9, Y9, Y9
+	VMOVDQU 32(SI), Y5
+	Q3_K_GROUP(0, 0, 4, Y2, 0)
+	Q3_K_GROUP(2, 1, 36, Y2, 32)
+	Q3_K_GROUP(4, 2, 68, Y2, 64)
+	Q3_K_GROUP(6, 3, 100, Y2, 96)
+	VMOVDQU 64(SI), Y5
+	Q3_K_GROUP(0, 4, 132, Y3, 0)
+	Q3_K_GROUP(2, 5, 164, Y3, 32)
+	Q3_K_GROUP(4, 6, 196, Y3, 64)
+	Q3_K_GROUP(6, 7, 228, Y3, 96)
+
+	// acc += (y.d * x.d) * lanes
+	VBROADCASTSS 0(DI), Y6
+	VPBROADCASTW 108(SI), X7
+	VCVTPH2PS    X7, Y7
+	VMULPS       Y7, Y6, Y6
+	VCVTDQ2PS    Y9, Y9
+	VFMADD231PS  Y9, Y6, Y0
+
+	ADDQ $110, SI
+	ADDQ $292, DI
+	DECQ CX
+	JNZ  q3kloop
+
+q3kdone:
+	HSUM(Y0, X0, X1)
+	VZEROUPPER
+	MOVSS X0, ret+24(FP)
+	RET
+
+// func vecDotQ2_KQ8_KAVX2(nb int, w, a *byte) float32
+TEXT ·vecDotQ2_KQ8_KAVX2(SB), NOSPLIT, $0-28
+	MOVQ nb+0(FP), CX
+	MOVQ w+8(FP), SI
+	MOVQ a+16(FP), DI
+	VXORPS X0, X0, X0   // the float sum, in the generic kernel's order
+	BYTE_CONST($0x03030303, X15, Y15)
+	BYTE_CONST($0x0F0F0F0F, X14, Y14)
+	TESTQ CX, CX
+	JZ    q2kdone
+
+q2kloop:
+	// scales (low nibbles) and mins (high nibbles) as int16
+	VMOVDQU   0(SI), X2
+	VPSRLW    $4, X2, X3
+	VPAND     X14, X2, X2
+	VPAND     X14, X3, X3
+	VPMOVZXBW X2, Y2
+	VPMOVZXBW X3, Y3
+	// summs = mins . bsums
+	VPMADDWD  260(DI), Y3, Y3
+	HSUM_I32(Y3, X3, X4)
+	VPERMQ    $0xee, Y2, Y8
+	VPERMQ    $0x44, Y2, Y2
+
+	VPXOR   Y9, Y9, Y9
+	VMOVDQU 16(SI), Y5
+	Q2_K_GROUP(0, 4, Y2, 0)
+	Q2_K_GROUP(2, 36, Y2, 32)
+	Q2_K_GROUP(4, 68, Y2, 64)
+	Q2_K_GROUP(6, 100, Y2, 96)
+	VMOVDQU 48(SI), Y5
+	Q2_K_GROUP(0, 132, Y8, 0)
+	Q2_K_GROUP(2, 164, Y8, 32)
+	Q2_K_GROUP(4, 196, Y8, 64)
+	Q2_K_GROUP(6, 228, Y8, 96)
+	HSUM_I32(Y9, X9, X4)
+
+	// sum += (y.d*x.d)*isum - (y.d*x.dmin)*summs, unfused
+	VMOVSS       0(DI), X6
+	VPBROADCASTW 80(SI), X7
+	VCVTPH2PS    X7, X7
+	VPBROADCASTW 82(SI), X8
+	VCVTPH2PS    X8, X8
+	VMULSS       X7, X6, X7
+	VMULSS       X8, X6, X8
+	VCVTDQ2PS    X9, X9
+	VCVTDQ2PS    X3, X3
+	VMULSS       X9, X7, X7
+	VMULSS       X3, X8, X8
+	VSUBSS       X8, X7, X7
+	VADDSS       X7, X0, X0
+
+	ADDQ $84, SI
+	ADDQ $292, DI
+	DECQ CX
+	JNZ  q2kloop
+
+q2kdone:
+	VZEROUPPER
+	MOVSS X0, ret+24(FP)
+	RET

@@ -16,6 +16,8 @@ var avx2Set = registerImpl("avx2", cpu.X86.HasAVX2 && cpu.X86.HasFMA && cpu.X86.
 	s.vecDot[ggml.Q4_1] = vecDotQ4_1Q8_1Asm
 	s.vecDot[ggml.Q5_0] = vecDotQ5_0Q8_0Asm
 	s.vecDot[ggml.Q5_1] = vecDotQ5_1Q8_1Asm
+	s.vecDot[ggml.Q2_K] = vecDotQ2_KQ8_KAsm
+	s.vecDot[ggml.Q3_K] = vecDotQ3_KQ8_KAsm
 	s.vecDot[ggml.Q4_K] = vecDotQ4_KQ8_KAsm
 	s.vecDot[ggml.Q5_K] = vecDotQ5_KQ8_KAsm
 	s.vecDot[ggml.Q6_K] = vecDotQ6_KQ8_KAsm
@@ -239,4 +241,24 @@ func vecDotQ5_KQ8_Kx4Asm(n int, w, a []byte, stride int, out []float32, ostride 
 		return
 	}
 	vecDotQ5_KQ8_Kx4AVX2(x4Args(n, qkK, q5_KBytes, q8_KBytes, w, a, stride, out, ostride))
+}
+
+//go:noescape
+func vecDotQ2_KQ8_KAVX2(nb int, w, a *byte) float32
+
+//go:noescape
+func vecDotQ3_KQ8_KAVX2(nb int, w, a *byte) float32
+
+func vecDotQ2_KQ8_KAsm(n int, w, a []byte) float32 {
+	if n < qkK {
+		return 0
+	}
+	return vecDotQ2_KQ8_KAVX2(asmArgs(n, qkK, q2_KBytes, q8_KBytes, w, a))
+}
+
+func vecDotQ3_KQ8_KAsm(n int, w, a []byte) float32 {
+	if n < qkK {
+		return 0
+	}
+	return vecDotQ3_KQ8_KAVX2(asmArgs(n, qkK, q3_KBytes, q8_KBytes, w, a))
 }
