@@ -172,3 +172,9 @@ func (m *Model) Eval(tokens []int32, all bool) ([]float32, error) {
 	}
 	return logits, nil
 }
+
+// KVCacheBytes is the memory the KV cache reserves for the whole context.
+func (m *Model) KVCacheBytes() int64 {
+	c := &m.Config
+	return int64(c.Layers) * int64(m.ctx) * int64(c.KVDim()+c.VDim()) * 2
+}

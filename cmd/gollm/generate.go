@@ -124,24 +124,34 @@ func printSummary(m *engine.Model, r *engine.Result) {
 		len(r.Tokens), ms(r.Stats.Decode), r.DecodeTPS(), r.StopReason, m.Threads())
 }
 
-func generateJSON(m *engine.Model, r *engine.Result) map[string]any {
-	return map[string]any{
-		"prompt_tokens": r.PromptTokens,
-		"tokens":        r.Tokens,
-		"text":          r.Text,
-		"stop_reason":   r.StopReason,
-		"n_prompt":      len(r.PromptTokens),
-		"n_gen":         len(r.Tokens),
-		"threads":       m.Threads(),
-		"load_ms":       ms(m.LoadTime),
-		"tokenize_ms":   ms(r.Stats.Tokenize),
-		"prefill_ms":    ms(r.Stats.Prefill),
-		"prefill_tps":   r.PrefillTPS(),
-		"ttft_ms":       ms(r.Stats.TTFT),
-		"decode_ms":     ms(r.Stats.Decode),
-		"decode_tps":    r.DecodeTPS(),
-		"total_ms":      ms(r.Stats.Total),
-		"e2e_tps":       r.EndToEndTPS(),
+// generateResult is the --json output of generate.
+type generateResult struct {
+	PromptTokens []int32 `json:"prompt_tokens"`
+	Tokens       []int32 `json:"tokens"`
+	Text         string  `json:"text"`
+	StopReason   string  `json:"stop_reason"`
+	NPrompt      int     `json:"n_prompt"`
+	NGen         int     `json:"n_gen"`
+	Threads      int     `json:"threads"`
+	LoadMS       float64 `json:"load_ms"`
+	TokenizeMS   float64 `json:"tokenize_ms"`
+	PrefillMS    float64 `json:"prefill_ms"`
+	PrefillTPS   float64 `json:"prefill_tps"`
+	TTFTMS       float64 `json:"ttft_ms"`
+	DecodeMS     float64 `json:"decode_ms"`
+	DecodeTPS    float64 `json:"decode_tps"`
+	TotalMS      float64 `json:"total_ms"`
+	E2ETPS       float64 `json:"e2e_tps"`
+}
+
+func generateJSON(m *engine.Model, r *engine.Result) *generateResult {
+	return &generateResult{
+		PromptTokens: r.PromptTokens, Tokens: r.Tokens, Text: r.Text, StopReason: r.StopReason,
+		NPrompt: len(r.PromptTokens), NGen: len(r.Tokens), Threads: m.Threads(),
+		LoadMS: ms(m.LoadTime), TokenizeMS: ms(r.Stats.Tokenize),
+		PrefillMS: ms(r.Stats.Prefill), PrefillTPS: r.PrefillTPS(), TTFTMS: ms(r.Stats.TTFT),
+		DecodeMS: ms(r.Stats.Decode), DecodeTPS: r.DecodeTPS(),
+		TotalMS: ms(r.Stats.Total), E2ETPS: r.EndToEndTPS(),
 	}
 }
 
