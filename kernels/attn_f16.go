@@ -15,7 +15,21 @@ import (
 // as ggml_vec_dot_f16 computes it: blocks of 32 elements accumulate with
 // FMAs into 4x8 float32 lanes, reduced pairwise; the tail is summed in
 // float64.
-func DotF16F16(x, y []uint16) float32 {
+func DotF16F16(x, y []uint16) float32 { return active.dotF16F16(x, y[:len(x)]) }
+
+// MadF16 computes y += x*v on IEEE-half vectors, each element rounded back
+// to half after a float32 fused multiply-add (ggml_vec_mad_f16).
+func MadF16(y, x []uint16, v float32) { active.madF16(y, x[:len(y)], v) }
+
+// ScaleF16 computes y *= v on an IEEE-half vector (ggml_vec_scale_f16).
+func ScaleF16(y []uint16, v float32) { active.scaleF16(y, v) }
+
+// F16ToF32 widens src into dst.
+func F16ToF32(dst []float32, src []uint16) { active.f16ToF32(dst, src[:len(dst)]) }
+
+// The generic (oracle) versions; SIMD sets may replace them (attn_amd64.go).
+
+func dotF16F16Generic(x, y []uint16) float32 {
 	y = y[:len(x)]
 	n := len(x)
 	np := n &^ 31
@@ -54,24 +68,20 @@ func reduce4x8(acc *[4][8]float32) float32 {
 	return (t0[0] + t0[1]) + (t0[2] + t0[3])
 }
 
-// MadF16 computes y += x*v on IEEE-half vectors, each element rounded back
-// to half after a float32 fused multiply-add (ggml_vec_mad_f16).
-func MadF16(y, x []uint16, v float32) {
+func madF16Generic(y, x []uint16, v float32) {
 	x = x[:len(y)]
 	for i := range y {
 		y[i] = quant.FP32ToFP16(fma32(quant.FP16ToFP32(x[i]), v, quant.FP16ToFP32(y[i])))
 	}
 }
 
-// ScaleF16 computes y *= v on an IEEE-half vector (ggml_vec_scale_f16).
-func ScaleF16(y []uint16, v float32) {
+func scaleF16Generic(y []uint16, v float32) {
 	for i := range y {
 		y[i] = quant.FP32ToFP16(quant.FP16ToFP32(y[i]) * v)
 	}
 }
 
-// F16ToF32 widens src into dst.
-func F16ToF32(dst []float32, src []uint16) {
+func f16ToF32Generic(dst []float32, src []uint16) {
 	src = src[:len(dst)]
 	for i := range dst {
 		dst[i] = quant.FP16ToFP32(src[i])

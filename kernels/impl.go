@@ -47,6 +47,12 @@ type kernelSet struct {
 	dotF16   func(q []float32, k []uint16) float32
 	axpyF16  func(y []float32, a float32, v []uint16)
 	f32ToF16 func(dst []uint16, src []float32)
+
+	// The f16 helpers of the flash-attention loop (attn_f16.go).
+	dotF16F16 func(x, y []uint16) float32
+	madF16    func(y, x []uint16, v float32)
+	scaleF16  func(y []uint16, v float32)
+	f16ToF32  func(dst []float32, src []uint16)
 }
 
 var genericSet = newGenericSet()
@@ -80,6 +86,10 @@ func newGenericSet() *kernelSet {
 	s.dotF16 = dotF16Generic
 	s.axpyF16 = axpyF16Generic
 	s.f32ToF16 = f32ToF16Generic
+	s.dotF16F16 = dotF16F16Generic
+	s.madF16 = madF16Generic
+	s.scaleF16 = scaleF16Generic
+	s.f16ToF32 = f16ToF32Generic
 	return s
 }
 

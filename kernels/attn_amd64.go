@@ -1,0 +1,101 @@
+//go:build !purego
+
+package kernels
+
+import "github.com/gollm/gollm/quant"
+
+// AVX2 versions of the flash-attention f16 helpers and the f32->f16
+// conversion. Whole groups run in assembly with the generic lane layout and
+// reduction order; the tails run the generic code.
+var _ = registerAttnKernels()
+
+func registerAttnKernels() bool {
+	avx2Set.dotF16F16 = attnDotF16Asm
+	avx2Set.madF16 = madF16Asm
+	avx2Set.scaleF16 = scaleF16Asm
+	avx2Set.f16ToF32 = f16ToF32Asm
+	avx2Set.f32ToF16 = f32ToF16Asm
+	return true
+}
+
+// dotF16F16x32AVX2 returns reduce4x8 of the 4x8 FMA lanes over n32 groups
+// of 32 elements (dotF16F16Generic without its tail).
+//
+//go:noescape
+func dotF16F16x32AVX2(n32 int, x, y *uint16) float32
+
+// madF16AVX2 sets y[i] = fp16(fma(x[i], v, y[i])) for 8*n8 elements.
+//
+//go:noescape
+func madF16AVX2(n8 int, y, x *uint16, v float32)
+
+// scaleF16AVX2 sets y[i] = fp16(y[i]*v) for 8*n8 elements.
+//
+//go:noescape
+func scaleF16AVX2(n8 int, y *uint16, v float32)
+
+// f16ToF32AVX2 widens 8*n8 halves.
+//
+//go:noescape
+func f16ToF32AVX2(n8 int, dst *float32, src *uint16)
+
+// f32ToF16AVX2 narrows 8*n8 floats with round-to-nearest-even.
+//
+//go:noescape
+func f32ToF16AVX2(n8 int, dst *uint16, src *float32)
+
+func attnDotF16Asm(x, y []uint16) float32 {
+	y = y[:len(x)]
+	np := len(x) &^ 31
+	var sumf float64
+	if np > 0 {
+		sumf = float64(dotF16F16x32AVX2(np/32, &x[0], &y[0]))
+	}
+	for i := np; i < len(x); i++ {
+		sumf += float64(quant.FP16ToFP32(x[i]) * quant.FP16ToFP32(y[i]))
+	}
+	return float32(sumf)
+}
+
+func madF16Asm(y, x []uint16, v float32) {
+	x = x[:len(y)]
+	n8 := len(y) &^ 7
+	if n8 > 0 {
+		madF16AVX2(n8/8, &y[0], &x[0], v)
+	}
+	if n8 < len(y) {
+		madF16Generic(y[n8:], x[n8:], v)
+	}
+}
+
+func scaleF16Asm(y []uint16, v float32) {
+	n8 := len(y) &^ 7
+	if n8 > 0 {
+		scaleF16AVX2(n8/8, &y[0], v)
+	}
+	if n8 < len(y) {
+		scaleF16Generic(y[n8:], v)
+	}
+}
+
+func f16ToF32Asm(dst []float32, src []uint16) {
+	src = src[:len(dst)]
+	n8 := len(dst) &^ 7
+	if n8 > 0 {
+		f16ToF32AVX2(n8/8, &dst[0], &src[0])
+	}
+	if n8 < len(dst) {
+		f16ToF32Generic(dst[n8:], src[n8:])
+	}
+}
+
+func f32ToF16Asm(dst []uint16, src []float32) {
+	dst = dst[:len(src)]
+	n8 := len(src) &^ 7
+	if n8 > 0 {
+		f32ToF16AVX2(n8/8, &dst[0], &src[0])
+	}
+	if n8 < len(src) {
+		f32ToF16Generic(dst[n8:], src[n8:])
+	}
+}
