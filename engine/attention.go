@@ -6,9 +6,6 @@ import (
 	"github.com/gollm/gollm/kernels"
 )
 
-// maxHeadDim bounds the per-head stack buffers of attention.
-const maxHeadDim = 512
-
 // attnJob is causal multi-head attention for a batch of query tokens over
 // the cache. Work items are (token, head) pairs so the pool can split them.
 //
@@ -25,6 +22,8 @@ type attnJob struct {
 	out   []float32 // [ntok][Heads*HeadDimV]
 	pos0  int       // position of the first query token
 	scale float32   // 1/sqrt(HeadDim)
+	q16   []uint16  // [ntok][Heads*HeadDim] the query rounded to f16
+	acc   []uint16  // [ntok][Heads*HeadDimV] the f16 accumulators
 }
 
 func (j *attnJob) run(lo, hi int) {
@@ -33,14 +32,14 @@ func (j *attnJob) run(lo, hi int) {
 	kvDim, vDim := c.KVDim(), c.VDim()
 	group := c.Heads / c.KVHeads
 	blockLen := j.view.BlockLen
-	var q16, acc [maxHeadDim]uint16
 	for item := lo; item < hi; item++ {
 		tok, h := item/c.Heads, item%c.Heads
 		kvh := h / group
-		q := j.q[tok*c.QDim()+h*hd : tok*c.QDim()+(h+1)*hd]
-		out := j.out[tok*c.Heads*hdv+h*hdv : tok*c.Heads*hdv+(h+1)*hdv]
-		kernels.F32ToF16(q16[:hd], q)
-		vkq := acc[:hdv]
+		q := j.q[item*hd : (item+1)*hd]
+		out := j.out[item*hdv : (item+1)*hdv]
+		q16 := j.q16[item*hd : (item+1)*hd]
+		kernels.F32ToF16(q16, q)
+		vkq := j.acc[item*hdv : (item+1)*hdv]
 		clear(vkq)
 		n := j.pos0 + tok + 1 // causal: positions [0, pos0+tok]
 		runMax := float32(math.Inf(-1))
@@ -48,7 +47,7 @@ func (j *attnJob) run(lo, hi int) {
 		for t := 0; t < n; t++ {
 			b, off := t/blockLen, t%blockLen
 			k := j.view.K[b][off*kvDim+kvh*hd : off*kvDim+(kvh+1)*hd]
-			s := kernels.DotF16F16(q16[:hd], k) * j.scale
+			s := kernels.DotF16F16(q16, k) * j.scale
 			ms, vs := float32(1), float32(1)
 			if s > runMax {
 				// A new maximum: rescale what was accumulated under the old one.

@@ -57,7 +57,7 @@ func (m *Model) forward(phase Phase, tokens []int32, pos int, all bool) []float3
 		}
 		m.cache.View(l, pos+ntok, &s.view)
 		s.attn = attnJob{c: c, view: &s.view, q: q, out: s.att[:ntok*c.Heads*c.HeadDimV],
-			pos0: pos, scale: m.attnScale}
+			pos0: pos, scale: m.attnScale, q16: s.q16, acc: s.acc16}
 		m.pool.For(ntok*c.Heads, s.attnFn)
 
 		t.mark(l, OpAttnOut)

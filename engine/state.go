@@ -18,6 +18,8 @@ type runState struct {
 	k      []float32 // [batch][KVHeads*HeadDim]
 	v      []float32 // [batch][KVHeads*HeadDimV]
 	att    []float32 // [batch][Heads*HeadDimV] attention output
+	q16    []uint16  // [batch][Heads*HeadDim] attention's f16 query
+	acc16  []uint16  // [batch][Heads*HeadDimV] attention's f16 accumulators
 	tmp    []float32 // [batch][Dim] sub-block output before the residual add
 	gate   []float32 // [batch][FFN]
 	up     []float32 // [batch][FFN]
@@ -43,6 +45,8 @@ func newRunState(c *Config, batch int) *runState {
 		k:       make([]float32, batch*c.KVDim()),
 		v:       make([]float32, batch*c.VDim()),
 		att:     make([]float32, batch*c.Heads*c.HeadDimV),
+		q16:     make([]uint16, batch*c.QDim()),
+		acc16:   make([]uint16, batch*c.Heads*c.HeadDimV),
 		tmp:     make([]float32, batch*c.Dim),
 		gate:    make([]float32, batch*c.FFN),
 		up:      make([]float32, batch*c.FFN),

@@ -200,4 +200,3 @@ func (w *Weights) weightBytes() int64 {
 	add(w.Output)
 	return n
 }
-
