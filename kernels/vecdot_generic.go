@@ -122,7 +122,6 @@ func unpackQ3KScales(b []byte, out *[16]int8) {
 	}
 }
 
-
 // scaleMinK4 decodes scale and min j (0..7) of a Q4_K/Q5_K block from its 12
 // packed scale bytes (ggml's get_scale_min_k4).
 func scaleMinK4(j int, q []byte) (d, m uint8) {
@@ -185,4 +184,3 @@ func vecDotQ5_KQ8_KGeneric(n int, w, a []byte) float32 {
 	}
 	return sum
 }
-
