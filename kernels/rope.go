@@ -74,8 +74,8 @@ func (r *RoPE) angles(pos int, cs []float32) {
 			t /= r.Factors[i]
 		}
 		t *= r.FreqScale
-		cs[2*i] = float32(math.Cos(float64(t)))
-		cs[2*i+1] = float32(math.Sin(float64(t)))
+		// glibc's sinf/cosf, not math.Sin/Cos: llama.cpp's angles carry its 1-ulp errors.
+		cs[2*i+1], cs[2*i] = sincosf32(t)
 		theta *= r.thetaScale
 	}
 }
