@@ -1,0 +1,198 @@
+package bench
+
+import (
+	"bytes"
+	"encoding/csv"
+	"encoding/json"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+)
+
+var testMachine = Machine{CPU: "Test CPU 9000", Cores: 2, LogicalCPUs: 4, Kernels: "generic", GoVersion: "go1.26",
+	OS: "linux", Arch: "amd64", MemReadGBs: 10}
+
+func testResults() []Result {
+	a := ModelInfo{Name: "a Q8", Filename: "/m/a.gguf", Type: "llama 1.1B Q8_0", Size: 3 << 30, Params: 11e8,
+		WeightBytesPerToken: 1e9, Batch: 64, Threads: 2}
+	b := a
+	b.Name, b.WeightBytesPerToken = "b", 5e8
+	tg := &Measurement{Test: Test{NGen: 100}, Samples: []time.Duration{time.Second, 2 * time.Second},
+		ITL: []time.Duration{1e6, 2e6, 3e6, 4e6}}
+	pp := &Measurement{Test: Test{NPrompt: 64}, Samples: []time.Duration{time.Second, time.Second},
+		TTFT: []time.Duration{time.Second, time.Second}}
+	tgB := &Measurement{Test: Test{NGen: 100}, Samples: []time.Duration{500 * time.Millisecond, 500 * time.Millisecond}}
+	rs := []Result{NewResult(a, testMachine, pp), NewResult(a, testMachine, tg), NewResult(b, testMachine, tgB)}
+	SetSpeedups(rs)
+	return rs
+}
+
+func TestNewResult(t *testing.T) {
+	rs := testResults()
+	tg := rs[1]
+	// Per-repetition rates 100 and 50 tok/s: llama-bench averages the rates.
+	if tg.Test != "tg100" || !near(tg.AvgTS, 75) || !near(tg.StddevTS, 35.35533905932738) || !near(tg.MedianTS, 75) ||
+		tg.AvgNS != 15e8 || len(tg.SamplesTS) != 2 || tg.SamplesNS[1] != 2e9 {
+		t.Errorf("tg row %+v", tg)
+	}
+	if tg.ITLMSP50 == nil || !near(*tg.ITLMSP50, 2.5) || !near(*tg.ITLMSP90, 3.7) || !near(*tg.ITLMSP99, 3.97) {
+		t.Errorf("ITL percentiles %v %v %v", tg.ITLMSP50, tg.ITLMSP90, tg.ITLMSP99)
+	}
+	// 1e9 weight bytes per token at 75 tok/s = 75 GB/s, 750% of 10 GB/s.
+	if tg.WeightsGBs == nil || !near(*tg.WeightsGBs, 75) || !near(*tg.BandwidthPct, 750) {
+		t.Errorf("bandwidth %v %v", tg.WeightsGBs, tg.BandwidthPct)
+	}
+	if tg.TTFTMS != nil {
+		t.Error("tg row has a TTFT")
+	}
+	pp := rs[0]
+	if pp.TTFTMS == nil || *pp.TTFTMS != 1000 || pp.WeightsGBs != nil || pp.ITLMSP50 != nil || !near(pp.AvgTS, 64) {
+		t.Errorf("pp row %+v", pp)
+	}
+	if rs[0].Speedup != 1 || rs[1].Speedup != 1 || !near(rs[2].Speedup, 200.0/75) {
+		t.Errorf("speedups %v %v %v", rs[0].Speedup, rs[1].Speedup, rs[2].Speedup)
+	}
+}
+
+func TestWriteJSONAndJSONL(t *testing.T) {
+	rs := testResults()
+	var b bytes.Buffer
+	if err := Write(&b, "json", testMachine, rs); err != nil {
+		t.Fatal(err)
+	}
+	var objs []map[string]any
+	if err := json.Unmarshal(b.Bytes(), &objs); err != nil {
+		t.Fatalf("json: %v\n%s", err, b.String())
+	}
+	if len(objs) != 3 {
+		t.Fatalf("%d objects", len(objs))
+	}
+	for _, k := range []string{"model", "model_type", "test", "n_prompt", "n_gen", "n_depth", "threads", "n_threads",
+		"avg_ts", "stddev_ts", "median_ts", "samples_ts", "samples_ns", "speedup", "cpu_info"} {
+		if _, ok := objs[1][k]; !ok {
+			t.Errorf("json object lacks %q", k)
+		}
+	}
+	for _, k := range []string{"itl_ms_p50", "itl_ms_p90", "itl_ms_p99", "bandwidth_pct"} {
+		if _, ok := objs[1][k]; !ok {
+			t.Errorf("tg object lacks %q", k)
+		}
+	}
+	if _, ok := objs[0]["ttft_ms"]; !ok {
+		t.Error("pp object lacks ttft_ms")
+	}
+	if objs[1]["test"] != "tg100" || objs[1]["model_type"] != "llama 1.1B Q8_0" {
+		t.Errorf("tg object %v", objs[1])
+	}
+
+	b.Reset()
+	if err := Write(&b, "jsonl", testMachine, rs); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(b.String()), "\n")
+	if len(lines) != 3 {
+		t.Fatalf("%d jsonl lines", len(lines))
+	}
+	for _, l := range lines {
+		var r Result
+		if err := json.Unmarshal([]byte(l), &r); err != nil || r.AvgTS <= 0 {
+			t.Errorf("jsonl line %q: %v", l, err)
+		}
+	}
+	if err := Write(&b, "yaml", testMachine, rs); err == nil {
+		t.Error("unknown format accepted")
+	}
+}
+
+func TestWriteCSV(t *testing.T) {
+	var b bytes.Buffer
+	if err := WriteCSV(&b, testResults()); err != nil {
+		t.Fatal(err)
+	}
+	recs, err := csv.NewReader(&b).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(recs) != 4 {
+		t.Fatalf("%d csv records", len(recs))
+	}
+	col := map[string]int{}
+	for i, h := range recs[0] {
+		col[h] = i
+	}
+	for _, k := range []string{"model", "test", "avg_ts", "samples_ts", "itl_ms_p99", "speedup"} {
+		if _, ok := col[k]; !ok {
+			t.Fatalf("csv header lacks %q: %v", k, recs[0])
+		}
+	}
+	tg := recs[2]
+	if tg[col["model"]] != "a Q8" || tg[col["test"]] != "tg100" || tg[col["avg_ts"]] != "75" ||
+		tg[col["samples_ts"]] != "100 50" || tg[col["itl_ms_p50"]] != "2.5" || recs[1][col["itl_ms_p50"]] != "" {
+		t.Errorf("csv tg row %v", tg)
+	}
+}
+
+func TestWriteBenchstat(t *testing.T) {
+	var b bytes.Buffer
+	if err := WriteBenchstat(&b, testMachine, testResults()); err != nil {
+		t.Fatal(err)
+	}
+	line := regexp.MustCompile(`^(BenchmarkGollm/model=[^ /=]+/test=[^ /]+-\d+)\t1\t(\d+) ns/token\t([0-9.e+]+) tok/s$`)
+	var names []string
+	for _, l := range strings.Split(strings.TrimSpace(b.String()), "\n") {
+		if !strings.HasPrefix(l, "Benchmark") {
+			if !strings.Contains(l, ": ") {
+				t.Errorf("header line %q is not key: value", l)
+			}
+			continue
+		}
+		m := line.FindStringSubmatch(l)
+		if m == nil {
+			t.Errorf("not a benchmark line: %q", l)
+			continue
+		}
+		names = append(names, m[1])
+	}
+	want := []string{
+		"BenchmarkGollm/model=a_Q8/test=pp64-2", "BenchmarkGollm/model=a_Q8/test=pp64-2",
+		"BenchmarkGollm/model=a_Q8/test=tg100-2", "BenchmarkGollm/model=a_Q8/test=tg100-2",
+		"BenchmarkGollm/model=b/test=tg100-2", "BenchmarkGollm/model=b/test=tg100-2",
+	}
+	if strings.Join(names, " ") != strings.Join(want, " ") {
+		t.Errorf("benchmark names %v\nwant %v", names, want)
+	}
+	if !strings.Contains(b.String(), "\t10000000 ns/token\t100 tok/s\n") {
+		t.Errorf("first tg sample (1 s for 100 tokens) missing:\n%s", b.String())
+	}
+}
+
+func TestWriteMarkdown(t *testing.T) {
+	var b bytes.Buffer
+	if err := WriteMarkdown(&b, testMachine, testResults()); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(b.String()), "\n")
+	if !strings.HasPrefix(lines[0], "Test CPU 9000, 2 cores / 4 threads, kernels generic") {
+		t.Errorf("machine line %q", lines[0])
+	}
+	var rows [][]string
+	for _, l := range lines[1:] {
+		if strings.HasPrefix(l, "|") {
+			rows = append(rows, strings.Split(strings.Trim(l, "| "), " | "))
+		}
+	}
+	if len(rows) != 5 {
+		t.Fatalf("%d table lines:\n%s", len(rows), b.String())
+	}
+	for i, r := range rows {
+		if len(r) != len(rows[0]) {
+			t.Errorf("row %d has %d cells, header %d", i, len(r), len(rows[0]))
+		}
+	}
+	tg := rows[3]
+	if tg[0] != "a Q8" || tg[1] != "3.00 GiB" || tg[2] != "1.10 B" || tg[4] != "tg100" || tg[5] != "75.00 ± 35.36" ||
+		tg[8] != "2.50 / 3.70 / 3.97" || tg[10] != "750%" || rows[4][11] != "2.67x" {
+		t.Errorf("tg row %q, b row %q", tg, rows[4])
+	}
+}

@@ -1,0 +1,182 @@
+package bench
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/gollm/gollm/engine"
+	"github.com/gollm/gollm/quantize"
+)
+
+// ModelInfo describes a benchmarked model file.
+type ModelInfo struct {
+	Name                string // display name: the file name without .gguf, or the synthetic preset and type
+	Filename            string
+	Type                string // llama-bench's model_type: "llama 1.1B Q4_0"
+	Size                int64  // file bytes
+	Params              int64
+	WeightBytesPerToken int64
+	Batch               int
+	Threads             int
+}
+
+// DescribeModel fills ModelInfo from a loaded model; name "" means the
+// file's base name without the extension.
+func DescribeModel(m *engine.Model, path, name string) ModelInfo {
+	if name == "" {
+		name = strings.TrimSuffix(filepath.Base(path), ".gguf")
+	}
+	var params int64
+	for i := range m.File.Tensors {
+		params += int64(m.File.Tensors[i].Elements())
+	}
+	ft := "unknown"
+	if v, ok := m.File.Get("general.file_type"); ok {
+		if n, ok := v.Uint(); ok {
+			ft = quantize.FileType(n).String()
+		}
+	}
+	return ModelInfo{
+		Name: name, Filename: path,
+		Type: fmt.Sprintf("%s %s %s", m.Config.Arch, ParamsLabel(params), ft),
+		Size: int64(m.File.Size), Params: params, WeightBytesPerToken: m.WeightBytesPerToken(),
+		Batch: m.BatchSize(), Threads: m.Threads(),
+	}
+}
+
+// ParamsLabel is a short parameter count: "135M", "1.1B", "6.7B".
+func ParamsLabel(n int64) string {
+	switch {
+	case n >= 1e9:
+		return fmt.Sprintf("%.1fB", float64(n)/1e9)
+	case n >= 1e6:
+		return fmt.Sprintf("%dM", (n+5e5)/1e6)
+	case n >= 1e3:
+		return fmt.Sprintf("%dK", (n+500)/1e3)
+	}
+	return fmt.Sprint(n)
+}
+
+// Result is one (model, threads, test) row of a report. The JSON names are
+// llama-bench's where it has the field (so scripts read both), plus
+// latency, bandwidth and timer figures.
+type Result struct {
+	Model        string `json:"model"`
+	ModelFile    string `json:"model_filename"`
+	ModelType    string `json:"model_type"`
+	ModelSize    int64  `json:"model_size"`
+	ModelNParams int64  `json:"model_n_params"`
+	Test         string `json:"test"`
+	NPrompt      int    `json:"n_prompt"`
+	NGen         int    `json:"n_gen"`
+	NDepth       int    `json:"n_depth"`
+	NBatch       int    `json:"n_batch"`
+	Threads      int    `json:"threads"`
+	NThreads     int    `json:"n_threads"` // llama-bench's name for Threads
+	CPUInfo      string `json:"cpu_info"`
+	Kernels      string `json:"kernels"`
+	GoVersion    string `json:"go_version"`
+	TestTime     string `json:"test_time"`
+
+	AvgNS     int64     `json:"avg_ns"`
+	StddevNS  int64     `json:"stddev_ns"`
+	AvgTS     float64   `json:"avg_ts"` // mean of the per-repetition tok/s, as llama-bench
+	StddevTS  float64   `json:"stddev_ts"`
+	MedianTS  float64   `json:"median_ts"`
+	SamplesNS []int64   `json:"samples_ns"`
+	SamplesTS []float64 `json:"samples_ts"`
+
+	TTFTMS    *float64 `json:"ttft_ms,omitempty"` // mean over repetitions, tests with a prompt
+	ITLMSP50  *float64 `json:"itl_ms_p50,omitempty"`
+	ITLMSP90  *float64 `json:"itl_ms_p90,omitempty"`
+	ITLMSP99  *float64 `json:"itl_ms_p99,omitempty"`
+	ITLMSMean *float64 `json:"itl_ms_mean,omitempty"`
+	ITLMSSD   *float64 `json:"itl_ms_stddev,omitempty"`
+
+	WeightBytesPerToken int64    `json:"weight_bytes_per_token"`
+	WeightsGBs          *float64 `json:"weights_gbs,omitempty"`   // tg: weight bytes per token x avg_ts
+	BandwidthPct        *float64 `json:"bandwidth_pct,omitempty"` // tg: WeightsGBs / the machine's read bandwidth
+	MemReadGBs          float64  `json:"mem_read_gbs,omitempty"`
+	Speedup             float64  `json:"speedup"` // avg_ts / the first model's avg_ts on the same test and threads
+
+	TimersOverheadPct *float64           `json:"timers_overhead_pct,omitempty"`
+	OpMSPerToken      map[string]float64 `json:"op_ms_per_token,omitempty"` // op timers over the timed tokens
+	PeakRSSBytes      int64              `json:"peak_rss_bytes"`
+}
+
+// NewResult summarizes a measurement into a report row (Speedup is set by
+// SetSpeedups once every row is in).
+func NewResult(info ModelInfo, mach Machine, meas *Measurement) Result {
+	t := meas.Test
+	r := Result{
+		Model: info.Name, ModelFile: info.Filename, ModelType: info.Type, ModelSize: info.Size,
+		ModelNParams: info.Params, Test: t.Name(), NPrompt: t.NPrompt, NGen: t.NGen, NDepth: t.NDepth,
+		NBatch: info.Batch, Threads: info.Threads, NThreads: info.Threads,
+		CPUInfo: mach.CPU, Kernels: mach.Kernels, GoVersion: mach.GoVersion,
+		TestTime:            time.Now().UTC().Format(time.RFC3339),
+		WeightBytesPerToken: info.WeightBytesPerToken, MemReadGBs: mach.MemReadGBs,
+		TimersOverheadPct: meas.TimersOverheadPct, PeakRSSBytes: PeakRSS(),
+	}
+	ns := make([]float64, len(meas.Samples))
+	for i, d := range meas.Samples {
+		r.SamplesNS = append(r.SamplesNS, int64(d))
+		r.SamplesTS = append(r.SamplesTS, Rate(t.Tokens(), d))
+		ns[i] = float64(d)
+	}
+	mean, sd := MeanStddev(ns)
+	r.AvgNS, r.StddevNS = int64(mean), int64(sd)
+	r.AvgTS, r.StddevTS = MeanStddev(r.SamplesTS)
+	r.MedianTS = Median(r.SamplesTS)
+	if len(meas.TTFT) > 0 {
+		v, _ := MeanStddev(Millis(meas.TTFT))
+		r.TTFTMS = &v
+	}
+	if len(meas.ITL) > 0 {
+		s := Summarize(Millis(meas.ITL))
+		r.ITLMSP50, r.ITLMSP90, r.ITLMSP99, r.ITLMSMean, r.ITLMSSD = &s.P50, &s.P90, &s.P99, &s.Mean, &s.Stddev
+	}
+	if t.IsGen() && info.WeightBytesPerToken > 0 {
+		g := float64(info.WeightBytesPerToken) * r.AvgTS / 1e9
+		r.WeightsGBs = &g
+		if mach.MemReadGBs > 0 {
+			p := g / mach.MemReadGBs * 100
+			r.BandwidthPct = &p
+		}
+	}
+	if meas.Ops != nil {
+		if n := len(meas.Samples) * t.Tokens(); n > 0 {
+			r.OpMSPerToken = map[string]float64{}
+			for op := engine.Op(0); op < engine.NumOps; op++ {
+				d := meas.Ops.Op(engine.Prefill, op) + meas.Ops.Op(engine.Decode, op)
+				r.OpMSPerToken[op.String()] = ms(d) / float64(n)
+			}
+		}
+	}
+	return r
+}
+
+// SetSpeedups sets each row's Speedup against the row of the first model
+// with the same test and threads (0 where the first model has no such row).
+func SetSpeedups(rs []Result) {
+	if len(rs) == 0 {
+		return
+	}
+	type key struct {
+		test    string
+		threads int
+	}
+	base := map[key]float64{}
+	first := rs[0].Model
+	for _, r := range rs {
+		if r.Model == first {
+			base[key{r.Test, r.Threads}] = r.AvgTS
+		}
+	}
+	for i := range rs {
+		if b := base[key{rs[i].Test, rs[i].Threads}]; b > 0 {
+			rs[i].Speedup = rs[i].AvgTS / b
+		}
+	}
+}

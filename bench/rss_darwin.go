@@ -1,0 +1,14 @@
+//go:build darwin
+
+package bench
+
+import "syscall"
+
+// PeakRSS is the process's peak resident set size in bytes (0 if unknown).
+func PeakRSS() int64 {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return int64(ru.Maxrss) // bytes on darwin
+}

@@ -1,0 +1,125 @@
+package bench
+
+import (
+	"path/filepath"
+	"testing"
+
+	"github.com/gollm/gollm/engine"
+	"github.com/gollm/gollm/synth"
+)
+
+// tinyModel writes the synth "tiny" shape (2 layers) into a temp dir and
+// loads it with timers on.
+func tinyModel(t *testing.T, ctx int) *engine.Model {
+	t.Helper()
+	shape, err := synth.Lookup("tiny")
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "tiny-q8_0.gguf")
+	if err := synth.Write(path, shape, synth.Options{FileType: "Q8_0", Seed: 1}); err != nil {
+		t.Fatal(err)
+	}
+	m, err := engine.Load(path, engine.Options{Threads: 1, Context: ctx, Batch: 8, Timers: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { m.Close() })
+	return m
+}
+
+func TestRun(t *testing.T) {
+	m := tinyModel(t, 64)
+	calls := 0
+	cfg := RunConfig{Reps: 3, Seed: 7, Progress: func() { calls++ }}
+	cases := []struct {
+		test                   Test
+		prefillTok, decodeTok int64 // timed tokens per repetition
+	}{
+		{Test{NPrompt: 20}, 20, 0},
+		{Test{NGen: 5}, 0, 5},
+		{Test{NPrompt: 6, NGen: 4, NDepth: 10}, 6, 4},
+	}
+	for _, c := range cases {
+		calls = 0
+		meas, err := Run(m, c.test, cfg)
+		if err != nil {
+			t.Fatalf("%s: %v", c.test.Name(), err)
+		}
+		if calls != cfg.Runs(c.test) || calls != 4 {
+			t.Errorf("%s: %d progress calls, want %d", c.test.Name(), calls, cfg.Runs(c.test))
+		}
+		if len(meas.Samples) != 3 {
+			t.Fatalf("%s: %d samples", c.test.Name(), len(meas.Samples))
+		}
+		var sum int64
+		for i, s := range meas.Samples {
+			if s <= 0 {
+				t.Errorf("%s: sample %d = %v", c.test.Name(), i, s)
+			}
+			sum += int64(s)
+		}
+		if got, want := len(meas.ITL), 3*c.test.NGen; got != want {
+			t.Errorf("%s: %d ITL gaps, want %d", c.test.Name(), got, want)
+		}
+		if c.test.NPrompt > 0 != (len(meas.TTFT) == 3) {
+			t.Errorf("%s: %d TTFTs", c.test.Name(), len(meas.TTFT))
+		}
+		// The timers cover only the timed parts of the counted repetitions:
+		// not the warm-up, the depth prefill nor tg's untimed first token.
+		if meas.Ops == nil {
+			t.Fatalf("%s: no op snapshot with timers on", c.test.Name())
+		}
+		if got := meas.Ops.Tokens; got[engine.Prefill] != 3*c.prefillTok || got[engine.Decode] != 3*c.decodeTok {
+			t.Errorf("%s: timed tokens %v, want [%d %d]", c.test.Name(), got, 3*c.prefillTok, 3*c.decodeTok)
+		}
+		// And they account for the timed spans (loose bound: the spans
+		// also hold Eval's checks and the clock reads).
+		timed := meas.Ops.Total(engine.Prefill) + meas.Ops.Total(engine.Decode)
+		if int64(timed) > sum || float64(timed) < 0.5*float64(sum) {
+			t.Errorf("%s: timers %v vs measured %v", c.test.Name(), timed, sum)
+		}
+	}
+	if _, err := Run(m, Test{NPrompt: 60, NGen: 10}, cfg); err == nil {
+		t.Error("a test longer than the context ran")
+	}
+	if _, err := Run(m, Test{}, cfg); err == nil {
+		t.Error("an empty test ran")
+	}
+}
+
+func TestRunTimersOverhead(t *testing.T) {
+	m := tinyModel(t, 32)
+	cfg := RunConfig{Reps: 2, TimersOverhead: true}
+	meas, err := Run(m, Test{NGen: 4}, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if meas.TimersOverheadPct == nil {
+		t.Fatal("no overhead figure")
+	}
+	if len(meas.Samples) != 2 || cfg.Runs(Test{NGen: 4}) != 5 {
+		t.Errorf("%d samples, %d runs", len(meas.Samples), cfg.Runs(Test{NGen: 4}))
+	}
+	if !m.Timers.Enabled {
+		t.Error("Run left the timers off")
+	}
+	// With the timers off the counted runs are the untimed ones.
+	m.Timers.Enabled = false
+	meas, err = Run(m, Test{NGen: 4}, RunConfig{Reps: 2})
+	if err != nil || meas.Ops != nil {
+		t.Errorf("timers off: ops %v, err %v", meas.Ops, err)
+	}
+}
+
+func TestMeasureReadBandwidth(t *testing.T) {
+	bw := MeasureReadBandwidth(8<<20, 2, 2)
+	// Any machine that runs Go reads memory faster than 100 MB/s and
+	// slower than 10 TB/s.
+	if bw < 1e8 || bw > 1e13 {
+		t.Errorf("read bandwidth %.3g B/s", bw)
+	}
+	if MeasureReadBandwidth(8, 4, 1) != 0 {
+		t.Error("a buffer smaller than one word per thread gave a figure")
+	}
+}
