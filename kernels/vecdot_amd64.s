@@ -2,6 +2,10 @@
 
 #include "textflag.h"
 
+// PF is how far ahead (bytes) the single-row kernels prefetch the weight
+// stream (see KPF in kquants_amd64.s).
+#define PF 2048
+
 // AVX2+FMA+F16C row dot products of the legacy 32-element block types with
 // Q8_0/Q8_1 activations. Each function handles nb whole blocks; the Go
 // wrappers in vecdot_amd64.go check the slice lengths.
@@ -26,7 +30,9 @@ DATA shufBits<>+24(SB)/8, $0x0303030303030303
 GLOBL shufBits<>(SB), RODATA|NOPTR, $32
 
 // Four-row decode kernels: rows at SI, R8, R9, R10 (stride BX) against one
-// activation row at DI; out[0..3]. The activation block is loaded once per
+// activation row at DI; out[0..3]. Each block prefetches the same place
+// eight rows further on (two calls ahead): decode streams weights from DRAM,
+// and the hardware prefetchers alone leave the core waiting. The activation block is loaded once per
 // block and the four scale products d_w*d_a are formed in one vector,
 // spilled to the frame and re-broadcast per row.
 
@@ -348,6 +354,7 @@ TEXT ·vecDotQ8_0Q8_0AVX2(SB), NOSPLIT, $0-28
 	JZ   q80tail
 
 q80loop:
+	PREFETCHT0 PF(SI)
 	Q8_0_BLOCK(0, 0, Y0)
 	Q8_0_BLOCK(34, 34, Y0)
 	ADDQ $68, SI
@@ -380,6 +387,7 @@ TEXT ·vecDotQ4_1Q8_1AVX2(SB), NOSPLIT, $0-28
 	JZ   q41tail
 
 q41loop:
+	PREFETCHT0 PF(SI)
 	Q4_1_BLOCK(0, 0, Y0)
 	Q4_1_BLOCK(20, 36, Y0)
 	ADDQ $40, SI
@@ -416,6 +424,7 @@ TEXT ·vecDotQ5_0Q8_0AVX2(SB), NOSPLIT, $0-28
 	JZ   q50tail
 
 q50loop:
+	PREFETCHT0 PF(SI)
 	Q5_0_BLOCK(0, 0, Y0)
 	Q5_0_BLOCK(22, 34, Y0)
 	ADDQ $44, SI
@@ -452,6 +461,7 @@ TEXT ·vecDotQ5_1Q8_1AVX2(SB), NOSPLIT, $0-28
 	JZ   q51tail
 
 q51loop:
+	PREFETCHT0 PF(SI)
 	Q5_1_BLOCK(0, 0, Y0)
 	Q5_1_BLOCK(24, 36, Y0)
 	ADDQ $48, SI
@@ -503,6 +513,10 @@ TEXT ·vecDotQ8_0Q8_0r4AVX2(SB), NOSPLIT, $16-40
 	JZ    q80r4done
 
 q80r4loop:
+	PREFETCHT0 (SI)(BX*8)
+	PREFETCHT0 (R8)(BX*8)
+	PREFETCHT0 (R9)(BX*8)
+	PREFETCHT0 (R10)(BX*8)
 	VMOVDQU 2(DI), Y5
 	R4_SCALES(0, 0)
 	Q8_0_R4ROW(SI, 0, Y0)
@@ -535,6 +549,7 @@ TEXT ·vecDotQ4_0Q8_0AVX2(SB), NOSPLIT, $0-28
 	JZ    q40done
 
 q40loop:
+	PREFETCHT0 PF(SI)
 	VPBROADCASTW 0(SI), X2
 	VCVTPH2PS    X2, X2
 	VPBROADCASTW 0(DI), X3
@@ -574,6 +589,10 @@ TEXT ·vecDotQ4_0Q8_0r4AVX2(SB), NOSPLIT, $0-40
 	JZ    q40r4done
 
 q40r4loop:
+	PREFETCHT0 (SI)(BX*8)
+	PREFETCHT0 (R8)(BX*8)
+	PREFETCHT0 (R9)(BX*8)
+	PREFETCHT0 (R10)(BX*8)
 	VMOVDQU    2(DI), Y5
 	VPMADDUBSW Y5, Y14, Y6
 	VPMADDWD   Y13, Y6, Y6
