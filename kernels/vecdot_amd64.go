@@ -24,9 +24,13 @@ var avx2Set = registerImpl("avx2", cpu.X86.HasAVX2 && cpu.X86.HasFMA && cpu.X86.
 
 	s.vecDotR4[ggml.Q4_0] = vecDotQ4_0Q8_0r4Asm
 	s.vecDotR4[ggml.Q8_0] = vecDotQ8_0Q8_0r4Asm
+	s.vecDotR4[ggml.Q5_0] = vecDotQ5_0Q8_0r4Asm
 
 	s.vecDot4[ggml.Q4_0] = vecDotQ4_0Q8_0x4Asm
 	s.vecDot4[ggml.Q8_0] = vecDotQ8_0Q8_0x4Asm
+	s.vecDot4[ggml.Q5_0] = vecDotQ5_0Q8_0x4Asm
+	s.vecDot4[ggml.Q4_1] = vecDotQ4_1Q8_1x4Asm
+	s.vecDot4[ggml.Q5_1] = vecDotQ5_1Q8_1x4Asm
 	s.vecDot4[ggml.Q4_K] = vecDotQ4_KQ8_Kx4Asm
 	s.vecDot4[ggml.Q5_K] = vecDotQ5_KQ8_Kx4Asm
 	s.vecDot4[ggml.Q6_K] = vecDotQ6_KQ8_Kx4Asm
@@ -261,4 +265,54 @@ func vecDotQ3_KQ8_KAsm(n int, w, a []byte) float32 {
 		return 0
 	}
 	return vecDotQ3_KQ8_KAVX2(asmArgs(n, qkK, q3_KBytes, q8_KBytes, w, a))
+}
+
+//go:noescape
+func vecDotQ5_0Q8_0x4AVX2(nb int, w, a *byte, stride int, out *float32, ostride int)
+
+//go:noescape
+func vecDotQ5_0Q8_0r4AVX2(nb int, w *byte, wstride int, a *byte, out *float32)
+
+//go:noescape
+func vecDotQ4_1Q8_1x4AVX2(nb int, w, a *byte, stride int, out *float32, ostride int)
+
+//go:noescape
+func vecDotQ5_1Q8_1x4AVX2(nb int, w, a *byte, stride int, out *float32, ostride int)
+
+func vecDotQ5_0Q8_0x4Asm(n int, w, a []byte, stride int, out []float32, ostride int) {
+	if n < qk {
+		for k := 0; k < 4; k++ {
+			out[k*ostride] = 0
+		}
+		return
+	}
+	vecDotQ5_0Q8_0x4AVX2(x4Args(n, qk, q5_0Bytes, q8_0Bytes, w, a, stride, out, ostride))
+}
+
+func vecDotQ5_0Q8_0r4Asm(n int, w []byte, wstride int, a []byte, out []float32) {
+	if n < qk {
+		clear(out[:4])
+		return
+	}
+	vecDotQ5_0Q8_0r4AVX2(r4Args(n, qk, q5_0Bytes, q8_0Bytes, w, wstride, a, out))
+}
+
+func vecDotQ4_1Q8_1x4Asm(n int, w, a []byte, stride int, out []float32, ostride int) {
+	if n < qk {
+		for k := 0; k < 4; k++ {
+			out[k*ostride] = 0
+		}
+		return
+	}
+	vecDotQ4_1Q8_1x4AVX2(x4Args(n, qk, q4_1Bytes, q8_1Bytes, w, a, stride, out, ostride))
+}
+
+func vecDotQ5_1Q8_1x4Asm(n int, w, a []byte, stride int, out []float32, ostride int) {
+	if n < qk {
+		for k := 0; k < 4; k++ {
+			out[k*ostride] = 0
+		}
+		return
+	}
+	vecDotQ5_1Q8_1x4AVX2(x4Args(n, qk, q5_1Bytes, q8_1Bytes, w, a, stride, out, ostride))
 }

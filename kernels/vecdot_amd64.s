@@ -341,6 +341,77 @@ GLOBL shufBits<>(SB), RODATA|NOPTR, $32
 	VPMADDUBSW Y5, Y6, dst     \
 	VPMADDWD   Y13, dst, dst
 
+// Q5_0 row P of the four-row kernel: decodes x (as Q5_0_BLOCK) with X3,
+// Y7 scratch, then the sign trick against the activation block Y5; Y14 =
+// 0xF0 bytes, Y11/Y10 the BITS_TO_BYTES constants.
+#define Q5_0_R4ROW(P, k, acc) \
+	VPBROADCASTD 2(P), Y7               \
+	VPSHUFB      shufBits<>(SB), Y7, Y7 \
+	VPOR         Y11, Y7, Y7            \
+	VPCMPEQB     Y10, Y7, Y7            \
+	VPANDN       Y14, Y7, Y7            \
+	VMOVDQU      6(P), X4               \
+	VPSRLW       $4, X4, X3             \
+	VINSERTI128  $1, X3, Y4, Y4         \
+	VPAND        Y15, Y4, Y4            \
+	VPOR         Y7, Y4, Y4             \
+	VPSIGNB      Y4, Y4, Y6             \
+	VPSIGNB      Y4, Y5, Y7             \
+	VPMADDUBSW   Y7, Y6, Y6             \
+	VPMADDWD     Y13, Y6, Y6            \
+	VCVTDQ2PS    Y6, Y6                 \
+	VBROADCASTSS d-16+k(SP), Y7         \
+	VFMADD231PS  Y6, Y7, acc
+
+// acc += fp16(ao(P)) * Y2 * float(lanes of unsigned Y4 x the activation
+// block at ao+4(P)) (the _1 types, 4-token kernels).
+#define UNSIGNED_TOK(P, ao, acc) \
+	VPMADDUBSW   ao+4(P), Y4, Y5 \
+	VPMADDWD     Y13, Y5, Y5     \
+	VCVTDQ2PS    Y5, Y5          \
+	VPBROADCASTW ao(P), X7       \
+	VCVTPH2PS    X7, Y7          \
+	VMULPS       Y2, Y7, Y7      \
+	VFMADD231PS  Y5, Y7, acc
+
+// The _1 types' min terms for four tokens, lanes = tokens: X14 +=
+// fp16(x.m) * [s of each token's block] (fused, as the generic kernel).
+#define MIN_TERM4(wo) \
+	VPINSRW      $0, 2(DI), X12, X12  \
+	VPINSRW      $1, 2(R8), X12, X12  \
+	VPINSRW      $2, 2(R9), X12, X12  \
+	VPINSRW      $3, 2(R10), X12, X12 \
+	VCVTPH2PS    X12, X12             \
+	VPBROADCASTW wo(SI), X3           \
+	VCVTPH2PS    X3, X3               \
+	VFMADD231PS  X12, X3, X14
+
+// Finishes the 4-token _1 kernels: out[t] = hsum(acc_t) + X14[t].
+#define X4_EPILOGUE_MIN \
+	HSUM(Y0, X0, X2)         \
+	HSUM(Y1, X1, X2)         \
+	HSUM(Y8, X8, X2)         \
+	HSUM(Y9, X9, X2)         \
+	VADDSS    X14, X0, X0    \
+	VMOVSHDUP X14, X3        \
+	VADDSS    X3, X1, X1     \
+	VMOVHLPS  X14, X14, X3   \
+	VADDSS    X3, X8, X8     \
+	VPSHUFD   $0xff, X14, X3 \
+	VADDSS    X3, X9, X9     \
+	MOVQ out+32(FP), DX      \
+	MOVQ ostride+40(FP), R11 \
+	SHLQ $2, R11             \
+	VMOVSS X0, (DX)          \
+	ADDQ   R11, DX           \
+	VMOVSS X1, (DX)          \
+	ADDQ   R11, DX           \
+	VMOVSS X8, (DX)          \
+	ADDQ   R11, DX           \
+	VMOVSS X9, (DX)          \
+	VZEROUPPER               \
+	RET
+
 // func vecDotQ8_0Q8_0AVX2(nb int, w, a *byte) float32
 TEXT ·vecDotQ8_0Q8_0AVX2(SB), NOSPLIT, $0-28
 	MOVQ nb+0(FP), CX
@@ -669,3 +740,118 @@ q40x4loop:
 
 q40x4done:
 	STORE_LANES4
+
+// func vecDotQ5_0Q8_0x4AVX2(nb int, w, a *byte, stride int, out *float32, ostride int)
+TEXT ·vecDotQ5_0Q8_0x4AVX2(SB), NOSPLIT, $0-48
+	X4_PROLOGUE
+	NIBBLE_CONSTS
+	Q5_CONSTS
+	MOVL         $0xF0F0F0F0, AX
+	VMOVD        AX, X14
+	VPBROADCASTD X14, Y14
+	TESTQ CX, CX
+	JZ    q50x4done
+
+q50x4loop:
+	VPBROADCASTW 0(SI), X2
+	VCVTPH2PS    X2, Y2
+	BITS_TO_BYTES(2(SI))
+	VPANDN Y14, Y7, Y7
+	NIBBLES(6(SI))
+	VPOR   Y7, Y4, Y4
+	SIGNED_TOK4(0)
+	ADDQ $22, SI
+	ADVANCE4(34)
+	DECQ CX
+	JNZ  q50x4loop
+
+q50x4done:
+	X4_EPILOGUE
+
+// func vecDotQ5_0Q8_0r4AVX2(nb int, w *byte, wstride int, a *byte, out *float32)
+TEXT ·vecDotQ5_0Q8_0r4AVX2(SB), NOSPLIT, $16-40
+	R4_PROLOGUE
+	NIBBLE_CONSTS
+	Q5_CONSTS
+	MOVL         $0xF0F0F0F0, AX
+	VMOVD        AX, X14
+	VPBROADCASTD X14, Y14
+	TESTQ CX, CX
+	JZ    q50r4done
+
+q50r4loop:
+	PREFETCHT0 (SI)(BX*8)
+	PREFETCHT0 (R8)(BX*8)
+	PREFETCHT0 (R9)(BX*8)
+	PREFETCHT0 (R10)(BX*8)
+	VMOVDQU 2(DI), Y5
+	R4_SCALES(0, 0)
+	Q5_0_R4ROW(SI, 0, Y0)
+	Q5_0_R4ROW(R8, 4, Y1)
+	Q5_0_R4ROW(R9, 8, Y8)
+	Q5_0_R4ROW(R10, 12, Y9)
+	R4_ADVANCE(22, 34)
+	DECQ CX
+	JNZ  q50r4loop
+
+q50r4done:
+	R4_EPILOGUE
+
+// func vecDotQ4_1Q8_1x4AVX2(nb int, w, a *byte, stride int, out *float32, ostride int)
+TEXT ·vecDotQ4_1Q8_1x4AVX2(SB), NOSPLIT, $0-48
+	X4_PROLOGUE
+	NIBBLE_CONSTS
+	VXORPS X14, X14, X14
+	VXORPS X12, X12, X12
+	TESTQ CX, CX
+	JZ    q41x4done
+
+q41x4loop:
+	VPBROADCASTW 0(SI), X2
+	VCVTPH2PS    X2, Y2
+	MIN_TERM4(2)
+	NIBBLES(4(SI))
+	UNSIGNED_TOK(DI, 0, Y0)
+	UNSIGNED_TOK(R8, 0, Y1)
+	UNSIGNED_TOK(R9, 0, Y8)
+	UNSIGNED_TOK(R10, 0, Y9)
+	ADDQ $20, SI
+	ADVANCE4(36)
+	DECQ CX
+	JNZ  q41x4loop
+
+q41x4done:
+	X4_EPILOGUE_MIN
+
+// func vecDotQ5_1Q8_1x4AVX2(nb int, w, a *byte, stride int, out *float32, ostride int)
+TEXT ·vecDotQ5_1Q8_1x4AVX2(SB), NOSPLIT, $0-48
+	X4_PROLOGUE
+	NIBBLE_CONSTS
+	Q5_CONSTS
+	MOVL         $0x10101010, AX
+	VMOVD        AX, X6
+	VPBROADCASTD X6, Y6
+	VXORPS X14, X14, X14
+	VXORPS X12, X12, X12
+	TESTQ CX, CX
+	JZ    q51x4done
+
+q51x4loop:
+	VPBROADCASTW 0(SI), X2
+	VCVTPH2PS    X2, Y2
+	MIN_TERM4(2)
+	BITS_TO_BYTES(4(SI))
+	VPAND  Y6, Y7, Y7
+	NIBBLES(8(SI))
+	VPOR   Y7, Y4, Y4
+	UNSIGNED_TOK(DI, 0, Y0)
+	UNSIGNED_TOK(R8, 0, Y1)
+	UNSIGNED_TOK(R9, 0, Y8)
+	UNSIGNED_TOK(R10, 0, Y9)
+	ADDQ $24, SI
+	ADVANCE4(36)
+	DECQ CX
+	JNZ  q51x4loop
+
+q51x4done:
+	X4_EPILOGUE_MIN
