@@ -11,7 +11,17 @@
 //
 // Numerics follow ggml-cpu: weights of Q4_0/Q5_0/Q8_0 multiply activations
 // quantized to Q8_0, Q4_1/Q5_1 to Q8_1, the K-quants to Q8_K, F16 to F16 and
-// BF16 to BF16; integer block sums are scaled in float32 as ggml does.
+// BF16 to BF16; integer block sums are exact and scaled in float32. The
+// generic kernels fix the float order (llama.cpp's where it is known); every
+// SIMD kernel, including the four-row (decode) and four-token (prefill)
+// micro-kernels, reproduces that order bit for bit, so the purego and SIMD
+// builds give identical results (exact_test.go, impl_test.go).
+//
+// Implementations register themselves (impl.go): "generic" always, "avx2"
+// (AVX2+FMA+F16C) from vecdot_amd64.go and its siblings. Each registered set
+// starts as a copy of the generic one, so a kernel without assembly falls
+// back to Go. Benchmarks report process CPU time next to wall time: on a
+// shared machine it is the steadier measure.
 //
 // Preconditions on slice lengths and shapes are programmer errors, checked
 // where cheap and reported by panics that name the kernel (as the built-in
