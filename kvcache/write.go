@@ -48,7 +48,7 @@ func (c *Cache) Put(layer int, seq SeqID, pos int, k, v []float32) {
 		badCall("Put", layer, seq, pos)
 	}
 	s := &c.seqs[seq]
-	if pos < s.length || pos >= s.resEnd { // a dead sequence has resEnd 0
+	if pos < s.length || pos >= s.resEnd || len(k) < c.cfg.KVDim || len(v) < c.cfg.VDim { // a dead sequence has resEnd 0
 		badCall("Put", layer, seq, pos)
 	}
 	b, i := s.blocks[pos/c.cfg.BlockLen], pos%c.cfg.BlockLen
