@@ -33,7 +33,7 @@ func TestRun(t *testing.T) {
 	calls := 0
 	cfg := RunConfig{Reps: 3, Seed: 7, Progress: func() { calls++ }}
 	cases := []struct {
-		test                   Test
+		test                  Test
 		prefillTok, decodeTok int64 // timed tokens per repetition
 	}{
 		{Test{NPrompt: 20}, 20, 0},

@@ -3,11 +3,13 @@ package main
 import (
 	"bufio"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"os"
 	"time"
 
+	"github.com/gollm/gollm/bench"
 	"github.com/gollm/gollm/engine"
 	"github.com/gollm/gollm/sampler"
 	"github.com/spf13/cobra"
@@ -29,6 +31,8 @@ type generateFlags struct {
 	stops        []string
 	json         bool
 	parseSpecial bool
+	timings      bool // per-layer/per-op report after the run (timings.go)
+	prof         profileFlags
 }
 
 func generateCmd() *cobra.Command {
@@ -56,6 +60,8 @@ func generateCmd() *cobra.Command {
 	fl.StringArrayVar(&g.stops, "stop", nil, "stop string (repeatable); not included in the output")
 	fl.BoolVar(&g.json, "json", false, "print one JSON object instead of streaming text")
 	fl.BoolVar(&g.parseSpecial, "parse-special", true, "turn control-token texts in the prompt into their ids")
+	fl.BoolVar(&g.timings, "timings", false, "report per-layer and per-op times, TTFT, tok/s, ITL percentiles (with --json: in the object)")
+	g.prof.register(cmd)
 	return cmd
 }
 
@@ -77,7 +83,7 @@ func (g *generateFlags) samplerConfig() (sampler.Config, error) {
 		PenaltyLastN: g.repeatLastN, Seed: seed}, nil
 }
 
-func runGenerate(g *generateFlags) error {
+func runGenerate(g *generateFlags) (err error) {
 	scfg, err := g.samplerConfig()
 	if err != nil {
 		return err
@@ -86,11 +92,19 @@ func runGenerate(g *generateFlags) error {
 	if err != nil {
 		return err
 	}
-	m, err := g.model.load(false)
+	stopProfiles, err := g.prof.start()
+	if err != nil {
+		return err
+	}
+	defer func() { err = errors.Join(err, stopProfiles()) }()
+	m, err := g.model.load(g.timings)
 	if err != nil {
 		return err
 	}
 	defer m.Close()
+	if g.prof.labels() {
+		m.Timers.EnableLabels()
+	}
 	smp, err := sampler.New(scfg, m.Config.Vocab)
 	if err != nil {
 		return usageErr("%v", err)
@@ -104,13 +118,16 @@ func runGenerate(g *generateFlags) error {
 	if err != nil {
 		return err
 	}
+	timings := g.generateTimings(m, res)
 	if g.json {
-		return writeJSON(os.Stdout, generateJSON(m, res))
+		j := generateJSON(m, res)
+		j.Timings = timings
+		return writeJSON(os.Stdout, j)
 	}
 	fmt.Fprintln(out)
 	out.Flush()
 	printSummary(m, res)
-	return nil
+	return printTimings(timings)
 }
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
@@ -126,22 +143,23 @@ func printSummary(m *engine.Model, r *engine.Result) {
 
 // generateResult is the --json output of generate.
 type generateResult struct {
-	PromptTokens []int32 `json:"prompt_tokens"`
-	Tokens       []int32 `json:"tokens"`
-	Text         string  `json:"text"`
-	StopReason   string  `json:"stop_reason"`
-	NPrompt      int     `json:"n_prompt"`
-	NGen         int     `json:"n_gen"`
-	Threads      int     `json:"threads"`
-	LoadMS       float64 `json:"load_ms"`
-	TokenizeMS   float64 `json:"tokenize_ms"`
-	PrefillMS    float64 `json:"prefill_ms"`
-	PrefillTPS   float64 `json:"prefill_tps"`
-	TTFTMS       float64 `json:"ttft_ms"`
-	DecodeMS     float64 `json:"decode_ms"`
-	DecodeTPS    float64 `json:"decode_tps"`
-	TotalMS      float64 `json:"total_ms"`
-	E2ETPS       float64 `json:"e2e_tps"`
+	PromptTokens []int32        `json:"prompt_tokens"`
+	Tokens       []int32        `json:"tokens"`
+	Text         string         `json:"text"`
+	StopReason   string         `json:"stop_reason"`
+	NPrompt      int            `json:"n_prompt"`
+	NGen         int            `json:"n_gen"`
+	Threads      int            `json:"threads"`
+	LoadMS       float64        `json:"load_ms"`
+	TokenizeMS   float64        `json:"tokenize_ms"`
+	PrefillMS    float64        `json:"prefill_ms"`
+	PrefillTPS   float64        `json:"prefill_tps"`
+	TTFTMS       float64        `json:"ttft_ms"`
+	DecodeMS     float64        `json:"decode_ms"`
+	DecodeTPS    float64        `json:"decode_tps"`
+	TotalMS      float64        `json:"total_ms"`
+	E2ETPS       float64        `json:"e2e_tps"`
+	Timings      *bench.Timings `json:"timings,omitempty"`
 }
 
 func generateJSON(m *engine.Model, r *engine.Result) *generateResult {

@@ -1,0 +1,321 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/gollm/gollm/bench"
+	"github.com/gollm/gollm/engine"
+	"github.com/gollm/gollm/synth"
+	"github.com/schollz/progressbar/v3"
+	"github.com/spf13/cobra"
+	"golang.org/x/term"
+)
+
+type benchFlags struct {
+	models    []string
+	synthetic string
+	types     string
+	synthSeed uint64
+	prompts   []string
+	gens      []string
+	pgs       []string
+	depths    []string
+	threads   []string
+	reps      int
+	batch     int
+	output    string
+	noTimers  bool
+	overhead  bool
+	memBW     float64
+	seed      uint64
+	prof      profileFlags
+}
+
+func benchCmd() *cobra.Command {
+	var f benchFlags
+	cmd := &cobra.Command{
+		Use:   "bench -m FILE [-m FILE...] | --synthetic NAME [--type Q4_0,Q8_0]",
+		Short: "Measure prompt processing and generation speed (llama-bench style), compare files",
+		Long: `Measure tokens per second like llama-bench: pp tests time a prompt's forward
+passes, tg tests time single-token decode steps (random token ids, no
+sampling), pp+tg tests both in one span; -d puts that many untimed tokens in
+the context first. Each test runs once uncounted, then -r times.
+
+Lists are comma-separated or repeated flags. -pg P,N is accepted as in
+llama-bench (same as --pg P,N).
+
+  gollm bench --synthetic tinyllama-1.1b --type Q4_0,Q8_0,Q4_K_M -p 64 -n 32 -r 3
+  gollm bench -m a.gguf -m b.gguf -p 512 -n 128 -o json`,
+		Args: cobra.ArbitraryArgs, // only the values of -pg, see pgArgs
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runBench(&f, args, cmd.OutOrStdout(), cmd.ErrOrStderr())
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringArrayVarP(&f.models, "model", "m", nil, "GGUF model file (repeatable or comma list); the first is the speedup baseline")
+	fl.StringVar(&f.synthetic, "synthetic", "", "benchmark a random-weight model of this shape: "+strings.Join(synth.Names(), ", "))
+	fl.StringVar(&f.types, "type", "Q4_0", "with --synthetic: quantization types, comma list (e.g. Q8_0,Q4_0,Q4_K_M)")
+	fl.Uint64Var(&f.synthSeed, "synth-seed", 1, "with --synthetic: weight RNG seed")
+	fl.StringArrayVarP(&f.prompts, "n-prompt", "p", []string{"512"}, "prompt sizes of pp tests (0: none)")
+	fl.StringArrayVarP(&f.gens, "n-gen", "n", []string{"128"}, "generated tokens of tg tests (0: none)")
+	fl.StringArrayVar(&f.pgs, "pg", nil, "P,N: prompt of P then N generated tokens, timed as one (repeatable)")
+	fl.StringArrayVarP(&f.depths, "n-depth", "d", []string{"0"}, "tokens already in the context before each test")
+	fl.StringArrayVarP(&f.threads, "threads", "t", []string{"0"}, "thread counts (0: physical cores)")
+	fl.IntVarP(&f.reps, "repetitions", "r", 5, "counted repetitions per test (after one warm-up)")
+	fl.IntVarP(&f.batch, "batch-size", "b", 0, "prompt tokens per forward pass (0: the engine's default)")
+	fl.StringVarP(&f.output, "output", "o", "md", "output format: "+strings.Join(bench.Formats, ", "))
+	fl.BoolVar(&f.noTimers, "no-timers", false, "switch the per-op timers off (no op breakdown in the JSON)")
+	fl.BoolVar(&f.overhead, "timers-overhead", false, "also run every repetition with the timers toggled and report their cost")
+	fl.Float64Var(&f.memBW, "mem-bw", 0, "the machine's read bandwidth in GB/s for the BW % column (0: measure it)")
+	fl.Uint64Var(&f.seed, "seed", 1, "seed of the random token ids")
+	f.prof.register(cmd)
+	return cmd
+}
+
+// benchModel is one file to benchmark and its display name.
+type benchModel struct{ path, name string }
+
+func runBench(f *benchFlags, args []string, stdout, stderr io.Writer) (err error) {
+	tests, err := f.tests(args)
+	if err != nil {
+		return err
+	}
+	threads, err := intList("-t", f.threads, 0)
+	if err != nil {
+		return err
+	}
+	if f.reps < 1 || f.batch < 0 || f.memBW < 0 {
+		return usageErr("-r must be at least 1, -b and --mem-bw must not be negative")
+	}
+	if !slicesContains(bench.Formats, strings.ToLower(f.output)) {
+		return usageErr("-o must be one of %s, got %q", strings.Join(bench.Formats, ", "), f.output)
+	}
+	models, err := f.modelList(stderr)
+	if err != nil {
+		return err
+	}
+
+	stopProfiles, err := f.prof.start()
+	if err != nil {
+		return err
+	}
+	defer func() { err = errors.Join(err, stopProfiles()) }()
+
+	mach := bench.DetectMachine()
+	if f.memBW > 0 {
+		mach.MemReadGBs, mach.MemReadGiven = f.memBW, true
+	} else {
+		fmt.Fprintln(stderr, "bench: measuring the memory read bandwidth (--mem-bw GB/s skips this)")
+		mach.MemReadGBs = bench.ReadBandwidth() / 1e9
+	}
+
+	cfg := bench.RunConfig{Reps: f.reps, Seed: f.seed, TimersOverhead: f.overhead}
+	ctx := 1
+	total := 0
+	for _, t := range tests {
+		ctx = max(ctx, t.Context())
+		total += cfg.Runs(t)
+	}
+	prog := newProgress(stderr, total*len(models)*len(threads))
+	cfg.Progress = prog.step
+
+	var results []bench.Result
+	for _, bm := range models {
+		for _, th := range threads {
+			rs, err := benchOne(bm, th, ctx, f, tests, cfg, mach, prog)
+			if err != nil {
+				prog.finish()
+				return err
+			}
+			results = append(results, rs...)
+		}
+	}
+	prog.finish()
+	bench.SetSpeedups(results)
+	return bench.Write(stdout, f.output, mach, results)
+}
+
+// benchOne loads one model with one thread count and runs every test on it.
+func benchOne(bm benchModel, threads, ctx int, f *benchFlags, tests []bench.Test, cfg bench.RunConfig,
+	mach bench.Machine, prog *progress) ([]bench.Result, error) {
+	m, err := engine.Load(bm.path, engine.Options{Threads: threads, Context: ctx, Batch: f.batch, Timers: !f.noTimers})
+	if err != nil {
+		return nil, err
+	}
+	defer m.Close()
+	if f.prof.labels() {
+		m.Timers.EnableLabels()
+	}
+	info := bench.DescribeModel(m, bm.path, bm.name)
+	var out []bench.Result
+	for _, t := range tests {
+		prog.describe(fmt.Sprintf("%s t=%d %s", info.Name, info.Threads, t.Name()))
+		meas, err := bench.Run(m, t, cfg)
+		if err != nil {
+			return nil, fmt.Errorf("%s %s: %w", info.Name, t.Name(), err)
+		}
+		r := bench.NewResult(info, mach, meas)
+		prog.done(fmt.Sprintf("bench: %s t=%d %s: %.2f ± %.2f tok/s", info.Name, info.Threads, t.Name(), r.AvgTS, r.StddevTS))
+		out = append(out, r)
+	}
+	return out, nil
+}
+
+// tests expands -p/-n/-pg/-d. pflag reads llama-bench's "-pg 512,128" as
+// -p "g" followed by the argument "512,128", so each -p value "g" takes the
+// next positional argument as a pg pair ("-pg=512,128" arrives as "g=512,128").
+func (f *benchFlags) tests(args []string) ([]bench.Test, error) {
+	var prompts []string
+	pgs := append([]string(nil), f.pgs...)
+	for _, p := range f.prompts {
+		switch {
+		case p == "g":
+			if len(args) == 0 {
+				return nil, usageErr("-pg needs a value P,N")
+			}
+			pgs, args = append(pgs, args[0]), args[1:]
+		case strings.HasPrefix(p, "g="):
+			pgs = append(pgs, p[2:])
+		default:
+			prompts = append(prompts, p)
+		}
+	}
+	if len(args) > 0 {
+		return nil, usageErr("unexpected arguments %q", args)
+	}
+	pp, err := intList("-p", prompts, 0)
+	if err != nil {
+		return nil, err
+	}
+	tg, err := intList("-n", f.gens, 0)
+	if err != nil {
+		return nil, err
+	}
+	depths, err := intList("-d", f.depths, 0)
+	if err != nil {
+		return nil, err
+	}
+	var pairs [][2]int
+	for _, s := range pgs {
+		v, err := intList("-pg", []string{s}, 0)
+		if err != nil || len(v) != 2 {
+			return nil, usageErr("-pg wants P,N, got %q", s)
+		}
+		pairs = append(pairs, [2]int{v[0], v[1]})
+	}
+	tests := bench.Tests(pp, tg, pairs, depths)
+	if len(tests) == 0 {
+		return nil, usageErr("no tests: give a positive -p, -n or -pg")
+	}
+	return tests, nil
+}
+
+// modelList resolves -m and --synthetic (writing synthetic files on first use).
+func (f *benchFlags) modelList(stderr io.Writer) ([]benchModel, error) {
+	var out []benchModel
+	for _, m := range splitList(f.models) {
+		if _, err := os.Stat(m); err != nil {
+			return nil, fmt.Errorf("model: %w", err)
+		}
+		out = append(out, benchModel{path: m})
+	}
+	if f.synthetic != "" {
+		shape, err := synth.Lookup(f.synthetic)
+		if err != nil {
+			return nil, usageErr("%v", err)
+		}
+		for _, typ := range splitList([]string{f.types}) {
+			opt := synth.Options{FileType: typ, Seed: f.synthSeed}
+			fmt.Fprintf(stderr, "bench: preparing synthetic %s %s (written once, then cached)\n", shape.Name, typ)
+			path, _, err := synth.Ensure(shape, opt)
+			if err != nil {
+				return nil, fmt.Errorf("synthetic %s %s: %w", shape.Name, typ, err)
+			}
+			out = append(out, benchModel{path: path, name: shape.Name + "-" + strings.ToUpper(typ)})
+		}
+	}
+	if len(out) == 0 {
+		return nil, usageErr("give a model with -m FILE or --synthetic NAME")
+	}
+	return out, nil
+}
+
+// splitList flattens repeated and comma-separated values.
+func splitList(vals []string) []string {
+	var out []string
+	for _, v := range vals {
+		for _, s := range strings.Split(v, ",") {
+			if s = strings.TrimSpace(s); s != "" {
+				out = append(out, s)
+			}
+		}
+	}
+	return out
+}
+
+// intList parses a list flag of integers >= lo.
+func intList(flag string, vals []string, lo int) ([]int, error) {
+	var out []int
+	for _, s := range splitList(vals) {
+		n, err := strconv.Atoi(s)
+		if err != nil || n < lo {
+			return nil, usageErr("%s wants integers >= %d, got %q", flag, lo, s)
+		}
+		out = append(out, n)
+	}
+	return out, nil
+}
+
+func slicesContains(list []string, s string) bool {
+	for _, v := range list {
+		if v == s {
+			return true
+		}
+	}
+	return false
+}
+
+// progress is a bar when stderr is a terminal, else one line per test.
+type progress struct {
+	bar *progressbar.ProgressBar
+	w   io.Writer
+}
+
+func newProgress(w io.Writer, total int) *progress {
+	p := &progress{w: w}
+	if f, ok := w.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+		p.bar = progressbar.NewOptions(total, progressbar.OptionSetWriter(w), progressbar.OptionShowCount(),
+			progressbar.OptionSetPredictTime(true), progressbar.OptionClearOnFinish(), progressbar.OptionSetWidth(30))
+	}
+	return p
+}
+
+func (p *progress) step() {
+	if p.bar != nil {
+		p.bar.Add(1)
+	}
+}
+
+func (p *progress) describe(s string) {
+	if p.bar != nil {
+		p.bar.Describe(s)
+	}
+}
+
+// done reports a finished test: a line when there is no bar.
+func (p *progress) done(line string) {
+	if p.bar == nil {
+		fmt.Fprintln(p.w, line)
+	}
+}
+
+func (p *progress) finish() {
+	if p.bar != nil {
+		p.bar.Finish()
+	}
+}
