@@ -3,70 +3,148 @@ package engine
 import (
 	"math"
 
+	"github.com/gollm/gollm/ggml"
 	"github.com/gollm/gollm/kernels"
+	"github.com/gollm/gollm/kvcache"
 )
 
-// attnJob is causal multi-head attention for a batch of query tokens over
-// the cache. Work items are (token, head) pairs so the pool can split them.
+// attnJob is causal multi-head attention for a batch of query tokens, each
+// over the cache blocks of its own sequence. Work items are (token, head)
+// pairs so the pool can split them.
 //
 // The arithmetic follows llama.cpp's CPU flash-attention kernel, which is
-// what llama.cpp runs by default: the query is rounded to f16, scores are
-// f16·f16 dot products, the softmax is online (one pass over the cache, no
-// score buffer) and the weighted sum of V is accumulated in f16. Matching
-// it is what keeps gollm's logits within 1e-3 of llama.cpp's on random
-// models, where every rounding difference is amplified.
+// what llama.cpp runs by default: the query is converted to the K storage's
+// dot-product type (f16 for an f16 cache, Q8_0 for q8_0), the softmax is
+// online (one pass over the cache blocks, no score buffer), and with an f16
+// cache the weighted sum of V is accumulated in f16. Matching it is what
+// keeps gollm's logits within 1e-6 of llama.cpp's on the test models, where
+// every rounding difference is amplified.
 type attnJob struct {
-	c     *Config
-	view  *KVView
-	q     []float32 // [ntok][Heads*HeadDim]
-	out   []float32 // [ntok][Heads*HeadDimV]
-	pos0  int       // position of the first query token
-	scale float32   // 1/sqrt(HeadDim)
-	q16   []uint16  // [ntok][Heads*HeadDim] the query rounded to f16
-	acc   []uint16  // [ntok][Heads*HeadDimV] the f16 accumulators
+	c      *Config
+	views  []kvcache.View // the layer's blocks, one view per sequence in the batch
+	tokSeq []int          // per token: index into views
+	tokPos []int          // per token: its position (it attends to [0, pos])
+	q      []float32      // [ntok][Heads*HeadDim]
+	out    []float32      // [ntok][Heads*HeadDimV]
+	scale  float32        // 1/sqrt(HeadDim)
+
+	// Per-item scratch, sized for a full batch at load.
+	q16   []uint16  // [item][HeadDim] query as f16 (f16 cache)
+	qq    []byte    // [item][Q8_0 row of HeadDim] query as Q8_0 (q8_0 cache)
+	acc16 []uint16  // [item][HeadDimV] f16 accumulator (f16 cache)
+	acc32 []float32 // [item][HeadDimV] f32 accumulator (other caches)
+	vtmp  []float32 // [item][HeadDimV] a dequantized V row (q8_0 cache)
 }
 
 func (j *attnJob) run(lo, hi int) {
 	c := j.c
-	hd, hdv := c.HeadDim, c.HeadDimV
-	kvDim, vDim := c.KVDim(), c.VDim()
-	group := c.Heads / c.KVHeads
-	blockLen := j.view.BlockLen
 	for item := lo; item < hi; item++ {
 		tok, h := item/c.Heads, item%c.Heads
-		kvh := h / group
-		q := j.q[item*hd : (item+1)*hd]
-		out := j.out[item*hdv : (item+1)*hdv]
-		q16 := j.q16[item*hd : (item+1)*hd]
-		kernels.F32ToF16(q16, q)
-		vkq := j.acc[item*hdv : (item+1)*hdv]
-		clear(vkq)
-		n := j.pos0 + tok + 1 // causal: positions [0, pos0+tok]
-		runMax := float32(math.Inf(-1))
-		var runSum float32
-		for t := 0; t < n; t++ {
-			b, off := t/blockLen, t%blockLen
-			k := j.view.K[b][off*kvDim+kvh*hd : off*kvDim+(kvh+1)*hd]
-			s := kernels.DotF16F16(q16, k) * j.scale
+		v := &j.views[j.tokSeq[tok]]
+		n := j.tokPos[tok] + 1
+		kvh := h / (c.Heads / c.KVHeads)
+		q := j.q[item*c.HeadDim : (item+1)*c.HeadDim]
+		out := j.out[item*c.HeadDimV : (item+1)*c.HeadDimV]
+		switch v.Type {
+		case ggml.F16:
+			j.attendF16(item, v, n, kvh, q, out)
+		default:
+			j.attendF32Acc(item, v, n, kvh, q, out)
+		}
+	}
+}
+
+// attendF16 is llama.cpp's f16 path: f16 query, f16 dot products and an f16
+// V accumulator scaled and fused-multiply-added in place.
+func (j *attnJob) attendF16(item int, v *kvcache.View, n, kvh int, q, out []float32) {
+	hd, hdv := j.c.HeadDim, j.c.HeadDimV
+	kvDim, vDim := j.c.KVDim(), j.c.VDim()
+	q16 := j.q16[item*hd : (item+1)*hd]
+	kernels.F32ToF16(q16, q)
+	acc := j.acc16[item*hdv : (item+1)*hdv]
+	clear(acc)
+	runMax := float32(math.Inf(-1))
+	var runSum float32
+	for b := range v.K {
+		rows := min(v.BlockLen, n-b*v.BlockLen)
+		if rows <= 0 {
+			break
+		}
+		kb, vb := v.KF16(b), v.VF16(b)
+		for i := 0; i < rows; i++ {
+			s := kernels.DotF16F16(q16, kb[i*kvDim+kvh*hd:i*kvDim+(kvh+1)*hd]) * j.scale
 			ms, vs := float32(1), float32(1)
 			if s > runMax {
 				// A new maximum: rescale what was accumulated under the old one.
 				ms = expf(runMax - s)
 				runMax = s
-				kernels.ScaleF16(vkq, ms)
+				kernels.ScaleF16(acc, ms)
 			} else {
 				vs = expf(s - runMax)
 			}
-			kernels.MadF16(vkq, j.view.V[b][off*vDim+kvh*hdv:off*vDim+(kvh+1)*hdv], vs)
+			kernels.MadF16(acc, vb[i*vDim+kvh*hdv:i*vDim+(kvh+1)*hdv], vs)
 			runSum = fma32(runSum, ms, vs)
 		}
-		inv := float32(0)
-		if runSum != 0 {
-			inv = 1 / runSum
-		}
-		kernels.F16ToF32(out, vkq)
-		kernels.Scale(out, inv)
 	}
+	kernels.F16ToF32(out, acc)
+	kernels.Scale(out, safeInv(runSum))
+}
+
+// attendF32Acc serves the f32 and q8_0 caches: scores in the K storage's
+// dot-product type, V accumulated in f32 (llama.cpp's VKQ32 path).
+func (j *attnJob) attendF32Acc(item int, v *kvcache.View, n, kvh int, q, out []float32) {
+	hd, hdv := j.c.HeadDim, j.c.HeadDimV
+	acc := j.acc32[item*hdv : (item+1)*hdv]
+	clear(acc)
+	q8 := v.Type == ggml.Q8_0
+	var qq []byte
+	kHead, vHead := hd*4, hdv*4 // bytes of one head in a row
+	if q8 {
+		kHead, vHead = hd/32*34, hdv/32*34
+		qq = j.qq[item*kHead : (item+1)*kHead]
+		kernels.QuantizeRow(ggml.Q8_0, q, qq)
+	}
+	vrow := j.vtmp[item*hdv : (item+1)*hdv]
+	runMax := float32(math.Inf(-1))
+	var runSum float32
+	for b := range v.K {
+		rows := min(v.BlockLen, n-b*v.BlockLen)
+		if rows <= 0 {
+			break
+		}
+		for i := 0; i < rows; i++ {
+			k := v.K[b][i*v.KRowBytes+kvh*kHead : i*v.KRowBytes+(kvh+1)*kHead]
+			vr := v.V[b][i*v.VRowBytes+kvh*vHead : i*v.VRowBytes+(kvh+1)*vHead]
+			var s float32
+			if q8 {
+				s = kernels.VecDot(ggml.Q8_0, hd, k, qq)
+				dequantQ8_0(vr, vrow)
+			} else {
+				s = kernels.Dot(q, bytesAsF32(k))
+				copy(vrow, bytesAsF32(vr))
+			}
+			s *= j.scale
+			ms, vs := float32(1), float32(1)
+			if s > runMax {
+				ms = expf(runMax - s)
+				runMax = s
+				kernels.Scale(acc, ms)
+			} else {
+				vs = expf(s - runMax)
+			}
+			kernels.Axpy(acc, vs, vrow)
+			runSum = fma32(runSum, ms, vs)
+		}
+	}
+	copy(out, acc)
+	kernels.Scale(out, safeInv(runSum))
+}
+
+func safeInv(s float32) float32 {
+	if s == 0 {
+		return 0
+	}
+	return 1 / s
 }
 
 func expf(x float32) float32 { return float32(math.Exp(float64(x))) }

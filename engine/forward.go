@@ -2,21 +2,35 @@ package engine
 
 import (
 	"github.com/gollm/gollm/kernels"
+	"github.com/gollm/gollm/kvcache"
 )
 
-// forward runs ntok = len(tokens) tokens, at positions [pos, pos+ntok), through
-// the model: their keys and values enter the cache, and the logits of the
-// last token (or, with all, of every token) are returned. ntok <= batch.
-// It reads top to bottom like llama2.c's forward and allocates nothing.
-func (m *Model) forward(phase Phase, tokens []int32, pos int, all bool) []float32 {
+// pass describes the tokens of one forward pass: token i sits at position
+// pos[i] of sequence seqs[seq[i]]. rows lists the tokens whose logits are
+// wanted, in output order. All slices are views into the run state.
+type pass struct {
+	tokens []int32
+	pos    []int
+	seq    []int
+	seqs   []kvcache.SeqID
+	maxPos []int // per sequence: the highest position in this pass
+	rows   []int
+}
+
+// forward runs one pass through the model: every token's keys and values
+// enter its sequence's cache (reserved by the caller), and the logits of the
+// requested rows are returned ([len(rows)][Vocab], valid until the next
+// pass). It reads top to bottom like llama2.c's forward and allocates
+// nothing.
+func (m *Model) forward(phase Phase, p *pass) []float32 {
 	c, w, s, t := &m.Config, m.Weights, m.state, m.Timers
-	ntok := len(tokens)
+	ntok := len(p.tokens)
 	dim := c.Dim
 	x := s.x[:ntok*dim]
 	t.begin(phase, ntok)
 
 	t.mark(-1, OpEmbedding)
-	for i, id := range tokens {
+	for i, id := range p.tokens {
 		m.embed(x[i*dim:(i+1)*dim], id)
 	}
 
@@ -47,17 +61,19 @@ func (m *Model) forward(phase Phase, tokens []int32, pos int, all bool) []float3
 				headNorm(qi, ly.QNorm, c.HeadDim, c.NormEps)
 				headNorm(ki, ly.KNorm, c.HeadDim, c.NormEps)
 			}
-			m.rope.Apply(qi, c.Heads, pos+i)
-			m.rope.Apply(ki, c.KVHeads, pos+i)
+			m.rope.Apply(qi, c.Heads, p.pos[i])
+			m.rope.Apply(ki, c.KVHeads, p.pos[i])
 		}
 
 		t.mark(l, OpAttention)
 		for i := 0; i < ntok; i++ {
-			m.cache.Put(l, pos+i, k[i*c.KVDim():(i+1)*c.KVDim()], v[i*c.VDim():(i+1)*c.VDim()])
+			m.cache.Put(l, p.seqs[p.seq[i]], p.pos[i], k[i*c.KVDim():(i+1)*c.KVDim()], v[i*c.VDim():(i+1)*c.VDim()])
 		}
-		m.cache.View(l, pos+ntok, &s.view)
-		s.attn = attnJob{c: c, view: &s.view, q: q, out: s.att[:ntok*c.Heads*c.HeadDimV],
-			pos0: pos, scale: m.attnScale, q16: s.q16, acc: s.acc16}
+		for si, seq := range p.seqs {
+			m.cache.View(l, seq, p.maxPos[si]+1, &s.views[si])
+		}
+		s.attn.views, s.attn.tokSeq, s.attn.tokPos = s.views[:len(p.seqs)], p.seq, p.pos
+		s.attn.q, s.attn.out, s.attn.scale = q, s.att[:ntok*c.Heads*c.HeadDimV], m.attnScale
 		m.pool.For(ntok*c.Heads, s.attnFn)
 
 		t.mark(l, OpAttnOut)
@@ -83,16 +99,12 @@ func (m *Model) forward(phase Phase, tokens []int32, pos int, all bool) []float3
 		kernels.Add(x, s.tmp[:ntok*dim])
 	}
 
-	// Logits only for the rows that need them: the last token, or all.
+	// Logits only for the rows that need them.
 	t.mark(-1, OpOutputNorm)
-	first := ntok - 1
-	if all {
-		first = 0
-	}
-	rows := ntok - first
+	rows := len(p.rows)
 	in := s.outIn[:rows*dim]
-	for i := 0; i < rows; i++ {
-		kernels.RMSNorm(in[i*dim:(i+1)*dim], x[(first+i)*dim:(first+i+1)*dim], w.OutNorm, c.NormEps)
+	for r, i := range p.rows {
+		kernels.RMSNorm(in[r*dim:(r+1)*dim], x[i*dim:(i+1)*dim], w.OutNorm, c.NormEps)
 	}
 
 	t.mark(-1, OpLMHead)

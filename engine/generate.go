@@ -3,7 +3,6 @@ package engine
 import (
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/gollm/gollm/sampler"
@@ -70,93 +69,112 @@ var ErrPromptTooLong = errors.New("prompt longer than the context")
 // until an end-of-generation token, a stop string, MaxTokens or a full
 // context. Text streams through OnText as it is produced.
 func (m *Model) Generate(req Request) (*Result, error) {
-	start := time.Now()
-	if req.Sampler == nil {
-		return nil, fmt.Errorf("engine: Generate needs a sampler")
-	}
-	tok := m.Tokenizer
-	res := &Result{}
-	res.PromptTokens = tok.Encode(req.Prompt, true, req.ParseSpecial)
-	res.Stats.Tokenize = time.Since(start)
-	if len(res.PromptTokens) == 0 {
-		return nil, fmt.Errorf("engine: the prompt is empty and the model adds no BOS token")
-	}
-	if len(res.PromptTokens) >= m.ctx {
-		return nil, fmt.Errorf("%w: %d prompt tokens, context %d (raise -c)", ErrPromptTooLong, len(res.PromptTokens), m.ctx)
-	}
-	m.Reset()
-	req.Sampler.Reset()
-	for _, id := range res.PromptTokens {
-		req.Sampler.Accept(id)
-	}
-
-	prefillStart := time.Now()
-	logits, err := m.Eval(res.PromptTokens, false)
+	results, err := m.GenerateN(req, []*sampler.Sampler{req.Sampler}, nil)
 	if err != nil {
 		return nil, err
 	}
-	res.Stats.Prefill = time.Since(prefillStart)
+	return results[0], nil
+}
 
-	var text strings.Builder
-	stream := tok.NewStreamDecoder()
-	stops := sampler.NewStopMatcher(req.Stop)
-	emit := func(s string) {
-		if s == "" {
-			return
-		}
-		text.WriteString(s)
-		if req.OnText != nil {
-			req.OnText(s)
+// GenerateN produces len(samplers) completions of one prompt at once: the
+// prompt is prefilled once, its KV blocks are shared by every completion
+// (copy-on-write forks), and each decode step runs all unfinished
+// completions through the weights together. onText, when not nil, receives
+// (completion index, text) as text becomes final. req.Sampler and
+// req.OnText are ignored.
+func (m *Model) GenerateN(req Request, samplers []*sampler.Sampler, onText func(i int, s string)) ([]*Result, error) {
+	start := time.Now()
+	n := len(samplers)
+	if n == 0 || n > m.state.batch {
+		return nil, fmt.Errorf("engine: %d parallel completions, the batch holds 1 to %d (raise -b)", n, m.state.batch)
+	}
+	for _, smp := range samplers {
+		if smp == nil {
+			return nil, fmt.Errorf("engine: Generate needs a sampler")
 		}
 	}
-	phase := Prefill
-	var first, last time.Time
-	for {
-		m.Timers.phase = phase
-		m.Timers.mark(-1, OpSampling)
-		id := req.Sampler.Sample(logits)
-		req.Sampler.Accept(id)
-		m.Timers.stop()
-		now := time.Now()
-		if len(res.Tokens) == 0 {
-			first = now
-			res.Stats.TTFT = now.Sub(start)
-		} else {
-			res.Stats.ITL = append(res.Stats.ITL, now.Sub(last))
-		}
-		last = now
-		res.Tokens = append(res.Tokens, id)
+	if onText == nil && req.OnText != nil {
+		onText = func(_ int, s string) { req.OnText(s) }
+	}
+	prompt := m.Tokenizer.Encode(req.Prompt, true, req.ParseSpecial)
+	tokenize := time.Since(start)
+	if len(prompt) == 0 {
+		return nil, fmt.Errorf("engine: the prompt is empty and the model adds no BOS token")
+	}
+	if len(prompt) >= m.ctx {
+		return nil, fmt.Errorf("%w: %d prompt tokens, context %d (raise -c)", ErrPromptTooLong, len(prompt), m.ctx)
+	}
+	m.Reset()
+	prefillStart := time.Now()
+	logits, err := m.Eval(prompt, false)
+	if err != nil {
+		return nil, err
+	}
+	prefill := time.Since(prefillStart)
 
-		if tok.IsEOG(id) {
-			res.StopReason = StopEOG
+	comps := make([]*completion, n)
+	seqs := make([]SeqID, n)
+	for i, smp := range samplers {
+		seqs[i] = m.seq
+		if i > 0 {
+			if seqs[i], err = m.Fork(m.seq); err != nil {
+				return nil, err
+			}
+		}
+		i := i
+		var emit func(string)
+		if onText != nil {
+			emit = func(s string) { onText(i, s) }
+		}
+		comps[i] = newCompletion(m, req, smp, prompt, emit)
+		comps[i].res.Stats.Tokenize, comps[i].res.Stats.Prefill = tokenize, prefill
+	}
+
+	// Every completion samples its first token from the prompt's logits.
+	vocab := m.Config.Vocab
+	rows := make([]float32, vocab)
+	copy(rows, logits)
+	active := make([]int, 0, n)
+	next := make([]int32, 0, n)
+	batch := make([]SeqID, 0, n)
+	phase := Prefill
+	for {
+		active, next = active[:0], next[:0]
+		for i, c := range comps {
+			if c.done {
+				continue
+			}
+			row := rows
+			if phase == Decode {
+				row = logits[c.row*vocab : (c.row+1)*vocab]
+			}
+			id := c.sample(row, phase, start)
+			if !c.done && m.SeqLen(seqs[i]) >= m.ctx {
+				c.stop(StopContext)
+			}
+			if !c.done {
+				active, next = append(active, i), append(next, id)
+			}
+		}
+		if len(active) == 0 {
 			break
 		}
-		out, stopped := stops.Push(stream.Add(id))
-		emit(out)
-		if stopped {
-			res.StopReason = StopString
-			break
-		}
-		if req.MaxTokens > 0 && len(res.Tokens) >= req.MaxTokens {
-			res.StopReason = StopLength
-			break
-		}
-		if m.n >= m.ctx {
-			res.StopReason = StopContext
-			break
+		batch = batch[:0]
+		for r, i := range active {
+			batch = append(batch, seqs[i])
+			comps[i].row = r
 		}
 		phase = Decode
-		if logits, err = m.Eval(res.Tokens[len(res.Tokens)-1:], false); err != nil {
+		if logits, err = m.DecodeSeqs(batch, next); err != nil {
 			return nil, err
 		}
 	}
-	if res.StopReason != StopString {
-		out, _ := stops.Push(stream.Flush())
-		emit(out)
-		emit(stops.Flush())
+	results := make([]*Result, n)
+	for i, c := range comps {
+		results[i] = c.finish(start)
+		if i > 0 {
+			m.FreeSeq(seqs[i])
+		}
 	}
-	res.Stats.Decode = last.Sub(first)
-	res.Stats.Total = time.Since(start)
-	res.Text = text.String()
-	return res, nil
+	return results, nil
 }

@@ -3,20 +3,42 @@ package engine
 import (
 	"fmt"
 	"math"
+	"strings"
 	"time"
 
+	"github.com/gollm/gollm/ggml"
 	"github.com/gollm/gollm/gguf"
 	"github.com/gollm/gollm/kernels"
+	"github.com/gollm/gollm/kvcache"
 	"github.com/gollm/gollm/quant"
 	"github.com/gollm/gollm/tokenizer"
 )
 
 // Options configure loading.
 type Options struct {
-	Threads int  // worker threads including the caller; <= 0: physical cores
-	Context int  // context window in tokens; <= 0: min(trained context, 4096)
-	Batch   int  // tokens per forward pass during prefill; <= 0: 64
-	Timers  bool // per-op timers on
+	Threads int    // worker threads including the caller; <= 0: physical cores
+	Context int    // context window of one sequence in tokens; <= 0: min(trained context, 4096)
+	Batch   int    // tokens per forward pass; <= 0: 64
+	Timers  bool   // per-op timers on
+	KVType  string // KV cache storage: "f16" (default), "q8_0" or "f32"
+	KVBlock int    // positions per KV cache block; <= 0: 16
+	// KVPositions caps the positions the cache holds over all sequences;
+	// <= 0: Context. Memory is taken on demand, so a large cap costs nothing
+	// until it is used.
+	KVPositions int
+}
+
+// ParseKVType maps a --kv-type value to a storage type.
+func ParseKVType(s string) (ggml.Type, error) {
+	switch strings.ToLower(s) {
+	case "", "f16":
+		return ggml.F16, nil
+	case "q8_0":
+		return ggml.Q8_0, nil
+	case "f32":
+		return ggml.F32, nil
+	}
+	return 0, fmt.Errorf("engine: unknown KV cache type %q (have f16, q8_0, f32)", s)
 }
 
 // Model is a loaded model with its tokenizer, worker pool, KV cache and
@@ -32,11 +54,11 @@ type Model struct {
 
 	pool      *kernels.Pool
 	rope      *kernels.RoPE
-	cache     KVCache
+	cache     *kvcache.Cache
+	seq       kvcache.SeqID // the sequence Eval and Generate use
 	state     *runState
 	attnScale float32
-	ctx       int // context window
-	n         int // positions in the cache
+	ctx       int // context window of one sequence
 
 	embedDequant func(src []byte, dst []float32)
 }
@@ -91,23 +113,40 @@ func newModel(f *gguf.File, opt Options) (*Model, error) {
 		batch = 64
 	}
 	batch = min(batch, ctx)
+	kvType, err := ParseKVType(opt.KVType)
+	if err != nil {
+		return nil, err
+	}
+	if kvType == ggml.Q8_0 && (cfg.HeadDim%32 != 0 || cfg.HeadDimV%32 != 0) {
+		return nil, fmt.Errorf("engine: a q8_0 KV cache needs head sizes that are multiples of 32, this model has %d", cfg.HeadDim)
+	}
+	positions := opt.KVPositions
+	if positions <= 0 {
+		positions = ctx
+	}
+	cache, err := kvcache.New(kvcache.Config{Layers: cfg.Layers, KVDim: cfg.KVDim(), VDim: cfg.VDim(),
+		BlockLen: opt.KVBlock, Type: kvType, MaxPositions: positions})
+	if err != nil {
+		return nil, err
+	}
+	rope, err := kernels.NewRoPEScaled(cfg.HeadDim, cfg.RopeDim, cfg.RopeBase, cfg.RopeScale,
+		w.RopeFreqs, arch.Rope == RopeNeoX, min(ctx, 4096)) // later positions: angles per call
+	if err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrBadModel, err)
+	}
 	m := &Model{
 		Config: cfg, Arch: arch, Weights: w, Tokenizer: tok, File: f,
 		Timers:       newTimers(cfg.Layers),
 		pool:         kernels.NewPool(opt.Threads),
-		cache:        newFlatCache(cfg.Layers, ctx, cfg.KVDim(), cfg.VDim()),
+		cache:        cache,
+		rope:         rope,
 		state:        newRunState(&cfg, batch),
 		attnScale:    float32(1 / math.Sqrt(float64(cfg.HeadDim))),
 		ctx:          ctx,
 		embedDequant: embTraits.Dequantize,
 	}
+	m.seq = cache.NewSeq()
 	m.Timers.Enabled = opt.Timers
-	m.rope, err = kernels.NewRoPEScaled(cfg.HeadDim, cfg.RopeDim, cfg.RopeBase, cfg.RopeScale,
-		w.RopeFreqs, arch.Rope == RopeNeoX, ctx)
-	if err != nil {
-		m.pool.Close()
-		return nil, fmt.Errorf("%w: %v", ErrBadModel, err)
-	}
 	return m, nil
 }
 
@@ -123,58 +162,37 @@ func (m *Model) Threads() int { return m.pool.Threads() }
 // ContextSize is the context window in tokens.
 func (m *Model) ContextSize() int { return m.ctx }
 
-// Pos is the number of positions already in the cache.
-func (m *Model) Pos() int { return m.n }
+// Pos is the number of positions already in the default sequence.
+func (m *Model) Pos() int { return m.cache.Len(m.seq) }
 
-// Reset empties the KV cache; the next Eval starts at position 0.
+// Reset empties the KV cache (every sequence); the next Eval starts at
+// position 0 of a fresh default sequence.
 func (m *Model) Reset() {
-	m.n = 0
 	m.cache.Reset()
+	m.seq = m.cache.NewSeq()
 }
 
 // WeightBytesPerToken is the weight data one decode step streams.
 func (m *Model) WeightBytesPerToken() int64 { return m.Weights.weightBytes() }
 
-// Eval appends tokens to the sequence and returns the logits of the last one
-// ([Vocab]) or, with all, of every token ([len(tokens)][Vocab]). The returned
-// slice is only valid until the next call. Long inputs run in batches.
-func (m *Model) Eval(tokens []int32, all bool) ([]float32, error) {
-	if len(tokens) == 0 {
-		return nil, fmt.Errorf("engine: no tokens to evaluate")
-	}
-	if m.n+len(tokens) > m.ctx {
-		return nil, fmt.Errorf("%w: %d tokens at position %d do not fit in a context of %d (raise -c)", ErrContextFull, len(tokens), m.n, m.ctx)
-	}
-	for _, id := range tokens {
-		if id < 0 || int(id) >= m.Config.Vocab {
-			return nil, fmt.Errorf("engine: token id %d outside the vocabulary [0, %d)", id, m.Config.Vocab)
-		}
-	}
-	phase := Decode
-	if len(tokens) > 1 {
-		phase = Prefill
-	}
-	var allLogits []float32
-	if all {
-		allLogits = make([]float32, len(tokens)*m.Config.Vocab)
-	}
-	var logits []float32
-	for i := 0; i < len(tokens); i += m.state.batch {
-		part := tokens[i:min(i+m.state.batch, len(tokens))]
-		logits = m.forward(phase, part, m.n, all)
-		m.n += len(part)
-		if all {
-			copy(allLogits[i*m.Config.Vocab:], logits)
-		}
-	}
-	if all {
-		return allLogits, nil
-	}
-	return logits, nil
+// KVCacheBytes is the memory the KV cache has taken so far.
+func (m *Model) KVCacheBytes() int64 {
+	_, reserved := m.cache.Bytes()
+	return reserved
 }
 
-// KVCacheBytes is the memory the KV cache reserves for the whole context.
-func (m *Model) KVCacheBytes() int64 {
-	c := &m.Config
-	return int64(c.Layers) * int64(m.ctx) * int64(c.KVDim()+c.VDim()) * 2
+// KVCacheBytesPerToken is the cache memory one position of one sequence needs.
+func (m *Model) KVCacheBytesPerToken() int64 {
+	cfg := m.cache.Config()
+	used, _ := ggml.RowBytes(cfg.Type, int64(m.Config.KVDim()))
+	usedV, _ := ggml.RowBytes(cfg.Type, int64(m.Config.VDim()))
+	return int64(m.Config.Layers) * (used + usedV)
+}
+
+// Eval appends tokens to the default sequence and returns the logits of the
+// last one ([Vocab]) or, with all, of every token ([len(tokens)][Vocab]).
+// The returned slice is only valid until the next call. Long inputs run in
+// batches.
+func (m *Model) Eval(tokens []int32, all bool) ([]float32, error) {
+	return m.EvalSeq(m.seq, tokens, all)
 }

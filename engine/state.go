@@ -3,6 +3,7 @@ package engine
 import (
 	"github.com/gollm/gollm/ggml"
 	"github.com/gollm/gollm/kernels"
+	"github.com/gollm/gollm/kvcache"
 	"github.com/gollm/gollm/quant"
 )
 
@@ -18,25 +19,32 @@ type runState struct {
 	k      []float32 // [batch][KVHeads*HeadDim]
 	v      []float32 // [batch][KVHeads*HeadDimV]
 	att    []float32 // [batch][Heads*HeadDimV] attention output
-	q16    []uint16  // [batch][Heads*HeadDim] attention's f16 query
-	acc16  []uint16  // [batch][Heads*HeadDimV] attention's f16 accumulators
 	tmp    []float32 // [batch][Dim] sub-block output before the residual add
 	gate   []float32 // [batch][FFN]
 	up     []float32 // [batch][FFN]
-	logits []float32 // [rows][Vocab], rows = 1 or batch
+	logits []float32 // [rows][Vocab]; grows to [batch][Vocab] on first need
 	outIn  []float32 // [batch][Dim] normalized rows that need logits
 
 	scratch *kernels.Scratch
 	memo    actsMemo
-	view    KVView
 
-	// attention work description, read by the pre-built attnFn.
+	// The pass being run: per token position and sequence index, per
+	// sequence its id, highest position and cache view.
+	pos    []int
+	seq    []int
+	seqs   []kvcache.SeqID
+	maxPos []int
+	rows   []int
+	views  []kvcache.View
+	pass   pass
+
 	attn   attnJob
-	attnFn func(lo, hi int)
+	attnFn func(lo, hi int) // attn.run, bound once
 }
 
 func newRunState(c *Config, batch int) *runState {
 	maxCols := max(c.Dim, c.FFN, c.Heads*c.HeadDimV)
+	items := batch * c.Heads
 	s := &runState{
 		batch:   batch,
 		x:       make([]float32, batch*c.Dim),
@@ -45,24 +53,37 @@ func newRunState(c *Config, batch int) *runState {
 		k:       make([]float32, batch*c.KVDim()),
 		v:       make([]float32, batch*c.VDim()),
 		att:     make([]float32, batch*c.Heads*c.HeadDimV),
-		q16:     make([]uint16, batch*c.QDim()),
-		acc16:   make([]uint16, batch*c.Heads*c.HeadDimV),
 		tmp:     make([]float32, batch*c.Dim),
 		gate:    make([]float32, batch*c.FFN),
 		up:      make([]float32, batch*c.FFN),
 		logits:  make([]float32, c.Vocab),
 		outIn:   make([]float32, batch*c.Dim),
 		scratch: kernels.NewScratch(maxCols, batch),
+		pos:     make([]int, batch),
+		seq:     make([]int, batch),
+		seqs:    make([]kvcache.SeqID, 0, batch),
+		maxPos:  make([]int, batch),
+		rows:    make([]int, 0, batch),
+		views:   make([]kvcache.View, batch),
+	}
+	s.attn = attnJob{
+		c:     c,
+		q16:   make([]uint16, items*c.HeadDim),
+		qq:    make([]byte, items*(c.HeadDim+31)/32*34),
+		acc16: make([]uint16, items*c.HeadDimV),
+		acc32: make([]float32, items*c.HeadDimV),
+		vtmp:  make([]float32, items*c.HeadDimV),
 	}
 	s.attnFn = s.attn.run
 	return s
 }
 
 // logitRows returns a logits buffer of rows x vocab, growing it on the first
-// request for all positions (teacher-forced scoring), not per token.
+// request for more than one row (teacher-forced scoring, several
+// sequences), not per token.
 func (s *runState) logitRows(rows, vocab int) []float32 {
 	if len(s.logits) < rows*vocab {
-		s.logits = make([]float32, rows*vocab)
+		s.logits = make([]float32, s.batch*vocab)
 	}
 	return s.logits[:rows*vocab]
 }

@@ -1,0 +1,100 @@
+package engine
+
+import (
+	"strings"
+	"time"
+
+	"github.com/gollm/gollm/sampler"
+	"github.com/gollm/gollm/tokenizer"
+)
+
+// completion is the state of one generated continuation: its sampler,
+// streaming detokenizer, stop-string matcher, tokens, text and timings.
+type completion struct {
+	m         *Model
+	res       *Result
+	smp       *sampler.Sampler
+	stream    *tokenizer.StreamDecoder
+	stops     *sampler.StopMatcher
+	text      strings.Builder
+	onText    func(string)
+	maxTokens int
+	done      bool
+	row       int // its row in the last batched decode's logits
+	first     time.Time
+	last      time.Time
+}
+
+func newCompletion(m *Model, req Request, smp *sampler.Sampler, prompt []int32, onText func(string)) *completion {
+	c := &completion{m: m, smp: smp, stream: m.Tokenizer.NewStreamDecoder(),
+		stops: sampler.NewStopMatcher(req.Stop), onText: onText, maxTokens: req.MaxTokens,
+		res: &Result{PromptTokens: prompt}}
+	if req.MaxTokens > 0 {
+		c.res.Tokens = make([]int32, 0, req.MaxTokens)
+		c.res.Stats.ITL = make([]time.Duration, 0, req.MaxTokens)
+	}
+	smp.Reset()
+	for _, id := range prompt {
+		smp.Accept(id)
+	}
+	return c
+}
+
+// sample draws the next token from logits, records it and decides whether
+// the completion is done.
+func (c *completion) sample(logits []float32, phase Phase, start time.Time) int32 {
+	t := c.m.Timers
+	t.phase = phase
+	t.mark(-1, OpSampling)
+	id := c.smp.Sample(logits)
+	c.smp.Accept(id)
+	t.stop()
+	now := time.Now()
+	if len(c.res.Tokens) == 0 {
+		c.first = now
+		c.res.Stats.TTFT = now.Sub(start)
+	} else {
+		c.res.Stats.ITL = append(c.res.Stats.ITL, now.Sub(c.last))
+	}
+	c.last = now
+	c.res.Tokens = append(c.res.Tokens, id)
+
+	if c.m.Tokenizer.IsEOG(id) {
+		c.stop(StopEOG)
+		return id
+	}
+	out, stopped := c.stops.Push(c.stream.Add(id))
+	c.emit(out)
+	switch {
+	case stopped:
+		c.res.StopReason, c.done = StopString, true
+	case c.maxTokens > 0 && len(c.res.Tokens) >= c.maxTokens:
+		c.stop(StopLength)
+	}
+	return id
+}
+
+// stop ends the completion, flushing text held back for stop strings.
+func (c *completion) stop(reason string) {
+	c.res.StopReason, c.done = reason, true
+	out, _ := c.stops.Push(c.stream.Flush())
+	c.emit(out)
+	c.emit(c.stops.Flush())
+}
+
+func (c *completion) emit(s string) {
+	if s == "" {
+		return
+	}
+	c.text.WriteString(s)
+	if c.onText != nil {
+		c.onText(s)
+	}
+}
+
+func (c *completion) finish(start time.Time) *Result {
+	c.res.Stats.Decode = c.last.Sub(c.first)
+	c.res.Stats.Total = time.Since(start)
+	c.res.Text = c.text.String()
+	return c.res
+}

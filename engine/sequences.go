@@ -1,0 +1,142 @@
+package engine
+
+import (
+	"fmt"
+
+	"github.com/gollm/gollm/kvcache"
+)
+
+// Several sequences share one model: each has its own positions and KV
+// blocks in the paged cache; forked sequences share their common prefix's
+// blocks until they diverge. A forward pass may mix tokens of several
+// sequences, so that one pass over the weights serves all of them.
+
+// SeqID names a sequence of the model's KV cache.
+type SeqID = kvcache.SeqID
+
+// DefaultSeq is the sequence Eval and Generate use.
+func (m *Model) DefaultSeq() SeqID { return m.seq }
+
+// NewSeq starts an empty sequence.
+func (m *Model) NewSeq() SeqID { return m.cache.NewSeq() }
+
+// Fork starts a sequence that shares all of src's positions without copying
+// them.
+func (m *Model) Fork(src SeqID) (SeqID, error) { return m.cache.Fork(src) }
+
+// FreeSeq releases a sequence's blocks.
+func (m *Model) FreeSeq(seq SeqID) { m.cache.Free(seq) }
+
+// SeqLen is the number of positions stored for seq.
+func (m *Model) SeqLen(seq SeqID) int { return m.cache.Len(seq) }
+
+// TruncateSeq keeps the first n positions of seq.
+func (m *Model) TruncateSeq(seq SeqID, n int) error { return m.cache.Truncate(seq, n) }
+
+// EvalSeq appends tokens to seq and returns the logits of the last one
+// ([Vocab]) or, with all, of every token ([len(tokens)][Vocab]).
+func (m *Model) EvalSeq(seq SeqID, tokens []int32, all bool) ([]float32, error) {
+	if len(tokens) == 0 {
+		return nil, fmt.Errorf("engine: no tokens to evaluate")
+	}
+	if err := m.checkTokens(tokens); err != nil {
+		return nil, err
+	}
+	n0 := m.cache.Len(seq)
+	if n0+len(tokens) > m.ctx {
+		return nil, fmt.Errorf("%w: %d tokens at position %d do not fit in a context of %d (raise -c)", ErrContextFull, len(tokens), n0, m.ctx)
+	}
+	phase := Decode
+	if len(tokens) > 1 {
+		phase = Prefill
+	}
+	var allLogits []float32
+	if all {
+		allLogits = make([]float32, len(tokens)*m.Config.Vocab)
+	}
+	var logits []float32
+	s := m.state
+	for i := 0; i < len(tokens); i += s.batch {
+		part := tokens[i:min(i+s.batch, len(tokens))]
+		if err := m.cache.Reserve(seq, len(part)); err != nil {
+			return nil, err
+		}
+		p := &s.pass
+		*p = pass{tokens: part, pos: s.pos[:len(part)], seq: s.seq[:len(part)],
+			seqs: append(s.seqs[:0], seq), maxPos: s.maxPos[:1], rows: s.rows[:0]}
+		base := m.cache.Len(seq)
+		for j := range part {
+			p.pos[j], p.seq[j] = base+j, 0
+		}
+		p.maxPos[0] = base + len(part) - 1
+		if all {
+			for j := range part {
+				p.rows = append(p.rows, j)
+			}
+		} else {
+			p.rows = append(p.rows, len(part)-1)
+		}
+		logits = m.forward(phase, p)
+		m.cache.Commit(seq, len(part))
+		if all {
+			copy(allLogits[i*m.Config.Vocab:], logits)
+		}
+	}
+	if all {
+		return allLogits, nil
+	}
+	return logits, nil
+}
+
+// DecodeSeqs appends one token to each of several distinct sequences in a
+// single forward pass (one read of the weights for all of them) and returns
+// their logits, [len(seqs)][Vocab], valid until the next call.
+func (m *Model) DecodeSeqs(seqs []SeqID, tokens []int32) ([]float32, error) {
+	if len(seqs) != len(tokens) || len(seqs) == 0 {
+		return nil, fmt.Errorf("engine: DecodeSeqs needs one token per sequence (%d sequences, %d tokens)", len(seqs), len(tokens))
+	}
+	s := m.state
+	if len(seqs) > s.batch {
+		return nil, fmt.Errorf("engine: %d sequences exceed the batch size %d (raise -b)", len(seqs), s.batch)
+	}
+	if err := m.checkTokens(tokens); err != nil {
+		return nil, err
+	}
+	p := &s.pass
+	*p = pass{tokens: tokens, pos: s.pos[:len(seqs)], seq: s.seq[:len(seqs)],
+		seqs: s.seqs[:0], maxPos: s.maxPos[:len(seqs)], rows: s.rows[:0]}
+	for i, seq := range seqs {
+		for _, prev := range seqs[:i] {
+			if prev == seq {
+				return nil, fmt.Errorf("engine: sequence %d appears twice in one DecodeSeqs call", seq)
+			}
+		}
+		n := m.cache.Len(seq)
+		if n+1 > m.ctx {
+			return nil, fmt.Errorf("%w: sequence %d is full (%d tokens, raise -c)", ErrContextFull, seq, m.ctx)
+		}
+		if err := m.cache.Reserve(seq, 1); err != nil {
+			for _, done := range seqs[:i] {
+				m.cache.Truncate(done, m.cache.Len(done)) // drop the reservations already made
+			}
+			return nil, err
+		}
+		p.seqs = append(p.seqs, seq)
+		p.pos[i], p.seq[i], p.maxPos[i] = n, i, n
+		p.rows = append(p.rows, i)
+	}
+	logits := m.forward(Decode, p)
+	for _, seq := range seqs {
+		m.cache.Commit(seq, 1)
+	}
+	return logits, nil
+}
+
+func (m *Model) checkTokens(tokens []int32) error {
+	for _, id := range tokens {
+		if id < 0 || int(id) >= m.Config.Vocab {
+			return fmt.Errorf("engine: token id %d outside the vocabulary [0, %d)", id, m.Config.Vocab)
+		}
+	}
+	return nil
+}
