@@ -14,6 +14,8 @@ type modelFlags struct {
 	threads int
 	ctx     int
 	batch   int
+	kvType  string
+	kvBlock int
 }
 
 func (f *modelFlags) register(cmd *cobra.Command) {
@@ -21,6 +23,8 @@ func (f *modelFlags) register(cmd *cobra.Command) {
 	cmd.Flags().IntVarP(&f.threads, "threads", "t", 0, "threads (0: physical cores)")
 	cmd.Flags().IntVarP(&f.ctx, "ctx-size", "c", 0, "context window in tokens (0: min(trained, 4096))")
 	cmd.Flags().IntVarP(&f.batch, "batch-size", "b", 64, "prompt tokens per forward pass")
+	cmd.Flags().StringVar(&f.kvType, "kv-type", "f16", "KV cache storage: f16, q8_0 or f32")
+	cmd.Flags().IntVar(&f.kvBlock, "kv-block", 16, "positions per KV cache block")
 }
 
 func (f *modelFlags) load(timers bool) (*engine.Model, error) {
@@ -30,10 +34,17 @@ func (f *modelFlags) load(timers bool) (*engine.Model, error) {
 	if f.threads < 0 || f.ctx < 0 || f.batch < 0 {
 		return nil, usageErr("-t, -c and -b must not be negative")
 	}
+	if f.kvBlock <= 0 {
+		return nil, usageErr("--kv-block must be positive, got %d", f.kvBlock)
+	}
+	if _, err := engine.ParseKVType(f.kvType); err != nil {
+		return nil, usageErr("%v", err)
+	}
 	if _, err := os.Stat(f.path); err != nil {
 		return nil, fmt.Errorf("model: %w", err)
 	}
-	return engine.Load(f.path, engine.Options{Threads: f.threads, Context: f.ctx, Batch: f.batch, Timers: timers})
+	return engine.Load(f.path, engine.Options{Threads: f.threads, Context: f.ctx, Batch: f.batch, Timers: timers,
+		KVType: f.kvType, KVBlock: f.kvBlock})
 }
 
 // promptFlags read a prompt from -p or --file.
