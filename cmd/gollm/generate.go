@@ -32,6 +32,7 @@ type generateFlags struct {
 	json         bool
 	parseSpecial bool
 	timings      bool // per-layer/per-op report after the run (timings.go)
+	parallel     int  // completions of one prompt decoded together (parallel.go)
 	prof         profileFlags
 }
 
@@ -60,6 +61,7 @@ func generateCmd() *cobra.Command {
 	fl.StringArrayVar(&g.stops, "stop", nil, "stop string (repeatable); not included in the output")
 	fl.BoolVar(&g.json, "json", false, "print one JSON object instead of streaming text")
 	fl.BoolVar(&g.parseSpecial, "parse-special", true, "turn control-token texts in the prompt into their ids")
+	fl.IntVar(&g.parallel, "parallel", 1, "generate N completions of the prompt at once, sharing its KV blocks")
 	fl.BoolVar(&g.timings, "timings", false, "report per-layer and per-op times, TTFT, tok/s, ITL percentiles (with --json: in the object)")
 	g.prof.register(cmd)
 	return cmd
@@ -109,8 +111,11 @@ func runGenerate(g *generateFlags) (err error) {
 	if err != nil {
 		return usageErr("%v", err)
 	}
-	out := bufio.NewWriter(os.Stdout)
 	req := engine.Request{Prompt: prompt, ParseSpecial: g.parseSpecial, MaxTokens: g.n, Sampler: smp, Stop: g.stops}
+	if g.parallel != 1 {
+		return runParallel(g, m, req, scfg)
+	}
+	out := bufio.NewWriter(os.Stdout)
 	if !g.json {
 		req.OnText = func(s string) { out.WriteString(s); out.Flush() }
 	}
