@@ -50,6 +50,10 @@ func TestNewResult(t *testing.T) {
 	if pp.TTFTMS == nil || *pp.TTFTMS != 1000 || pp.WeightsGBs != nil || pp.ITLMSP50 != nil || !near(pp.AvgTS, 64) {
 		t.Errorf("pp row %+v", pp)
 	}
+	SetBandwidth(rs, 20)
+	if rs[1].MemReadGBs != 20 || !near(*rs[1].BandwidthPct, 375) || rs[0].BandwidthPct != nil {
+		t.Errorf("after SetBandwidth(20): %v %v", rs[1].BandwidthPct, rs[0].BandwidthPct)
+	}
 	if rs[0].Speedup != 1 || rs[1].Speedup != 1 || !near(rs[2].Speedup, 200.0/75) {
 		t.Errorf("speedups %v %v %v", rs[0].Speedup, rs[1].Speedup, rs[2].Speedup)
 	}

@@ -103,7 +103,7 @@ type Result struct {
 
 	TimersOverheadPct *float64           `json:"timers_overhead_pct,omitempty"`
 	OpMSPerToken      map[string]float64 `json:"op_ms_per_token,omitempty"` // op timers over the timed tokens
-	PeakRSSBytes      int64              `json:"peak_rss_bytes"`
+	PeakRSSBytes      int64              `json:"peak_rss_bytes"`            // the process's high-water mark when the test ended
 }
 
 // NewResult summarizes a measurement into a report row (Speedup is set by
@@ -116,8 +116,8 @@ func NewResult(info ModelInfo, mach Machine, meas *Measurement) Result {
 		NBatch: info.Batch, Threads: info.Threads, NThreads: info.Threads,
 		CPUInfo: mach.CPU, Kernels: mach.Kernels, GoVersion: mach.GoVersion,
 		TestTime:            time.Now().UTC().Format(time.RFC3339),
-		WeightBytesPerToken: info.WeightBytesPerToken, MemReadGBs: mach.MemReadGBs,
-		TimersOverheadPct: meas.TimersOverheadPct, PeakRSSBytes: PeakRSS(),
+		WeightBytesPerToken: info.WeightBytesPerToken,
+		TimersOverheadPct:   meas.TimersOverheadPct, PeakRSSBytes: PeakRSS(),
 	}
 	ns := make([]float64, len(meas.Samples))
 	for i, d := range meas.Samples {
@@ -140,11 +140,8 @@ func NewResult(info ModelInfo, mach Machine, meas *Measurement) Result {
 	if t.IsGen() && info.WeightBytesPerToken > 0 {
 		g := float64(info.WeightBytesPerToken) * r.AvgTS / 1e9
 		r.WeightsGBs = &g
-		if mach.MemReadGBs > 0 {
-			p := g / mach.MemReadGBs * 100
-			r.BandwidthPct = &p
-		}
 	}
+	r.setBandwidth(mach.MemReadGBs)
 	if meas.Ops != nil {
 		if n := len(meas.Samples) * t.Tokens(); n > 0 {
 			r.OpMSPerToken = map[string]float64{}
@@ -155,6 +152,25 @@ func NewResult(info ModelInfo, mach Machine, meas *Measurement) Result {
 		}
 	}
 	return r
+}
+
+// SetBandwidth records the machine's read bandwidth (GB/s) in every row and
+// each generation row's share of it. Measuring that bandwidth takes a large
+// buffer, so callers do it after the runs, where it cannot raise the peak
+// RSS the rows report.
+func SetBandwidth(rs []Result, memReadGBs float64) {
+	for i := range rs {
+		rs[i].setBandwidth(memReadGBs)
+	}
+}
+
+func (r *Result) setBandwidth(memReadGBs float64) {
+	r.MemReadGBs = memReadGBs
+	r.BandwidthPct = nil
+	if r.WeightsGBs != nil && memReadGBs > 0 {
+		p := *r.WeightsGBs / memReadGBs * 100
+		r.BandwidthPct = &p
+	}
 }
 
 // SetSpeedups sets each row's Speedup against the row of the first model

@@ -12,8 +12,9 @@ import (
 type RunConfig struct {
 	Reps int    // counted repetitions (after one uncounted warm-up); <= 0: 5
 	Seed uint64 // token ids are drawn from a PCG seeded with this
-	// TimersOverhead also runs every repetition with the model's timers
-	// toggled, to report how much having them on costs.
+	// TimersOverhead adds, for tests that generate, Reps runs whose decode
+	// steps alternate between timers on and off, to report what having
+	// them on costs.
 	TimersOverhead bool
 	// Progress, if set, is called after every run (the warm-up included).
 	Progress func()
@@ -24,20 +25,20 @@ type Measurement struct {
 	Test    Test
 	Samples []time.Duration // one per counted repetition: the timed part
 	TTFT    []time.Duration // per repetition, tests with a prompt: the prompt's forward passes
-	ITL     []time.Duration // every decode step of every repetition
+	ITL     []time.Duration // every decode step of every counted repetition
 	// Ops accumulates the op timers over the timed parts of the counted
 	// repetitions (nil when the model's timers are off).
 	Ops *Snapshot
-	// TimersOverheadPct is the median timed-part time with timers on over
-	// the one with them off, minus 1, in percent (set with
-	// RunConfig.TimersOverhead).
+	// TimersOverheadPct is the median decode step with timers on over the
+	// median step with them off, minus 1, in percent (set with
+	// RunConfig.TimersOverhead for tests that generate).
 	TimersOverheadPct *float64
 }
 
 // Runs is the number of Progress calls Run makes for t under cfg.
 func (cfg RunConfig) Runs(t Test) int {
 	n := 1 + cfg.reps()
-	if cfg.TimersOverhead {
+	if cfg.overhead(t) {
 		n += cfg.reps()
 	}
 	return n
@@ -50,6 +51,8 @@ func (cfg RunConfig) reps() int {
 	return cfg.Reps
 }
 
+func (cfg RunConfig) overhead(t Test) bool { return cfg.TimersOverhead && t.NGen > 0 }
+
 // Run measures test t on m: one uncounted warm-up, then cfg.Reps counted
 // repetitions. Each run empties the cache, evaluates NDepth random tokens
 // (untimed), then times:
@@ -58,9 +61,9 @@ func (cfg RunConfig) reps() int {
 //     untimed token when there is no depth, as llama-bench times generation;
 //   - pp+tg: the prompt, then the NGen single-token Evals, as one span.
 //
-// The model's timers stay as they are (m.Timers.Enabled) for the counted
-// runs; with cfg.TimersOverhead each repetition also runs with them
-// toggled, the order alternating so drift does not favour either.
+// The counted runs keep the model's timers as they are (m.Timers.Enabled).
+// The overhead runs switch them on and off at every decode step, so that
+// a noisy neighbour or a clock-speed change weighs on both halves alike.
 func Run(m *engine.Model, t Test, cfg RunConfig) (*Measurement, error) {
 	if err := t.Validate(); err != nil {
 		return nil, err
@@ -76,11 +79,9 @@ func Run(m *engine.Model, t Test, cfg RunConfig) (*Measurement, error) {
 		}
 		return out
 	}
-	r := &runner{m: m, t: t, depth: ids(t.NDepth), prompt: ids(t.NPrompt), gen: ids(t.NGen + 1)}
-	r.itl = make([]time.Duration, 0, t.NGen)
-
-	timersOn := m.Timers.Enabled
-	defer func() { m.Timers.Enabled = timersOn }()
+	r := &runner{m: m, t: t, depth: ids(t.NDepth), prompt: ids(t.NPrompt), gen: ids(t.NGen + 1),
+		itl: make([]time.Duration, 0, t.NGen), timersOn: m.Timers.Enabled}
+	defer func() { m.Timers.Enabled = r.timersOn }()
 	progress := func() {
 		if cfg.Progress != nil {
 			cfg.Progress()
@@ -88,23 +89,14 @@ func Run(m *engine.Model, t Test, cfg RunConfig) (*Measurement, error) {
 	}
 
 	meas := &Measurement{Test: t}
-	if timersOn {
+	if r.timersOn {
 		meas.Ops = NewSnapshot(m.Timers.Layers())
 	}
 	if _, err := r.once(); err != nil { // warm-up: page the weights in, settle the caches
 		return nil, err
 	}
 	progress()
-	var on, off []time.Duration
 	for rep := 0; rep < cfg.reps(); rep++ {
-		toggledFirst := cfg.TimersOverhead && rep%2 == 1
-		if toggledFirst {
-			if err := r.toggled(&on, &off, timersOn); err != nil {
-				return nil, err
-			}
-			progress()
-		}
-		m.Timers.Enabled = timersOn
 		s, err := r.once()
 		if err != nil {
 			return nil, err
@@ -114,23 +106,33 @@ func Run(m *engine.Model, t Test, cfg RunConfig) (*Measurement, error) {
 			meas.TTFT = append(meas.TTFT, s.ttft)
 		}
 		meas.ITL = append(meas.ITL, r.itl...)
-		if timersOn {
+		if meas.Ops != nil {
 			meas.Ops.Add(TakeSnapshot(m.Timers))
-			on = append(on, s.total)
-		} else {
-			off = append(off, s.total)
 		}
 		progress()
-		if cfg.TimersOverhead && !toggledFirst {
-			if err := r.toggled(&on, &off, timersOn); err != nil {
+	}
+	if cfg.overhead(t) {
+		var on, off []time.Duration
+		for rep := 0; rep < cfg.reps(); rep++ {
+			r.alternate = 1 + rep%2 // which parity is on changes every run
+			_, err := r.once()
+			r.alternate = 0
+			if err != nil {
 				return nil, err
+			}
+			for i, d := range r.itl {
+				if r.stepTimers(rep%2, i) {
+					on = append(on, d)
+				} else {
+					off = append(off, d)
+				}
 			}
 			progress()
 		}
-	}
-	if cfg.TimersOverhead {
-		v := (Median(durs(on))/Median(durs(off)) - 1) * 100
-		meas.TimersOverheadPct = &v
+		if len(on) > 0 && len(off) > 0 {
+			v := (Median(durs(on))/Median(durs(off)) - 1) * 100
+			meas.TimersOverheadPct = &v
+		}
 	}
 	return meas, nil
 }
@@ -140,27 +142,16 @@ type runner struct {
 	m                  *engine.Model
 	t                  Test
 	depth, prompt, gen []int32
-	itl                []time.Duration
+	itl                []time.Duration // the last run's decode step times
+	timersOn           bool            // the model's configured timer state
+	alternate          int             // 0: timers as configured; 1 or 2: overhead run, see stepTimers
 }
+
+// stepTimers is whether decode step i of an overhead run of parity p (0 or
+// 1) runs with timers on: even steps for p = 0, odd ones for p = 1.
+func (r *runner) stepTimers(p, i int) bool { return i%2 == p }
 
 type sample struct{ total, ttft time.Duration }
-
-// toggled runs once with the timers flipped from their configured state and
-// files the time under on or off.
-func (r *runner) toggled(on, off *[]time.Duration, timersOn bool) error {
-	r.m.Timers.Enabled = !timersOn
-	s, err := r.once()
-	r.m.Timers.Enabled = timersOn
-	if err != nil {
-		return err
-	}
-	if timersOn {
-		*off = append(*off, s.total)
-	} else {
-		*on = append(*on, s.total)
-	}
-	return nil
-}
 
 // once is one run; the op timers are reset where the timed part starts, so
 // afterwards they hold that part only.
@@ -194,6 +185,9 @@ func (r *runner) once() (sample, error) {
 		s.ttft = last.Sub(start)
 	}
 	for i := 0; i < t.NGen; i++ {
+		if r.alternate > 0 {
+			m.Timers.Enabled = r.stepTimers(r.alternate-1, i)
+		}
 		if _, err := m.Eval(gen[i:i+1], false); err != nil {
 			return sample{}, err
 		}
@@ -201,6 +195,7 @@ func (r *runner) once() (sample, error) {
 		r.itl = append(r.itl, now.Sub(last))
 		last = now
 	}
+	m.Timers.Enabled = r.timersOn
 	s.total = last.Sub(start)
 	return s, nil
 }

@@ -91,6 +91,8 @@ func TestRun(t *testing.T) {
 func TestRunTimersOverhead(t *testing.T) {
 	m := tinyModel(t, 32)
 	cfg := RunConfig{Reps: 2, TimersOverhead: true}
+	calls := 0
+	cfg.Progress = func() { calls++ }
 	meas, err := Run(m, Test{NGen: 4}, cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -98,17 +100,26 @@ func TestRunTimersOverhead(t *testing.T) {
 	if meas.TimersOverheadPct == nil {
 		t.Fatal("no overhead figure")
 	}
-	if len(meas.Samples) != 2 || cfg.Runs(Test{NGen: 4}) != 5 {
-		t.Errorf("%d samples, %d runs", len(meas.Samples), cfg.Runs(Test{NGen: 4}))
+	if len(meas.Samples) != 2 || len(meas.ITL) != 8 || calls != 5 || cfg.Runs(Test{NGen: 4}) != 5 {
+		t.Errorf("%d samples, %d gaps, %d runs", len(meas.Samples), len(meas.ITL), calls)
+	}
+	// The counted runs keep the timers on: they hold exactly their tokens.
+	if meas.Ops.Tokens[engine.Decode] != 8 {
+		t.Errorf("op snapshot of %d decode tokens, want 8", meas.Ops.Tokens[engine.Decode])
 	}
 	if !m.Timers.Enabled {
 		t.Error("Run left the timers off")
 	}
-	// With the timers off the counted runs are the untimed ones.
+	// Prompt-only tests have no decode steps to compare.
+	meas, err = Run(m, Test{NPrompt: 4}, cfg)
+	if err != nil || meas.TimersOverheadPct != nil || cfg.Runs(Test{NPrompt: 4}) != 3 {
+		t.Errorf("pp test: overhead %v, err %v", meas.TimersOverheadPct, err)
+	}
+	// With the timers off the counted runs are untimed, and stay so.
 	m.Timers.Enabled = false
-	meas, err = Run(m, Test{NGen: 4}, RunConfig{Reps: 2})
-	if err != nil || meas.Ops != nil {
-		t.Errorf("timers off: ops %v, err %v", meas.Ops, err)
+	meas, err = Run(m, Test{NGen: 4}, cfg)
+	if err != nil || meas.Ops != nil || meas.TimersOverheadPct == nil || m.Timers.Enabled {
+		t.Errorf("timers off: ops %v, overhead %v, err %v, enabled after %v", meas.Ops, meas.TimersOverheadPct, err, m.Timers.Enabled)
 	}
 }
 

@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -28,13 +29,22 @@ func snapshotOf(layer, other [engine.NumPhases]time.Duration, tokens [engine.Num
 
 func TestBreakdown(t *testing.T) {
 	const us = time.Microsecond
-	// 9 layer ops, 4 non-layer ops. Prefill: layer 0 = 9x10us, layer 1 =
-	// 9x20us, non-layer 4x5us: 290us. Decode over 10 tokens: 9x1 + 9x2 +
-	// 4x1 = 31us.
+	var layerOps, otherOps time.Duration // op counts
+	for op := engine.Op(0); op < engine.NumOps; op++ {
+		if op.LayerOp() {
+			layerOps++
+		} else {
+			otherOps++
+		}
+	}
+	// Prefill: each op of layer 0 takes 10us, of layer 1 20us, each
+	// non-layer op 5us. Decode over 10 tokens: 1us, 2us and 1us.
 	snap := snapshotOf([2]time.Duration{10 * us, 1 * us}, [2]time.Duration{5 * us, 1 * us}, [2]int64{8, 10})
+	preTotal := layerOps*30*us + otherOps*5*us
+	decTotal := layerOps*3*us + otherOps*us
 	var in BreakdownInput
 	in.Snapshot = snap
-	in.Measured = [2]time.Duration{292 * us, 31 * us}
+	in.Measured = [2]time.Duration{preTotal + 2*us, decTotal} // 2us of prefill fell between ops
 	in.Passes = [2]int64{1, 10}
 	in.OpBytes[engine.OpFFNDown] = 3000 // per pass
 
@@ -42,8 +52,9 @@ func TestBreakdown(t *testing.T) {
 	if len(tm.Layers) != 2 || tm.Layers[0].Layer != 0 || tm.NonLayer.Layer != -1 {
 		t.Fatalf("layers %+v non-layer %+v", tm.Layers, tm.NonLayer)
 	}
-	if l := tm.Layers[1]; !near(l.PrefillMS, 0.18) || !near(l.DecodeMSPerToken, 0.0018) ||
-		!near(l.PrefillPct, 180.0/292*100) || !near(l.DecodePct, 18.0/31*100) {
+	if l := tm.Layers[1]; !near(l.PrefillMS, float64(layerOps)*0.02) || !near(l.DecodeMSPerToken, float64(layerOps)*0.0002) ||
+		!near(l.PrefillPct, float64(layerOps*20*us)/float64(in.Measured[0])*100) ||
+		!near(l.DecodePct, float64(layerOps*2*us)/float64(decTotal)*100) {
 		t.Errorf("layer 1 = %+v", l)
 	}
 	if len(tm.Ops) != int(engine.NumOps) {
@@ -64,8 +75,8 @@ func TestBreakdown(t *testing.T) {
 		t.Fatalf("reconciliation %+v", tm.Reconcile)
 	}
 	pre, dec := tm.Reconcile[0], tm.Reconcile[1]
-	if pre.Phase != "prefill" || !near(pre.OpsMS, 0.29) || !near(pre.LayersMS, 0.29) || !near(pre.UntimedMS, 0.002) ||
-		!near(pre.DiffPct, 2.0/292*100) || !pre.OK {
+	if pre.Phase != "prefill" || !near(pre.OpsMS, ms(preTotal)) || !near(pre.LayersMS, ms(preTotal)) || !near(pre.UntimedMS, 0.002) ||
+		!near(pre.DiffPct, float64(2*us)/float64(in.Measured[0])*100) || !pre.OK {
 		t.Errorf("prefill reconciliation %+v", pre)
 	}
 	if !dec.OK || dec.DiffPct != 0 {
@@ -101,15 +112,20 @@ func TestReconcileTolerance(t *testing.T) {
 
 func TestWriteTimings(t *testing.T) {
 	snap := snapshotOf([2]time.Duration{10000, 1000}, [2]time.Duration{5000, 1000}, [2]int64{8, 10})
-	tm := Breakdown(BreakdownInput{Snapshot: snap, Measured: [2]time.Duration{290000, 40000}, Passes: [2]int64{1, 10}})
+	in := BreakdownInput{Snapshot: snap, Passes: [2]int64{1, 10}}
+	in.Measured[engine.Prefill] = snap.Total(engine.Prefill)
+	in.Measured[engine.Decode] = snap.Total(engine.Decode) * 2 // half the decode time untimed
+	tm := Breakdown(in)
 	var b strings.Builder
 	if err := WriteTimings(&b, tm); err != nil {
 		t.Fatal(err)
 	}
 	out := b.String()
-	for _, want := range []string{"non-layer", "ffn_up_gate", "sampling", "prefill ops 0.290 ms", "OFF by more than 2%"} {
-		if !strings.Contains(out, want) {
-			t.Errorf("report lacks %q:\n%s", want, out)
+	want := []string{"non-layer", "ffn_up_gate", "sampling", "kv_reserve",
+		fmt.Sprintf("prefill ops %.3f ms", ms(snap.Total(engine.Prefill))), "(0.00%): ok", "(50.00%): OFF by more than 2%"}
+	for _, w := range want {
+		if !strings.Contains(out, w) {
+			t.Errorf("report lacks %q:\n%s", w, out)
 		}
 	}
 }

@@ -58,7 +58,11 @@ func (m *Model) EvalSeq(seq SeqID, tokens []int32, all bool) ([]float32, error) 
 	s := m.state
 	for i := 0; i < len(tokens); i += s.batch {
 		part := tokens[i:min(i+s.batch, len(tokens))]
-		if err := m.cache.Reserve(seq, len(part)); err != nil {
+		m.Timers.phase = phase
+		m.Timers.mark(-1, OpKVReserve)
+		err := m.cache.Reserve(seq, len(part))
+		m.Timers.stop()
+		if err != nil {
 			return nil, err
 		}
 		p := &s.pass
@@ -105,6 +109,9 @@ func (m *Model) DecodeSeqs(seqs []SeqID, tokens []int32) ([]float32, error) {
 	p := &s.pass
 	*p = pass{tokens: tokens, pos: s.pos[:len(seqs)], seq: s.seq[:len(seqs)],
 		seqs: s.seqs[:0], maxPos: s.maxPos[:len(seqs)], rows: s.rows[:0]}
+	m.Timers.phase = Decode
+	m.Timers.mark(-1, OpKVReserve) // until the stop below, or the deferred one on an error
+	defer m.Timers.stop()
 	for i, seq := range seqs {
 		for _, prev := range seqs[:i] {
 			if prev == seq {
@@ -125,6 +132,7 @@ func (m *Model) DecodeSeqs(seqs []SeqID, tokens []int32) ([]float32, error) {
 		p.pos[i], p.seq[i], p.maxPos[i] = n, i, n
 		p.rows = append(p.rows, i)
 	}
+	m.Timers.stop()
 	logits := m.forward(Decode, p)
 	for _, seq := range seqs {
 		m.cache.Commit(seq, 1)

@@ -24,11 +24,16 @@ const (
 	OpOutputNorm
 	OpLMHead
 	OpSampling
+	// OpKVReserve is reserving KV-cache blocks before a pass: allocating
+	// storage on first use and copying shared (forked) blocks on write. It
+	// runs outside the forward pass, so without it that time would be
+	// missing from the per-op sums.
+	OpKVReserve
 	NumOps
 )
 
 var opNames = [NumOps]string{"embedding", "attn_norm", "qkv", "rope", "attention", "attn_out",
-	"ffn_norm", "ffn_up_gate", "ffn_act", "ffn_down", "output_norm", "lm_head", "sampling"}
+	"ffn_norm", "ffn_up_gate", "ffn_act", "ffn_down", "output_norm", "lm_head", "sampling", "kv_reserve"}
 
 func (o Op) String() string { return opNames[o] }
 
@@ -67,7 +72,7 @@ type Timers struct {
 }
 
 func newTimers(layers int) *Timers {
-	t := &Timers{layers: layers}
+	t := &Timers{layers: layers, cur: -1} // no op running: a first mark outside a pass charges nothing
 	for p := range t.ns {
 		t.ns[p] = make([]int64, (layers+1)*int(NumOps))
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -92,7 +93,7 @@ func runBench(f *benchFlags, args []string, stdout, stderr io.Writer) (err error
 	if f.reps < 1 || f.batch < 0 || f.memBW < 0 {
 		return usageErr("-r must be at least 1, -b and --mem-bw must not be negative")
 	}
-	if !slicesContains(bench.Formats, strings.ToLower(f.output)) {
+	if !slices.Contains(bench.Formats, strings.ToLower(f.output)) {
 		return usageErr("-o must be one of %s, got %q", strings.Join(bench.Formats, ", "), f.output)
 	}
 	models, err := f.modelList(stderr)
@@ -109,9 +110,6 @@ func runBench(f *benchFlags, args []string, stdout, stderr io.Writer) (err error
 	mach := bench.DetectMachine()
 	if f.memBW > 0 {
 		mach.MemReadGBs, mach.MemReadGiven = f.memBW, true
-	} else {
-		fmt.Fprintln(stderr, "bench: measuring the memory read bandwidth (--mem-bw GB/s skips this)")
-		mach.MemReadGBs = bench.ReadBandwidth() / 1e9
 	}
 
 	cfg := bench.RunConfig{Reps: f.reps, Seed: f.seed, TimersOverhead: f.overhead}
@@ -137,6 +135,12 @@ func runBench(f *benchFlags, args []string, stdout, stderr io.Writer) (err error
 	}
 	prog.finish()
 	bench.SetSpeedups(results)
+	if mach.MemReadGBs == 0 && hasGen(tests) {
+		// After the runs: the probe's buffer must not count in their peak RSS.
+		fmt.Fprintln(stderr, "bench: measuring the memory read bandwidth (--mem-bw GB/s skips this)")
+		mach.MemReadGBs = bench.ReadBandwidth() / 1e9
+		bench.SetBandwidth(results, mach.MemReadGBs)
+	}
 	return bench.Write(stdout, f.output, mach, results)
 }
 
@@ -271,9 +275,11 @@ func intList(flag string, vals []string, lo int) ([]int, error) {
 	return out, nil
 }
 
-func slicesContains(list []string, s string) bool {
-	for _, v := range list {
-		if v == s {
+// hasGen reports whether any test is a pure generation test, the only
+// kind with a bandwidth share.
+func hasGen(tests []bench.Test) bool {
+	for _, t := range tests {
+		if t.IsGen() {
 			return true
 		}
 	}
