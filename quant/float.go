@@ -39,10 +39,22 @@ func QuantizeRowF32(src []float32, dst []byte) {
 }
 
 // DequantizeRowF16 widens IEEE halves exactly; src holds 2*len(dst) bytes.
+// Four halves are read as one word, with the table held in a local so the
+// loop does not reload it after every store.
 func DequantizeRowF16(src []byte, dst []float32) {
 	src = src[:2*len(dst)]
+	t := fp16Table
+	for len(dst) >= 4 && len(src) >= 8 {
+		v := binary.LittleEndian.Uint64(src)
+		d := (*[4]float32)(dst)
+		d[0] = t[uint16(v)]
+		d[1] = t[uint16(v>>16)]
+		d[2] = t[uint16(v>>32)]
+		d[3] = t[uint16(v>>48)]
+		src, dst = src[8:], dst[4:]
+	}
 	for i := range dst {
-		dst[i] = FP16ToFP32(binary.LittleEndian.Uint16(src[2*i:]))
+		dst[i] = t[binary.LittleEndian.Uint16(src[2*i:])]
 	}
 }
 

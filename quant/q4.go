@@ -2,6 +2,7 @@ package quant
 
 import (
 	"encoding/binary"
+	"math"
 
 	"github.com/gollm/gollm/ggml"
 )
@@ -48,30 +49,52 @@ func DequantizeRowQ4_0(src []byte, dst []float32) {
 // hold len(src)/32 blocks; it panics otherwise.
 func QuantizeRowQ4_0(src []float32, dst []byte) {
 	for i := 0; i < len(src)/qk4; i++ {
-		x := src[i*qk4 : (i+1)*qk4]
-		b := dst[i*q4_0Bytes : (i+1)*q4_0Bytes]
-
-		var amax, max float32
-		for _, v := range x {
-			if a := absF32(v); amax < a {
-				amax, max = a, v
-			}
-		}
+		x := (*[qk4]float32)(src[i*qk4:])
+		b := (*[q4_0Bytes]byte)(dst[i*q4_0Bytes:])
+		ab, mb := absMax32(x)
+		max := math.Float32frombits(mb)
 		d := max / -8
 		var id float32
 		if d != 0 {
 			id = 1 / d
 		}
-		binary.LittleEndian.PutUint16(b, FP32ToFP16(d))
-
-		qs := b[2 : 2+qk4/2]
-		for j := range qs {
-			// The explicit float32 conversions keep Go from fusing the
-			// multiply and add (ggml's reference is compiled without FMA).
-			lo := clampCode(truncInt8(float32(x[j]*id)+8.5), 15)
-			hi := clampCode(truncInt8(float32(x[j+qk4/2]*id)+8.5), 15)
-			qs[j] = lo | hi<<4
+		if ab >= expInf || !finiteF32(id) {
+			quantizeBlockQ4_0Plain(x, b)
+			continue
 		}
+		binary.LittleEndian.PutUint16(b[:], FP32ToFP16(d))
+		// Every x is finite and |x*id| <= amax*|id|, which is about 8 (at
+		// most 12 when d is subnormal and rounded), so x*id + 8.5 is well
+		// inside int32 and Go's conversion truncates exactly as C's does.
+		// The explicit float32 conversions keep Go from fusing the
+		// multiply and add (ggml's reference is compiled without FMA).
+		for j := 0; j < qk4/2; j++ {
+			lo := min(int32(float32(x[j]*id)+8.5), 15)
+			hi := min(int32(float32(x[j+qk4/2]*id)+8.5), 15)
+			b[2+j] = uint8(lo) | uint8(hi)<<4
+		}
+	}
+}
+
+// quantizeBlockQ4_0Plain is quantize_row_q4_0_ref for one block, written
+// for every input (NaN, infinities, scales whose inverse overflows).
+func quantizeBlockQ4_0Plain(x *[qk4]float32, b *[q4_0Bytes]byte) {
+	var amax, max float32
+	for _, v := range x {
+		if a := absF32(v); amax < a {
+			amax, max = a, v
+		}
+	}
+	d := max / -8
+	var id float32
+	if d != 0 {
+		id = 1 / d
+	}
+	binary.LittleEndian.PutUint16(b[:], FP32ToFP16(d))
+	for j := 0; j < qk4/2; j++ {
+		lo := clampCode(truncInt8(float32(x[j]*id)+8.5), 15)
+		hi := clampCode(truncInt8(float32(x[j+qk4/2]*id)+8.5), 15)
+		b[2+j] = lo | hi<<4
 	}
 }
 

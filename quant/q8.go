@@ -2,6 +2,7 @@ package quant
 
 import (
 	"encoding/binary"
+	"math"
 
 	"github.com/gollm/gollm/ggml"
 )
@@ -65,15 +66,37 @@ func q8Scale(x []float32) (d, id float32) {
 // hold len(src)/32 blocks; it panics otherwise.
 func QuantizeRowQ8_0(src []float32, dst []byte) {
 	for i := 0; i < len(src)/qk8; i++ {
-		x := src[i*qk8 : (i+1)*qk8]
-		b := dst[i*q8_0Bytes : (i+1)*q8_0Bytes]
-		d, id := q8Scale(x)
-		binary.LittleEndian.PutUint16(b, FP32ToFP16(d))
-		qs := b[2 : 2+qk8]
+		x := (*[qk8]float32)(src[i*qk8:])
+		b := (*[q8_0Bytes]byte)(dst[i*q8_0Bytes:])
+		d, id, fast := q8ScaleFast(x)
+		binary.LittleEndian.PutUint16(b[:], FP32ToFP16(d))
+		if !fast {
+			for j, v := range x {
+				b[2+j] = byte(roundInt8(v * id))
+			}
+			continue
+		}
 		for j, v := range x {
-			qs[j] = byte(roundInt8(v * id))
+			b[2+j] = byte(roundSmall(float32(v * id)))
 		}
 	}
+}
+
+// q8ScaleFast is q8Scale through the integer scan (see absMaxBits); fast
+// reports that every x is finite and id too, so that |x*id| <= amax*|id|
+// stays below 200 (127 times at most 1.5 when d is subnormal) and
+// roundSmall applies. Otherwise d and id come from q8Scale.
+func q8ScaleFast(x *[qk8]float32) (d, id float32, fast bool) {
+	ab := absMaxBits(x)
+	if ab >= expInf {
+		d, id = q8Scale(x[:])
+		return d, id, false
+	}
+	d = math.Float32frombits(ab) / 127
+	if d != 0 {
+		id = 1 / d
+	}
+	return d, id, finiteF32(id)
 }
 
 // DequantizeRowQ8_1 decodes len(dst)/32 blocks as q*d (s is only a dot
@@ -96,16 +119,23 @@ func DequantizeRowQ8_1(src []byte, dst []float32) {
 // Q4_1/Q5_1 weights. Same size contract as QuantizeRowQ8_0.
 func QuantizeRowQ8_1(src []float32, dst []byte) {
 	for i := 0; i < len(src)/qk8; i++ {
-		x := src[i*qk8 : (i+1)*qk8]
-		b := dst[i*q8_1Bytes : (i+1)*q8_1Bytes]
-		d, id := q8Scale(x)
-		binary.LittleEndian.PutUint16(b, FP32ToFP16(d))
-		qs := b[4 : 4+qk8]
+		x := (*[qk8]float32)(src[i*qk8:])
+		b := (*[q8_1Bytes]byte)(dst[i*q8_1Bytes:])
+		d, id, fast := q8ScaleFast(x)
+		binary.LittleEndian.PutUint16(b[:], FP32ToFP16(d))
 		var sum int32
-		for j, v := range x {
-			q := roundInt8(v * id)
-			qs[j] = byte(q)
-			sum += int32(q)
+		if fast {
+			for j, v := range x {
+				q := roundSmall(float32(v * id))
+				b[4+j] = byte(q)
+				sum += int32(q)
+			}
+		} else {
+			for j, v := range x {
+				q := roundInt8(v * id)
+				b[4+j] = byte(q)
+				sum += int32(q)
+			}
 		}
 		binary.LittleEndian.PutUint16(b[2:], FP32ToFP16(float32(sum)*d))
 	}

@@ -5,6 +5,7 @@ import (
 	"io"
 	"runtime"
 	"sync"
+	"sync/atomic"
 
 	"github.com/gollm/gollm/gguf"
 	"github.com/gollm/gollm/quant"
@@ -99,7 +100,7 @@ func (cv *converter) write(w io.Writer, tp *TensorPlan) error {
 		nr := min(chunkRows, rows-r0)
 		in := src[r0*rowIn : (r0+nr)*rowIn]
 		out := cv.bufs[k%2][:nr*rowOut]
-		err := cv.parallel(nr, func(worker int, a, b int64) error {
+		err := cv.parallel(nr, rowIn, func(worker int, a, b int64) error {
 			row := cv.scratch[worker][:n]
 			for r := a; r < b; r++ {
 				ri := in[r*rowIn : (r+1)*rowIn]
@@ -148,29 +149,54 @@ func (cv *converter) copyRows(w io.Writer, tp *TensorPlan, src []byte, rows, row
 	return nil
 }
 
-// parallel splits rows [0, n) into contiguous ranges, one per worker (the
-// caller is worker 0), and returns the first error.
-func (cv *converter) parallel(n int64, fn func(worker int, a, b int64) error) error {
+// batchBytes is the input size of the row batches workers take from a
+// chunk: small enough that a worker descheduled on a busy machine leaves
+// little behind for the others to wait for at the end of the chunk, large
+// enough that taking one costs nothing next to converting it.
+const batchBytes = 32 << 10
+
+// parallel runs fn over rows [0, n): workers (the caller is worker 0) take
+// batches of rows from a shared counter until none are left, so a worker
+// that falls behind does not hold up the chunk. On failure it returns the
+// error of the lowest failing batch, so that the row reported does not
+// depend on timing (as long as rows fail independently).
+func (cv *converter) parallel(n, rowBytes int64, fn func(worker int, a, b int64) error) error {
+	batch := max(1, batchBytes/max(1, rowBytes))
 	t := int64(min(cv.threads, len(cv.scratch)))
-	t = max(1, min(t, n))
-	if t == 1 {
-		return fn(0, 0, n)
+	t = max(1, min(t, (n+batch-1)/batch))
+	var (
+		next    atomic.Int64
+		failed  atomic.Bool
+		mu      sync.Mutex
+		errRow  int64 = -1
+		firstEr error
+	)
+	work := func(worker int) {
+		for !failed.Load() {
+			a := next.Add(batch) - batch
+			if a >= n {
+				return
+			}
+			if err := fn(worker, a, min(a+batch, n)); err != nil {
+				mu.Lock()
+				if errRow < 0 || a < errRow {
+					errRow, firstEr = a, err
+				}
+				mu.Unlock()
+				failed.Store(true)
+				return
+			}
+		}
 	}
-	errs := make([]error, t)
 	var wg sync.WaitGroup
-	for k := int64(1); k < t; k++ {
+	for k := 1; k < int(t); k++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			errs[k] = fn(int(k), n*k/t, n*(k+1)/t)
+			work(k)
 		}()
 	}
-	errs[0] = fn(0, 0, n/t)
+	work(0)
 	wg.Wait()
-	for _, err := range errs {
-		if err != nil {
-			return err
-		}
-	}
-	return nil
+	return firstEr
 }

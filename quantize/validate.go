@@ -76,6 +76,28 @@ func validateErr(name string, t ggml.Type, row int64, what string) error {
 // looked at lane by lane.
 func firstNonFinite(data []byte, size int, mask uint64) int {
 	i := 0
+	// Blocks of 64 bytes are first tested together: each word's exponent
+	// fields are masked and bumped by their lowest bit, which carries into
+	// the field's top bit exactly when all of them were set (a field never
+	// carries out of its lane). Branch-free per word; only a block with a
+	// hit is looked at word by word below.
+	carry := (mask & -mask) // the lowest exponent bit of the first lane
+	if size == 2 {
+		carry *= 0x0001_0001_0001_0001
+	} else {
+		carry *= 0x00000001_00000001
+	}
+	top := mask + carry // the bit above each lane's exponent field
+	for ; i+64 <= len(data); i += 64 {
+		b := (*[64]byte)(data[i:])
+		var acc uint64
+		for k := 0; k < 64; k += 8 {
+			acc |= binary.LittleEndian.Uint64(b[k:])&mask + carry
+		}
+		if acc&top != 0 {
+			break
+		}
+	}
 	for ; i+8 <= len(data); i += 8 {
 		x := binary.LittleEndian.Uint64(data[i:])
 		if hasFullLane(x&mask, mask, size) {

@@ -9,17 +9,18 @@ import (
 	"github.com/gollm/gollm/ggml"
 )
 
-// TestValidateFloats checks the word-at-a-time scan against a per-element
-// definition, for every half/bfloat16 value in every lane and for float32
-// specials.
+// TestValidateFloats checks the block- and word-at-a-time scans against a
+// per-element definition, for every half/bfloat16 value in every lane (of a
+// block, of the words after it, of the tail) and for float32 specials.
 func TestValidateFloats(t *testing.T) {
 	bad16 := map[ggml.Type]func(uint16) bool{
 		ggml.F16:  func(h uint16) bool { return h&0x7c00 == 0x7c00 },
 		ggml.BF16: func(h uint16) bool { return h&0x7f80 == 0x7f80 },
 	}
-	buf := make([]byte, 2*11) // 2 words + 3 tail elements
+	const n16 = 32 + 11 // a 64-byte block, 2 words, 3 tail elements
+	buf := make([]byte, 2*n16)
 	for typ, bad := range bad16 {
-		for pos := 0; pos < 11; pos++ {
+		for pos := 0; pos < n16; pos++ {
 			for v := 0; v < 1<<16; v++ {
 				clear(buf)
 				binary.LittleEndian.PutUint16(buf[2*pos:], uint16(v))
@@ -35,10 +36,11 @@ func TestValidateFloats(t *testing.T) {
 	}
 	r := rand.New(rand.NewPCG(3, 4))
 	specials := []float32{float32(math.Inf(1)), float32(math.Inf(-1)), float32(math.NaN()), math.MaxFloat32, -0.0, 1e-45}
-	f32 := make([]byte, 4*5)
-	for pos := 0; pos < 5; pos++ {
+	const n32 = 16 + 5 // a 64-byte block, 2 words, 1 tail element
+	f32 := make([]byte, 4*n32)
+	for pos := 0; pos < n32; pos++ {
 		for _, sp := range specials {
-			for k := range 5 {
+			for k := range n32 {
 				binary.LittleEndian.PutUint32(f32[4*k:], math.Float32bits(float32(r.NormFloat64())))
 			}
 			binary.LittleEndian.PutUint32(f32[4*pos:], math.Float32bits(sp))
