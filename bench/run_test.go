@@ -134,3 +134,15 @@ func TestMeasureReadBandwidth(t *testing.T) {
 		t.Error("a buffer smaller than one word per thread gave a figure")
 	}
 }
+
+func TestSumStreams(t *testing.T) {
+	b := make([]uint64, 8*readStreams*3)
+	var want uint64
+	for i := range b {
+		b[i] = uint64(i*i + 1)
+		want += b[i]
+	}
+	if got := sumStreams(b); got != want {
+		t.Errorf("sumStreams = %d, want %d (every word once)", got, want)
+	}
+}
