@@ -368,3 +368,63 @@ func TestMakeQXQuantsMatchesReference(t *testing.T) {
 		}
 	}
 }
+
+// TestQ6KSearchMatchesReference holds the magnitude-based Q6_K search (in
+// pairs, alone, and with fallbacks) to the plain port of make_qx_quants
+// with Q6_K's parameters and weights x*x.
+func TestQ6KSearchMatchesReference(t *testing.T) {
+	r := rand.New(rand.NewPCG(23, 24))
+	draw := func(kind int, x *[16]float32) {
+		var w [32]float32
+		var xx [32]float32
+		switch kind {
+		case 32: // tiny blocks: x*x*x underflows, sums may be zero
+			s := math.Pow(10, -15+3*r.Float64())
+			for i := range x {
+				x[i] = float32(r.NormFloat64() * s)
+			}
+			return
+		case 34: // amax just above groupMaxEps: x*x*x is subnormal or 0
+			// for every x (sumlx itself cannot be 0: the largest x keeps
+			// level -32 and its term is at least 32 times the smallest
+			// subnormal)
+			var amax float64
+			for i := range x {
+				v := r.NormFloat64()
+				x[i] = float32(v)
+				amax = math.Max(amax, math.Abs(v))
+			}
+			for i := range x {
+				x[i] = float32(float64(x[i]) / amax * 1.0001e-15 * (1 + 0.1*r.Float64()))
+			}
+			return
+		case 33: // magnitudes tied with both signs
+			v := float32(r.NormFloat64())
+			for i := range x {
+				x[i] = v
+				if r.IntN(2) == 0 {
+					x[i] = -v
+				}
+			}
+			return
+		}
+		qkx2Case(r, kind, 16, xx[:], w[:], false)
+		copy(x[:], xx[:16])
+	}
+	for it := 0; it < 40000; it++ {
+		var xa, xb [16]float32
+		draw(it%35, &xa)
+		draw((it*7+5)%35, &xb)
+		var wantA, wantB, gotA, gotB [16]int8
+		wa, wb := squares16(&xa), squares16(&xb)
+		sa := refMakeQXQuants(xa[:], 32, wantA[:], wa[:])
+		sb := refMakeQXQuants(xb[:], 32, wantB[:], wb[:])
+		ga, gb := q6kSearchPair(&xa, &xb, gotA[:], gotB[:])
+		if math.Float32bits(sa) != math.Float32bits(ga) || wantA != gotA {
+			t.Fatalf("case %d: scale %v levels %v, want %v %v; x=%v", it%35, ga, gotA, sa, wantA, xa)
+		}
+		if math.Float32bits(sb) != math.Float32bits(gb) || wantB != gotB {
+			t.Fatalf("case %d: scale %v levels %v, want %v %v; x=%v", (it*7+5)%35, gb, gotB, sb, wantB, xb)
+		}
+	}
+}

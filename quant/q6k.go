@@ -55,18 +55,16 @@ func QuantizeRowQ6_K(src []float32, dst []byte) {
 	nb := blockCount(len(src), len(dst), q6kBytes)
 	var L [qkK]int8
 	var scales [16]float32
-	var w [16]float32
 	for i := 0; i < nb; i++ {
 		x := (*[qkK]float32)(src[i*qkK:])
 		b := (*[q6kBytes]byte)(dst[i*q6kBytes:])
 		var maxScale, maxAbsScale float32
-		for ib := 0; ib < 16; ib++ {
-			xs := x[16*ib : 16*ib+16]
-			for l, v := range xs {
-				w[l] = v * v // make_qx_quants' weight for rmse_type 1 without importance
-			}
-			s := makeQXQuants(xs, 32, L[16*ib:16*ib+16], w[:])
-			scales[ib] = s
+		for ib := 0; ib < 16; ib += 2 {
+			scales[ib], scales[ib+1] = q6kSearchPair(
+				(*[16]float32)(x[16*ib:]), (*[16]float32)(x[16*ib+16:]),
+				L[16*ib:16*ib+16], L[16*ib+16:16*ib+32])
+		}
+		for _, s := range scales {
 			if as := abs32(s); as > maxAbsScale {
 				maxAbsScale = as
 				maxScale = s
