@@ -23,8 +23,8 @@ type Options struct {
 	KVType  string // KV cache storage: "f16" (default), "q8_0" or "f32"
 	KVBlock int    // positions per KV cache block; <= 0: 16
 	// KVPositions caps the positions the cache holds over all sequences;
-	// <= 0: Context. Memory is taken on demand, so a large cap costs nothing
-	// until it is used.
+	// <= 0: 4 x Context. Memory is taken on demand, so a large cap costs
+	// nothing until it is used.
 	KVPositions int
 }
 
@@ -122,7 +122,7 @@ func newModel(f *gguf.File, opt Options) (*Model, error) {
 	}
 	positions := opt.KVPositions
 	if positions <= 0 {
-		positions = ctx
+		positions = 4 * ctx
 	}
 	cache, err := kvcache.New(kvcache.Config{Layers: cfg.Layers, KVDim: cfg.KVDim(), VDim: cfg.VDim(),
 		BlockLen: opt.KVBlock, Type: kvType, MaxPositions: positions})

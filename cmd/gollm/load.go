@@ -16,6 +16,7 @@ type modelFlags struct {
 	batch   int
 	kvType  string
 	kvBlock int
+	kvSize  int
 }
 
 func (f *modelFlags) register(cmd *cobra.Command) {
@@ -25,6 +26,7 @@ func (f *modelFlags) register(cmd *cobra.Command) {
 	cmd.Flags().IntVarP(&f.batch, "batch-size", "b", 64, "prompt tokens per forward pass")
 	cmd.Flags().StringVar(&f.kvType, "kv-type", "f16", "KV cache storage: f16, q8_0 or f32")
 	cmd.Flags().IntVar(&f.kvBlock, "kv-block", 16, "positions per KV cache block")
+	cmd.Flags().IntVar(&f.kvSize, "kv-size", 0, "positions the KV cache may hold over all sequences (0: 4 x context); memory is taken as used")
 }
 
 func (f *modelFlags) load(timers bool) (*engine.Model, error) {
@@ -33,6 +35,9 @@ func (f *modelFlags) load(timers bool) (*engine.Model, error) {
 	}
 	if f.threads < 0 || f.ctx < 0 || f.batch < 0 {
 		return nil, usageErr("-t, -c and -b must not be negative")
+	}
+	if f.kvSize < 0 {
+		return nil, usageErr("--kv-size must not be negative, got %d", f.kvSize)
 	}
 	if f.kvBlock <= 0 {
 		return nil, usageErr("--kv-block must be positive, got %d", f.kvBlock)
@@ -44,7 +49,7 @@ func (f *modelFlags) load(timers bool) (*engine.Model, error) {
 		return nil, fmt.Errorf("model: %w", err)
 	}
 	return engine.Load(f.path, engine.Options{Threads: f.threads, Context: f.ctx, Batch: f.batch, Timers: timers,
-		KVType: f.kvType, KVBlock: f.kvBlock})
+		KVType: f.kvType, KVBlock: f.kvBlock, KVPositions: f.kvSize})
 }
 
 // promptFlags read a prompt from -p or --file.
