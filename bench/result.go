@@ -96,7 +96,7 @@ type Result struct {
 	ITLMSSD   *float64 `json:"itl_ms_stddev,omitempty"`
 
 	WeightBytesPerToken int64    `json:"weight_bytes_per_token"`
-	WeightsGBs          *float64 `json:"weights_gbs,omitempty"`   // tg: weight bytes per token x avg_ts
+	WeightsGBs          *float64 `json:"weights_gbs,omitempty"`   // tg: weight bytes per pass x passes/s
 	BandwidthPct        *float64 `json:"bandwidth_pct,omitempty"` // tg: WeightsGBs / the machine's read bandwidth
 	MemReadGBs          float64  `json:"mem_read_gbs,omitempty"`
 	Speedup             float64  `json:"speedup"` // avg_ts / the first model's avg_ts on the same test and threads
@@ -138,7 +138,8 @@ func NewResult(info ModelInfo, mach Machine, meas *Measurement) Result {
 		r.ITLMSP50, r.ITLMSP90, r.ITLMSP99, r.ITLMSMean, r.ITLMSSD = &s.P50, &s.P90, &s.P99, &s.Mean, &s.Stddev
 	}
 	if t.IsGen() && info.WeightBytesPerToken > 0 {
-		g := float64(info.WeightBytesPerToken) * r.AvgTS / 1e9
+		// One pass over the weights serves every parallel sequence.
+		g := float64(info.WeightBytesPerToken) * r.AvgTS / float64(t.Seqs()) / 1e9
 		r.WeightsGBs = &g
 	}
 	r.setBandwidth(mach.MemReadGBs)

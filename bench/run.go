@@ -79,8 +79,9 @@ func Run(m *engine.Model, t Test, cfg RunConfig) (*Measurement, error) {
 		}
 		return out
 	}
-	r := &runner{m: m, t: t, depth: ids(t.NDepth), prompt: ids(t.NPrompt), gen: ids(t.NGen + 1),
-		itl: make([]time.Duration, 0, t.NGen), timersOn: m.Timers.Enabled}
+	r := &runner{m: m, t: t, depth: ids(t.NDepth), prompt: ids(t.NPrompt), gen: ids((t.NGen + 1) * t.Seqs()),
+		itl: make([]time.Duration, 0, t.NGen), timersOn: m.Timers.Enabled,
+		seqs: make([]engine.SeqID, t.Seqs()), step: make([]int32, t.Seqs())}
 	defer func() { m.Timers.Enabled = r.timersOn }()
 	progress := func() {
 		if cfg.Progress != nil {
@@ -145,6 +146,8 @@ type runner struct {
 	itl                []time.Duration // the last run's decode step times
 	timersOn           bool            // the model's configured timer state
 	alternate          int             // 0: timers as configured; 1 or 2: overhead run, see stepTimers
+	seqs               []engine.SeqID  // parallel runs: the sequences decoded together
+	step               []int32         // parallel runs: one token per sequence
 }
 
 // stepTimers is whether decode step i of an overhead run of parity p (0 or
@@ -173,6 +176,11 @@ func (r *runner) once() (sample, error) {
 		}
 		gen = gen[1:]
 	}
+	if t.Seqs() > 1 {
+		if err := r.forkSeqs(); err != nil {
+			return sample{}, err
+		}
+	}
 	m.Timers.Reset()
 	var s sample
 	start := time.Now()
@@ -188,7 +196,7 @@ func (r *runner) once() (sample, error) {
 		if r.alternate > 0 {
 			m.Timers.Enabled = r.stepTimers(r.alternate-1, i)
 		}
-		if _, err := m.Eval(gen[i:i+1], false); err != nil {
+		if err := r.decode(gen, i); err != nil {
 			return sample{}, err
 		}
 		now := time.Now()
@@ -206,4 +214,34 @@ func durs(ds []time.Duration) []float64 {
 		out[i] = float64(d)
 	}
 	return out
+}
+
+// forkSeqs gives every parallel sequence the context built so far in the
+// default sequence (the depth and the untimed first token), shared by
+// copy-on-write forks as parallel completions of one prompt would be.
+func (r *runner) forkSeqs() error {
+	r.seqs[0] = r.m.DefaultSeq()
+	for i := 1; i < len(r.seqs); i++ {
+		s, err := r.m.Fork(r.seqs[0])
+		if err != nil {
+			return err
+		}
+		r.seqs[i] = s
+	}
+	return nil
+}
+
+// decode runs decode step i: one token of the default sequence, or one
+// token of each parallel sequence in a single pass.
+func (r *runner) decode(gen []int32, i int) error {
+	if len(r.seqs) <= 1 || r.t.Seqs() <= 1 {
+		_, err := r.m.Eval(gen[i:i+1], false)
+		return err
+	}
+	n := len(r.seqs)
+	for j := range r.step {
+		r.step[j] = gen[(i*n+j)%len(gen)]
+	}
+	_, err := r.m.DecodeSeqs(r.seqs, r.step)
+	return err
 }

@@ -146,3 +146,23 @@ func TestSumStreams(t *testing.T) {
 		t.Errorf("sumStreams = %d, want %d (every word once)", got, want)
 	}
 }
+
+// TestRunParallel: a parallel tg test decodes every sequence each step and
+// is credited with all their tokens.
+func TestRunParallel(t *testing.T) {
+	tt := Test{NGen: 8, Parallel: 3}
+	m := tinyModel(t, tt.Context()+64)
+	if tt.Name() != "tg8x3" || tt.Tokens() != 24 {
+		t.Fatalf("name %q tokens %d", tt.Name(), tt.Tokens())
+	}
+	meas, err := Run(m, tt, RunConfig{Reps: 2, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(meas.Samples) != 2 || len(meas.ITL) != 16 {
+		t.Errorf("%d samples, %d steps; want 2 and 16", len(meas.Samples), len(meas.ITL))
+	}
+	if err := (Test{NPrompt: 8, Parallel: 2}).Validate(); err == nil {
+		t.Error("a parallel pp test was accepted")
+	}
+}

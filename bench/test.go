@@ -14,7 +14,14 @@ type Test struct {
 	NPrompt int `json:"n_prompt"`
 	NGen    int `json:"n_gen"`
 	NDepth  int `json:"n_depth"`
+	// Parallel decodes this many independent sequences together (one pass
+	// over the weights serves all of them); tok/s then counts every
+	// sequence's tokens (system throughput). Only for generation tests.
+	Parallel int `json:"n_parallel,omitempty"`
 }
+
+// Seqs is the number of sequences a run decodes at once (at least 1).
+func (t Test) Seqs() int { return max(1, t.Parallel) }
 
 // ErrBadTest is returned for a test with nothing to measure or negative sizes.
 var ErrBadTest = errors.New("bench: bad test")
@@ -26,6 +33,9 @@ func (t Test) Validate() error {
 	}
 	if t.NPrompt == 0 && t.NGen == 0 {
 		return fmt.Errorf("%w: no prompt and no generated tokens", ErrBadTest)
+	}
+	if t.Parallel > 1 && !t.IsGen() {
+		return fmt.Errorf("%w: --parallel applies to generation tests (tg), not %s", ErrBadTest, t.Name())
 	}
 	return nil
 }
@@ -44,11 +54,14 @@ func (t Test) Name() string {
 	if t.NDepth > 0 {
 		s += "@d" + strconv.Itoa(t.NDepth)
 	}
+	if t.Parallel > 1 {
+		s += "x" + strconv.Itoa(t.Parallel)
+	}
 	return s
 }
 
 // Tokens is the tokens a run of the test is credited with (tok/s numerator).
-func (t Test) Tokens() int { return t.NPrompt + t.NGen }
+func (t Test) Tokens() int { return t.NPrompt + t.NGen*t.Seqs() }
 
 // IsGen reports a pure generation test (no prompt), the one whose rate is
 // the decode rate and whose weights bandwidth is meaningful.
@@ -63,6 +76,12 @@ func (t Test) Context() int {
 		n++
 	}
 	return n
+}
+
+// KVPositions is the cache positions a run needs over all its sequences
+// (forks share the depth's blocks, but a partial last block is copied).
+func (t Test) KVPositions(blockLen int) int {
+	return t.Context() + (t.Seqs()-1)*(t.NGen+1+blockLen)
 }
 
 // Tests expands the size lists like llama-bench: each pp size, each tg size,

@@ -34,6 +34,7 @@ type benchFlags struct {
 	overhead  bool
 	memBW     float64
 	seed      uint64
+	parallel  int
 	prof      profileFlags
 }
 
@@ -72,6 +73,7 @@ llama-bench (same as --pg P,N).
 	fl.StringVarP(&f.output, "output", "o", "md", "output format: "+strings.Join(bench.Formats, ", "))
 	fl.BoolVar(&f.noTimers, "no-timers", false, "switch the per-op timers off (no op breakdown in the JSON)")
 	fl.BoolVar(&f.overhead, "timers-overhead", false, "also run every repetition with the timers toggled and report their cost")
+	fl.IntVar(&f.parallel, "parallel", 1, "tg tests decode N independent sequences together (system tok/s counts all of them)")
 	fl.Float64Var(&f.memBW, "mem-bw", 0, "the machine's read bandwidth in GB/s for the BW % column (0: measure it)")
 	fl.Uint64Var(&f.seed, "seed", 1, "seed of the random token ids")
 	f.prof.register(cmd)
@@ -147,7 +149,15 @@ func runBench(f *benchFlags, args []string, stdout, stderr io.Writer) (err error
 // benchOne loads one model with one thread count and runs every test on it.
 func benchOne(bm benchModel, threads, ctx int, f *benchFlags, tests []bench.Test, cfg bench.RunConfig,
 	mach bench.Machine, prog *progress) ([]bench.Result, error) {
-	m, err := engine.Load(bm.path, engine.Options{Threads: threads, Context: ctx, Batch: f.batch, Timers: !f.noTimers})
+	kv := 0
+	for _, t := range tests {
+		kv = max(kv, t.KVPositions(16))
+	}
+	batch := f.batch
+	if f.parallel > 1 && batch == 0 {
+		batch = max(64, f.parallel)
+	}
+	m, err := engine.Load(bm.path, engine.Options{Threads: threads, Context: ctx, Batch: batch, Timers: !f.noTimers, KVPositions: kv})
 	if err != nil {
 		return nil, err
 	}
@@ -215,6 +225,16 @@ func (f *benchFlags) tests(args []string) ([]bench.Test, error) {
 	tests := bench.Tests(pp, tg, pairs, depths)
 	if len(tests) == 0 {
 		return nil, usageErr("no tests: give a positive -p, -n or -pg")
+	}
+	if f.parallel < 1 {
+		return nil, usageErr("--parallel must be at least 1, got %d", f.parallel)
+	}
+	if f.parallel > 1 {
+		for i := range tests {
+			if tests[i].IsGen() {
+				tests[i].Parallel = f.parallel
+			}
+		}
 	}
 	return tests, nil
 }
