@@ -23,7 +23,8 @@ import "math"
 //     dropped as soon as its partial error reaches the best error;
 //   - levels are kept as float32 and rounded with the same magic-number
 //     addition nearestInt uses, without the trip through an integer, where
-//     that is provably the same (finite inputs, |x| far below 2^22).
+//     that is provably the same (finite inputs, |x| far below 2^22), and
+//     clamped on their bit patterns.
 //
 // makeQKX2Pair runs two independent searches in lockstep: each float sum is
 // a serial chain (ggml's order must be kept), so interleaving two chains
@@ -80,6 +81,8 @@ func makeQKX2Pair(x0, w0 []float32, L0 []uint8, x1, w1 []float32, L1 []uint8, nm
 			}
 		}
 	}
+	a.finish()
+	b.finish()
 	return a.scale, -a.min, b.scale, -b.min
 }
 
@@ -87,9 +90,11 @@ func makeQKX2Pair(x0, w0 []float32, L0 []uint8, x1, w1 []float32, L1 []uint8, nm
 type qkx2Lane struct {
 	x, w     []float32
 	L        []uint8
-	aux      [32]float32 // levels of the current candidate
-	min, max float32     // min is the fitted offset (<= 0) once candidates win
-	minX     float32     // the smallest x
+	aux      [32]float32 // levels l of the current candidate, stored as magicRound + l
+	best     [32]float32 // the winning candidate's aux, copied to L by finish
+	bestSet  bool
+	min, max float32 // min is the fitted offset (<= 0) once candidates win
+	minX     float32 // the smallest x
 	sumW     float32
 	sumX     float32
 	scale    float32
@@ -104,10 +109,13 @@ type qkx2Lane struct {
 	// |iscale|*rangeM < 4e6, far inside nearestInt's exact range.
 	xm     [32]float32
 	rangeM float64
+	xmTop  float32 // fl(max - min): no xm is larger
+	noLow  bool    // every x >= min: no xm is negative
 
-	// Sum of the level bit patterns of the previous candidate, when it was
-	// computed by the fast path with the current min (see levels).
-	prevSum   uint64
+	// Sum (mod 2^32) of the level bit patterns of the previous candidate,
+	// when it was computed by the fast path with the current min (see
+	// levels).
+	prevSum   uint32
 	prevValid bool
 }
 
@@ -176,6 +184,8 @@ func (ln *qkx2Lane) setMin(min float32) {
 	a := math.Abs(float64(ln.max) - float64(min))
 	b := math.Abs(float64(ln.minX) - float64(min))
 	ln.rangeM = math.Max(a, b) * 1.001
+	ln.xmTop = ln.max - min
+	ln.noLow = ln.minX >= min
 	ln.prevValid = false
 }
 
@@ -198,6 +208,7 @@ func (ln *qkx2Lane) search(nmax int, rmin, rdelta float32, nstep int, useMad boo
 			ln.offer(e, ts, tm)
 		}
 	}
+	ln.finish()
 	return ln.scale, -ln.min
 }
 
@@ -209,18 +220,28 @@ func (ln *qkx2Lane) iscaleFor(is int, rmin, rdelta, fnmax float32) float32 {
 // may differ from the previous candidate's. Between candidates with the same
 // min, iscale only grows, so no level can decrease (x - min < 0 always
 // gives level 0); the levels are then all equal exactly when the sums of
-// their float bit patterns (which order as the values) are equal.
+// their bit patterns (which order as the values) are equal: the sums differ
+// from 32 levels' total by a constant, below 2^10, so mod 2^32 is enough.
 func (ln *qkx2Lane) levels(iscale, fnmax float32, nmax int) bool {
 	n := len(ln.x)
-	aux := ln.aux[:n]
 	if ln.finite && math.Abs(float64(iscale))*ln.rangeM < 4e6 { // false for NaN
-		sum := qkx2LevelsFast(ln.xm[:n], aux, iscale, fnmax)
+		var sum uint32
+		switch {
+		case n != 32:
+			sum = qkx2LevelsFast(ln.xm[:n], ln.aux[:n], iscale, magicBits+uint32(nmax))
+		case ln.noLow && iscale > 0 && float32(iscale*ln.xmTop) < fnmax+0.5:
+			// No level can leave [0, nmax]: every xm >= 0, and the largest
+			// product rounds to at most nmax (the products grow with xm).
+			sum = qkx2Levels32NoClamp(&ln.xm, &ln.aux, iscale)
+		default:
+			sum = qkx2Levels32(&ln.xm, &ln.aux, iscale, magicBits+uint32(nmax))
+		}
 		changed := !ln.prevValid || sum != ln.prevSum
 		ln.prevSum, ln.prevValid = sum, true
 		return changed
 	}
 	ln.prevValid = false
-	return qkx2LevelsExact(ln.x, aux, iscale, ln.min, nmax)
+	return qkx2LevelsExact(ln.x, ln.aux[:n], iscale, ln.min, nmax)
 }
 
 // fit solves the weighted least-squares scale and min from the sums, as
@@ -242,18 +263,31 @@ func (ln *qkx2Lane) fit(sumL, sumL2, sumXL float32) (scale, min float32, ok bool
 // offer keeps the candidate if its full error beats the best so far.
 func (ln *qkx2Lane) offer(e, scale, min float32) {
 	if e < ln.bestErr {
-		for i, f := range ln.aux[:len(ln.x)] {
-			ln.L[i] = uint8(f)
-		}
+		ln.best, ln.bestSet = ln.aux, true
 		ln.bestErr, ln.scale = e, scale
 		ln.setMin(min)
 	}
 }
 
-// magicRound is 1.5*2^23: adding it to a float32 of magnitude below 2^22
-// leaves the value rounded half-to-even to an integer in the low mantissa
-// bits (the trick behind ggml's nearest_int).
+// finish writes the levels of the last winning candidate, if any, into L
+// (which holds the starting fit's otherwise).
+func (ln *qkx2Lane) finish() {
+	if ln.bestSet {
+		for i, f := range ln.best[:len(ln.x)] {
+			ln.L[i] = uint8(math.Float32bits(f) - magicBits)
+		}
+	}
+}
+
+// magicRound is 1.5*2^23: adding it to a float32 t with |t| < 2^22 gives a
+// float in [2^23, 2^24), where floats are the integers, holding
+// magicRound + round-half-to-even(t) (the trick behind ggml's nearest_int).
+// Its bit patterns order as the values, so levels are clamped on the bits
+// and kept in that form; magicRound + l - magicRound is l again, exactly.
 const magicRound float32 = 12582912
+
+// magicBits is the bit pattern of magicRound (level 0).
+const magicBits = 0x4b400000
 
 func allFinite(x []float32) bool {
 	for _, v := range x {
@@ -264,27 +298,55 @@ func allFinite(x []float32) bool {
 	return true
 }
 
-// qkx2LevelsFast stores clamp(nearest(iscale*xm), 0, fnmax) as float32 into
-// aux, with xm = x - min, and returns the sum of the levels' bit patterns.
-// Valid only where levels checks it: finite inputs and |iscale*xm| far
-// below 2^22, where (f + magic) - magic is exactly float32(nearestInt(f)).
+// qkx2LevelsFast stores magicRound + clamp(round(iscale*xm), 0, nmax) into
+// aux, with xm = x - min, and returns the sum of their bit patterns
+// (top = magicBits + nmax). Valid only where levels checks it: finite
+// inputs and |iscale*xm| far below 2^22.
 //
 //go:noinline
-func qkx2LevelsFast(xm, aux []float32, iscale, fnmax float32) uint64 {
+func qkx2LevelsFast(xm, aux []float32, iscale float32, top uint32) uint32 {
 	aux = aux[:len(xm)]
-	top := math.Float32bits(fnmax)
-	var sum uint64
+	var sum uint32
 	for i, v := range xm {
-		r := float32(iscale*v) + magicRound
-		r -= magicRound
-		// Clamp on the bits: for non-negative floats the bit patterns
-		// order as the values, and a negative r (sign bit set) becomes +0.
-		// Branch-free, and shorter than min/max's NaN-aware sequences.
-		b := math.Float32bits(r)
-		b &^= uint32(int32(b) >> 31)
-		b = min(b, top)
-		sum += uint64(b)
+		b := min(max(math.Float32bits(float32(iscale*v)+magicRound), magicBits), top)
+		sum += b
 		aux[i] = math.Float32frombits(b)
+	}
+	return sum
+}
+
+// qkx2Levels32 is qkx2LevelsFast for 32 values, unrolled.
+//
+//go:noinline
+func qkx2Levels32(xm, aux *[32]float32, iscale float32, top uint32) uint32 {
+	var sum uint32
+	for i := 0; i < 32; i += 4 {
+		b0 := min(max(math.Float32bits(float32(iscale*xm[i])+magicRound), magicBits), top)
+		b1 := min(max(math.Float32bits(float32(iscale*xm[i+1])+magicRound), magicBits), top)
+		b2 := min(max(math.Float32bits(float32(iscale*xm[i+2])+magicRound), magicBits), top)
+		b3 := min(max(math.Float32bits(float32(iscale*xm[i+3])+magicRound), magicBits), top)
+		aux[i] = math.Float32frombits(b0)
+		aux[i+1] = math.Float32frombits(b1)
+		aux[i+2] = math.Float32frombits(b2)
+		aux[i+3] = math.Float32frombits(b3)
+		sum += b0 + b1 + b2 + b3
+	}
+	return sum
+}
+
+// qkx2Levels32NoClamp is qkx2Levels32 where the caller has shown that no
+// level needs clamping.
+//
+//go:noinline
+func qkx2Levels32NoClamp(xm, aux *[32]float32, iscale float32) uint32 {
+	var sum uint32
+	for i := 0; i < 32; i += 4 {
+		r0 := float32(iscale*xm[i]) + magicRound
+		r1 := float32(iscale*xm[i+1]) + magicRound
+		r2 := float32(iscale*xm[i+2]) + magicRound
+		r3 := float32(iscale*xm[i+3]) + magicRound
+		aux[i], aux[i+1], aux[i+2], aux[i+3] = r0, r1, r2, r3
+		sum += math.Float32bits(r0) + math.Float32bits(r1) + math.Float32bits(r2) + math.Float32bits(r3)
 	}
 	return sum
 }
@@ -297,7 +359,7 @@ func qkx2LevelsExact(x, aux []float32, iscale, min float32, nmax int) bool {
 	aux = aux[:len(x)]
 	changed := false
 	for i, v := range x {
-		r := float32(clampInt(nearestInt(iscale*(v-min)), 0, nmax))
+		r := float32(clampInt(nearestInt(iscale*(v-min)), 0, nmax)) + magicRound
 		if math.Float32bits(aux[i]) != math.Float32bits(r) {
 			changed = true
 		}
@@ -315,7 +377,7 @@ func qkx2Sums(x, w, aux []float32) (sumL, sumL2, sumXL float32) {
 	w = w[:len(x)]
 	aux = aux[:len(x)]
 	for i, v := range x {
-		fl := aux[i]
+		fl := aux[i] - magicRound
 		wl := float32(w[i] * fl)
 		sumL += wl
 		sumL2 += float32(wl * fl)
@@ -338,7 +400,7 @@ func qkx2ErrorFrom(x, w, aux []float32, scale, min, bestErr, e float32, start in
 	w = w[:len(x)]
 	aux = aux[:len(x)]
 	for i := start; i < len(x); i++ {
-		diff := float32(scale*aux[i]) + min - x[i]
+		diff := float32(scale*(aux[i]-magicRound)) + min - x[i]
 		if useMad {
 			diff = abs32(diff)
 		} else {
@@ -360,7 +422,7 @@ func qkx2Sums2(x0, w0, a0, x1, w1, a1 []float32) (l0, l20, xl0, l1, l21, xl1 flo
 	w0, a0 = w0[:n], a0[:n]
 	x1, w1, a1 = x1[:n], w1[:n], a1[:n]
 	for i := 0; i < n; i++ {
-		f0, f1 := a0[i], a1[i]
+		f0, f1 := a0[i]-magicRound, a1[i]-magicRound
 		wl0 := float32(w0[i] * f0)
 		wl1 := float32(w1[i] * f1)
 		l0 += wl0
@@ -384,8 +446,8 @@ func qkx2Error2(x0, w0, a0 []float32, s0, m0, b0 float32, x1, w1, a1 []float32, 
 	w0, a0 = w0[:n], a0[:n]
 	x1, w1, a1 = x1[:n], w1[:n], a1[:n]
 	for i := 0; i < n; i++ {
-		d0 := float32(s0*a0[i]) + m0 - x0[i]
-		d1 := float32(s1*a1[i]) + m1 - x1[i]
+		d0 := float32(s0*(a0[i]-magicRound)) + m0 - x0[i]
+		d1 := float32(s1*(a1[i]-magicRound)) + m1 - x1[i]
 		if useMad {
 			d0, d1 = abs32(d0), float32(abs32(d1))
 		} else {

@@ -189,3 +189,54 @@ func TestMakeQKX2QuantsMatchesReference(t *testing.T) {
 		}
 	}
 }
+
+// TestQKX2QuadMatchesReference holds the four-lane search (lockstep,
+// bound-pruned) to the plain port, with Q4_K's and Q5_K's parameters and
+// weights, lanes of different kinds side by side (so that fallbacks and
+// done lanes meet ordinary ones).
+func TestQKX2QuadMatchesReference(t *testing.T) {
+	params := []struct {
+		nmax         int
+		rmin, rdelta float32
+		nstep        int
+	}{
+		{15, -1, 0.1, 20},   // Q4_K
+		{31, -0.5, 0.1, 15}, // Q5_K
+		{15, -0.9, 0.05, 36},
+	}
+	r := rand.New(rand.NewPCG(13, 14))
+	same := func(a, b float32) bool { return math.Float32bits(a) == math.Float32bits(b) }
+	for _, p := range params {
+		for it := 0; it < 3000; it++ {
+			var x [128]float32
+			var w [4][32]float32
+			for k := 0; k < 4; k++ {
+				kind := (it + 11*k) % 32
+				if it%2 == 0 {
+					kind = it % 8 // all four of one ordinary kind
+				}
+				qkx2Case(r, kind, 32, x[32*k:32*k+32], w[k][:], false)
+				if it%4 < 2 { // Q4_K's weights
+					var s2 float32
+					for _, v := range x[32*k : 32*k+32] {
+						s2 += float32(v * v)
+					}
+					av := sqrt32(s2 / 32)
+					for i, v := range x[32*k : 32*k+32] {
+						w[k][i] = av + abs32(v)
+					}
+				}
+			}
+			var L [128]uint8
+			scales, negMins := qkx2Quad(&x, &w, &L, p.nmax, p.rmin, p.rdelta, p.nstep)
+			for k := 0; k < 4; k++ {
+				var want [32]uint8
+				ws, wm := refMakeQKX2Quants(x[32*k:32*k+32], w[k][:], p.nmax, want[:], p.rmin, p.rdelta, p.nstep, false)
+				if !same(ws, scales[k]) || !same(wm, negMins[k]) || want != [32]uint8(L[32*k:32*k+32]) {
+					t.Fatalf("%+v it %d lane %d: (%v,%v) %v, want (%v,%v) %v; x=%v w=%v", p, it, k,
+						scales[k], negMins[k], L[32*k:32*k+32], ws, wm, want, x[32*k:32*k+32], w[k])
+				}
+			}
+		}
+	}
+}
