@@ -19,6 +19,13 @@ type Acts struct {
 	F32      []float32 // the float rows when Type == F32 (Data views the same memory)
 	rowBytes int
 	buf      []byte // owned storage, reused
+
+	// x4 is the same batch in the quad layout of packed kernels (packed.go),
+	// ceil(NTok/4) quads of block columns, when the active implementation
+	// has one for Type; nil otherwise.
+	x4    []byte
+	x4For *actPacker // the layout of x4
+	x4Buf []byte
 }
 
 // RowBytes returns the bytes of one token's row.
@@ -43,7 +50,11 @@ type quantJob struct {
 	dst      []byte
 	cols     int
 	rowBytes int
+	ntok     int
 	q        quantizeFunc
+	quad     *actPacker // non-nil: also build the quad layout into x4
+	x4       []byte
+	quadLen  int // bytes of one quad in x4
 }
 
 // NewScratch returns a Scratch sized for rows of up to maxCols elements and
@@ -101,8 +112,24 @@ func (s *Scratch) Quantize(p *Pool, t ggml.Type, x []float32, ntok, cols int) *A
 	}
 	a.Data = a.buf[:need]
 	a.F32 = nil
-	s.job = quantJob{x: x, dst: a.Data, cols: cols, rowBytes: rb, q: active.quantize[at]}
-	p.For(ntok, s.fn)
+	s.job = quantJob{x: x, dst: a.Data, cols: cols, rowBytes: rb, ntok: ntok, q: active.quantize[at]}
+	a.x4, a.x4For = nil, nil
+	units := ntok
+	if qp := active.actQuad[at]; qp != nil {
+		quads := (ntok + 3) / 4
+		ql := cols / blockElems(at) * qp.blockBytes
+		if cap(a.x4Buf) < quads*ql {
+			c := quads * ql
+			if m := (s.maxTok + 3) / 4 * (s.maxCols / blockElems(at) * qp.blockBytes); m > c {
+				c = m
+			}
+			a.x4Buf = make([]byte, c)
+		}
+		a.x4, a.x4For = a.x4Buf[:quads*ql], qp
+		s.job.quad, s.job.x4, s.job.quadLen = qp, a.x4, ql
+		units = quads
+	}
+	p.For(units, s.fn)
 	s.job = quantJob{}
 	return a
 }
@@ -115,9 +142,22 @@ func mustRowBytes(t ggml.Type, cols int) int64 {
 	return rb
 }
 
+// quantChunk quantizes tokens [lo, hi), or with a quad layout the tokens of
+// quads [lo, hi) and then their quads.
 func (s *Scratch) quantChunk(lo, hi int) {
 	j := &s.job
-	for t := lo; t < hi; t++ {
+	t0, t1 := lo, hi
+	if j.quad != nil {
+		t0, t1 = 4*lo, min(4*hi, j.ntok)
+	}
+	for t := t0; t < t1; t++ {
 		j.q(j.x[t*j.cols:(t+1)*j.cols], j.dst[t*j.rowBytes:(t+1)*j.rowBytes])
+	}
+	if j.quad == nil {
+		return
+	}
+	for q := lo; q < hi; q++ {
+		n := min(4, j.ntok-4*q)
+		j.quad.pack(j.x4[q*j.quadLen:(q+1)*j.quadLen], j.dst[4*q*j.rowBytes:], j.rowBytes, n)
 	}
 }

@@ -37,10 +37,12 @@ type kernelSet struct {
 	name      string
 	available bool
 
-	vecDot   [maxType]vecDotFunc   // indexed by weight type
-	vecDot4  [maxType]vecDot4Func  // one row x 4 tokens; nil: use vecDot
-	vecDotR4 [maxType]vecDotR4Func // 4 rows x one token; nil: use vecDot
-	quantize [maxType]quantizeFunc // indexed by activation (vec-dot) type
+	vecDot   [maxType]vecDotFunc     // indexed by weight type
+	vecDot4  [maxType]vecDot4Func    // one row x 4 tokens; nil: use vecDot
+	vecDotR4 [maxType]vecDotR4Func   // 4 rows x one token; nil: use vecDot
+	quantize [maxType]quantizeFunc   // indexed by activation (vec-dot) type
+	packed   [maxType]*packedKernels // indexed by weight type; nil: row by row (packed.go)
+	actQuad  [maxType]*actPacker     // indexed by activation type: the quad layout packed kernels read
 
 	dot      func(a, b []float32) float32
 	axpy     func(y []float32, a float32, x []float32)

@@ -8,6 +8,10 @@ import "fmt"
 const (
 	rowTile = 16
 	tokTile = 32
+	// quadTile is the token tile of packed prefill, in quads: 64 tokens of
+	// activations (~450 KiB for 5632 columns) stay in L2 while every row
+	// group of a thread's range passes over them.
+	quadTile = 16
 )
 
 type matmulJob struct {
@@ -23,6 +27,19 @@ type matmulJob struct {
 	dotR4    vecDotR4Func // nil: the type has no four-row kernel
 	prefill  bool
 	rowUnits int // rows per scheduling unit
+
+	// Packed weights (packed.go): groups of packRows rows, then tail rows
+	// done row by row. Units are groups (+1 for the tail) for decode, and
+	// (quad tile, group) pairs, tile-major, for prefill.
+	pk     *packedKernels
+	pw     []byte // packed groups
+	px4    []byte // activations in quads
+	groups int    // packed groups
+	gBytes int    // bytes per packed group
+	qBytes int    // bytes per activation quad
+	nb     int    // block columns
+	gUnits int    // units per quad tile: groups, +1 with tail rows
+	nquads int
 }
 
 // MatMul computes out[tok*w.Rows + r] = dot(row r of w, token tok of a) for
@@ -60,6 +77,23 @@ func (p *Pool) MatMul(out []float32, w *Matrix, a *Acts) {
 		job.rowUnits = 4
 	}
 	units := (job.rows + job.rowUnits - 1) / job.rowUnits
+	if mp := w.packedFor(p); mp != nil && a.x4For == mp.kern.act {
+		k := mp.kern
+		job.pk, job.pw, job.px4 = k, mp.data, a.x4
+		job.groups = mp.rows / packRows
+		job.nb = w.Cols / blockElems(w.Type)
+		job.gBytes = job.nb * k.groupBlockBytes
+		job.qBytes = job.nb * k.act.blockBytes
+		job.gUnits = job.groups
+		if mp.rows < w.Rows {
+			job.gUnits++
+		}
+		job.nquads = (a.NTok + 3) / 4
+		units = job.gUnits
+		if job.prefill {
+			units *= (job.nquads + quadTile - 1) / quadTile
+		}
+	}
 	if p == nil || p.threads <= 1 || units == 1 || !p.busy.CompareAndSwap(false, true) {
 		job.run(0, units)
 		return
@@ -75,6 +109,10 @@ func (p *Pool) matmulChunk(lo, hi int) { p.mm.run(lo, hi) }
 // run computes scheduling units [lo, hi): single rows for decode, row tiles
 // for prefill.
 func (j *matmulJob) run(lo, hi int) {
+	if j.pk != nil {
+		j.runPacked(lo, hi)
+		return
+	}
 	r0, r1 := lo*j.rowUnits, hi*j.rowUnits
 	if r1 > j.rows {
 		r1 = j.rows
@@ -108,6 +146,41 @@ func (j *matmulJob) run(lo, hi int) {
 					j.out[t*j.rows+r] = j.dot(j.cols, wr, j.a[t*j.aRow:(t+1)*j.aRow])
 				}
 			}
+		}
+	}
+}
+
+// runPacked computes units [lo, hi) of a packed matmul.
+func (j *matmulJob) runPacked(lo, hi int) {
+	if !j.prefill {
+		for u := lo; u < hi; u++ {
+			if u < j.groups {
+				j.pk.gemv(j.nb, j.pw[u*j.gBytes:(u+1)*j.gBytes], j.px4[:j.qBytes], j.out[u*packRows:(u+1)*packRows])
+				continue
+			}
+			a := j.a[:j.aRow]
+			for r := j.groups * packRows; r < j.rows; r++ {
+				j.out[r] = j.dot(j.cols, j.w[r*j.wRow:(r+1)*j.wRow], a)
+			}
+		}
+		return
+	}
+	for u := lo; u < hi; u++ {
+		q0 := u / j.gUnits * quadTile
+		q1 := min(q0+quadTile, j.nquads)
+		g := u % j.gUnits
+		if g == j.groups { // tail rows, row by row
+			for r := g * packRows; r < j.rows; r++ {
+				wr := j.w[r*j.wRow : (r+1)*j.wRow]
+				for t := 4 * q0; t < min(4*q1, j.ntok); t++ {
+					j.out[t*j.rows+r] = j.dot(j.cols, wr, j.a[t*j.aRow:(t+1)*j.aRow])
+				}
+			}
+			continue
+		}
+		wg := j.pw[g*j.gBytes : (g+1)*j.gBytes]
+		for q := q0; q < q1; q++ {
+			j.pk.gemm(j.nb, wg, j.px4[q*j.qBytes:(q+1)*j.qBytes], j.out[4*q*j.rows+g*packRows:], j.rows, min(4, j.ntok-4*q))
 		}
 	}
 }

@@ -148,6 +148,7 @@ func BenchmarkMatMul(b *testing.B) {
 				if sh.rows == 32000 && ntok > 1 {
 					continue // the lm head runs for the last position only
 				}
+				p.Prepare(m)
 				b.Run(fmt.Sprintf("%s/%v/%dx%d/ntok=%d", Impl(), wt, sh.rows, sh.cols, ntok), func(b *testing.B) {
 					s := NewScratch(sh.cols, ntok)
 					x := randFloats(r, ntok*sh.cols, 1)
@@ -199,6 +200,7 @@ func BenchmarkMatMulStream(b *testing.B) {
 			}
 			ms[i] = m
 		}
+		p.Prepare(ms...) // pack now, not in the timed loop
 		b.Run(fmt.Sprintf("%s/%v/%dMiB", Impl(), wt, count*per>>20), func(b *testing.B) {
 			s := NewScratch(cols, 1)
 			a := s.Quantize(p, wt, randFloats(r, cols, 1), 1, cols)

@@ -17,6 +17,7 @@ type Matrix struct {
 	Data       []byte
 
 	rowBytes int
+	pack     matrixPack // row-interleaved copy for packed kernels (packed.go)
 }
 
 // NewMatrix validates a weight tensor: a type some kernel multiplies, a row

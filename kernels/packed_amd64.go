@@ -1,0 +1,66 @@
+//go:build !purego
+
+package kernels
+
+import "github.com/gollm/gollm/ggml"
+
+// The AVX2 packed kernels (packed_amd64.s) and their layouts.
+var _ = registerPacked()
+
+func registerPacked() bool {
+	avx2Set.actQuad[ggml.Q8_0] = q8_0Quad
+	avx2Set.packed[ggml.Q4_0] = &packedKernels{
+		groupBlockBytes: q4_0GroupBytes, pack: packQ4_0Group, act: q8_0Quad,
+		gemv: q4_0x8GemvAsm, gemm: q4_0x8GemmAsm,
+	}
+	return true
+}
+
+//go:noescape
+func q4_0x8GemvAVX2(nb int, w, a *byte, out *float32)
+
+//go:noescape
+func q4_0x8GemmAVX2(nb int, w, a *byte, out *float32, ostride, ntok int)
+
+// packedArgs checks that w holds nb block columns of a group, a of a quad and
+// out n outputs (a panic here is a programmer error, as an index out of
+// range).
+func packedArgs(nb, wb, ab int, w, a []byte, out []float32, n int) (int, *byte, *byte, *float32) {
+	_ = w[nb*wb-1]
+	_ = a[nb*ab-1]
+	_ = out[n-1]
+	return nb, &w[0], &a[0], &out[0]
+}
+
+func q4_0x8GemvAsm(nb int, w, a []byte, out []float32) {
+	if nb == 0 {
+		clear(out[:packRows])
+		return
+	}
+	q4_0x8GemvAVX2(packedArgs(nb, q4_0GroupBytes, q8_0QuadBytes, w, a, out, packRows))
+}
+
+func q4_0x8GemmAsm(nb int, w, a []byte, out []float32, ostride, ntok int) {
+	checkGemmOut(out, ostride, ntok)
+	if nb == 0 {
+		clearGemmOut(out, ostride, ntok)
+		return
+	}
+	nb, pw, pa, po := packedArgs(nb, q4_0GroupBytes, q8_0QuadBytes, w, a, out, packRows)
+	q4_0x8GemmAVX2(nb, pw, pa, po, ostride, ntok)
+}
+
+// checkGemmOut checks that out holds ntok (1..4) runs of packRows outputs,
+// ostride apart.
+func checkGemmOut(out []float32, ostride, ntok int) {
+	if ntok < 1 || ntok > 4 || ostride < packRows {
+		panic("kernels: packed gemm of a bad token count or output stride")
+	}
+	_ = out[(ntok-1)*ostride+packRows-1]
+}
+
+func clearGemmOut(out []float32, ostride, ntok int) {
+	for t := 0; t < ntok; t++ {
+		clear(out[t*ostride : t*ostride+packRows])
+	}
+}

@@ -1,0 +1,119 @@
+package kernels
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/gollm/gollm/ggml"
+)
+
+// TestPackedMatMulBitExact checks every packed layout end to end: MatMul of
+// each implementation with packed kernels must equal the generic
+// single-row kernel for every row and token, to the bit (packing moves
+// bytes, never changes the arithmetic). Row counts leave tails outside the
+// groups; token counts leave partial quads and several quad tiles.
+func TestPackedMatMulBitExact(t *testing.T) {
+	r := rand.New(rand.NewPCG(41, 42))
+	pools := []*Pool{NewPool(1), NewPool(2)}
+	defer func() {
+		for _, p := range pools {
+			p.Close()
+		}
+	}()
+	defer SetImpl(active.name)
+	tested := 0
+	for _, s := range implementations {
+		if !s.available {
+			continue
+		}
+		for _, wt := range weightTypes {
+			if s.packed[wt] == nil {
+				continue
+			}
+			tested++
+			if err := SetImpl(s.name); err != nil {
+				t.Fatal(err)
+			}
+			at := vecDotType[wt]
+			bs := max(blockSize(wt), blockSize(at))
+			for _, sh := range []struct{ rows, nb int }{{8, 1}, {17, 3}, {64, 2}, {67, 5}, {16, 64}} {
+				cols := sh.nb * bs
+				w := randomWeights(r, wt, sh.rows*cols, []float32{0.05, 300, 1e-4}[sh.nb%3], 7)
+				m, err := NewMatrix(wt, sh.rows, cols, w)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, ntok := range []int{1, 2, 4, 5, 11, 70} {
+					x := randFloats(r, ntok*cols, []float32{1, 1e-3, 40}[ntok%3])
+					if ntok > 2 {
+						clear(x[cols : cols+bs]) // an all-zero activation block
+					}
+					for pi, p := range pools {
+						sc := NewScratch(cols, ntok)
+						a := sc.Quantize(p, wt, x, ntok, cols)
+						out := make([]float32, ntok*sh.rows)
+						p.MatMul(out, m, a)
+						if m.pack.kern != s.packed[wt] {
+							t.Fatalf("%s %v: matrix not packed", s.name, wt)
+						}
+						for tok := 0; tok < ntok; tok++ {
+							ar := a.Row(tok)
+							for row := 0; row < sh.rows; row++ {
+								want := genericSet.vecDot[wt](cols, m.Row(row), ar)
+								if got := out[tok*sh.rows+row]; got != want {
+									t.Fatalf("%s %v %dx%d ntok=%d pool %d: out[tok %d, row %d] = %v, generic %v",
+										s.name, wt, sh.rows, cols, ntok, pi, tok, row, got, want)
+								}
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+	if tested == 0 {
+		t.Skip("no implementation packs weights on this machine")
+	}
+}
+
+// BenchmarkPacked compares, per 8 rows x 4096 columns, the packed decode
+// (gemv) and prefill (gemm, 4 tokens) kernels.
+func BenchmarkPacked(b *testing.B) {
+	r := rand.New(rand.NewPCG(43, 44))
+	const n = 4096
+	for _, wt := range weightTypes {
+		k := active.packed[wt]
+		if k == nil {
+			continue
+		}
+		at := vecDotType[wt]
+		nb := n / blockSize(wt)
+		w := randomWeights(r, wt, packRows*n, 0.05, 0)
+		pw := make([]byte, nb*k.groupBlockBytes)
+		k.pack(pw, w, rowBytes(wt, n))
+		arow := rowBytes(at, n)
+		a := make([]byte, 4*arow)
+		genericSet.quantize[at](randFloats(r, 4*n, 1), a)
+		ax := make([]byte, nb*n/blockSize(at)/nb*k.act.blockBytes)
+		k.act.pack(ax, a, arow, 4)
+		out := make([]float32, 4*packRows)
+		b.Run(fmt.Sprintf("%s/%v/gemv", active.name, wt), func(b *testing.B) {
+			b.SetBytes(int64(len(pw)))
+			c0 := processCPU()
+			for b.Loop() {
+				k.gemv(nb, pw, ax, out)
+			}
+			reportCPU(b, c0)
+		})
+		b.Run(fmt.Sprintf("%s/%v/gemm", active.name, wt), func(b *testing.B) {
+			b.SetBytes(int64(len(pw)))
+			c0 := processCPU()
+			for b.Loop() {
+				k.gemm(nb, pw, ax, out, packRows, 4)
+			}
+			reportCPU(b, c0)
+		})
+	}
+	_ = ggml.Q4_0
+}
