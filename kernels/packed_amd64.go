@@ -13,6 +13,11 @@ func registerPacked() bool {
 		groupBlockBytes: q4_0GroupBytes, pack: packQ4_0Group, act: q8_0Quad,
 		gemv: q4_0x8GemvAsm, gemm: q4_0x8GemmAsm,
 	}
+	avx2Set.actQuad[ggml.Q8_K] = q8_KQuad
+	avx2Set.packed[ggml.Q4_K] = &packedKernels{
+		groupBlockBytes: q4_KGroupBytes, pack: packQ4_KGroup, act: q8_KQuad,
+		gemv: q4_Kx8GemvAsm, gemm: q4_Kx8GemmAsm,
+	}
 	return true
 }
 
@@ -63,4 +68,28 @@ func clearGemmOut(out []float32, ostride, ntok int) {
 	for t := 0; t < ntok; t++ {
 		clear(out[t*ostride : t*ostride+packRows])
 	}
+}
+
+//go:noescape
+func q4_Kx8GemvAVX2(nb int, w, a *byte, out *float32)
+
+//go:noescape
+func q4_Kx8GemmAVX2(nb int, w, a *byte, out *float32, ostride, ntok int)
+
+func q4_Kx8GemvAsm(nb int, w, a []byte, out []float32) {
+	if nb == 0 {
+		clear(out[:packRows])
+		return
+	}
+	q4_Kx8GemvAVX2(packedArgs(nb, q4_KGroupBytes, q8_KQuadBytes, w, a, out, packRows))
+}
+
+func q4_Kx8GemmAsm(nb int, w, a []byte, out []float32, ostride, ntok int) {
+	checkGemmOut(out, ostride, ntok)
+	if nb == 0 {
+		clearGemmOut(out, ostride, ntok)
+		return
+	}
+	nb, pw, pa, po := packedArgs(nb, q4_KGroupBytes, q8_KQuadBytes, w, a, out, packRows)
+	q4_Kx8GemmAVX2(nb, pw, pa, po, ostride, ntok)
 }

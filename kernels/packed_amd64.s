@@ -282,3 +282,258 @@ q40gmloop:
 
 q40gmdone:
 	PK_STORE4(q40gmret)
+
+// Q4_K x Q8_K, one group of eight rows (layouts: q4_KGroupBytes and
+// q8_KQuad in packed_q8.go).
+//
+// Per block column and row, as vecDotQ4_KQ8_KGeneric: the exact integers
+// isum = sum_j sc(j)*dot(j) and summ = sum_j m(j)*P(j), then
+// acc += (d_a*d_w)*float(isum) - (d_a*dmin_w)*float(summ), unfused. A
+// piece's products fit int16 for four pieces (eight byte products of at
+// most 2*15*127 per int16 half), so each half chunk (pieces 4h..4h+3) is
+// summed in int16 and then scaled with one VPMADDWD by the scale pairs.
+
+// One piece for token 0: the 32 bytes at wo(SI) against the activation
+// slots at ao(DI) (low nibbles) and ao+16(DI) (high), added to int16 acc.
+#define Q4K_PIECE1(wo, ao, acc) \
+	VMOVDQU      wo(SI), Y4    \
+	VPSRLW       $4, Y4, Y5    \
+	VPAND        Y15, Y4, Y4   \
+	VPAND        Y15, Y5, Y5   \
+	VPBROADCASTD ao(DI), Y2    \
+	VPMADDUBSW   Y2, Y4, Y4    \
+	VPBROADCASTD ao+16(DI), Y3 \
+	VPMADDUBSW   Y3, Y5, Y5    \
+	VPADDW       Y4, acc, acc  \
+	VPADDW       Y5, acc, acc
+
+// Half h of chunk k for token 0 into the int32 sums Y8.
+#define Q4K_HALF1(k, h) \
+	VPXOR     Y0, Y0, Y0                                  \
+	Q4K_PIECE1(160+(8*k+4*h)*32, 80+(8*k+4*h)*32, Y0)     \
+	Q4K_PIECE1(160+(8*k+4*h+1)*32, 80+(8*k+4*h+1)*32, Y0) \
+	Q4K_PIECE1(160+(8*k+4*h+2)*32, 80+(8*k+4*h+2)*32, Y0) \
+	Q4K_PIECE1(160+(8*k+4*h+3)*32, 80+(8*k+4*h+3)*32, Y0) \
+	VPMOVZXBW 32+16*k(SI), Y6                             \
+	VPMADDWD  Y6, Y0, Y0                                  \
+	VPADDD    Y0, Y8, Y8
+
+// Y9 = summ of token t: the min pairs of chunk k times the token's sum
+// pairs, over k.
+#define Q4K_MINS(t) \
+	VPMOVZXBW    96(SI), Y6      \
+	VPBROADCASTD 16+4*t(DI), Y7  \
+	VPMADDWD     Y7, Y6, Y9      \
+	VPMOVZXBW    112(SI), Y6     \
+	VPBROADCASTD 32+4*t(DI), Y7  \
+	VPMADDWD     Y7, Y6, Y6      \
+	VPADDD       Y6, Y9, Y9      \
+	VPMOVZXBW    128(SI), Y6     \
+	VPBROADCASTD 48+4*t(DI), Y7  \
+	VPMADDWD     Y7, Y6, Y6      \
+	VPADDD       Y6, Y9, Y9      \
+	VPMOVZXBW    144(SI), Y6     \
+	VPBROADCASTD 64+4*t(DI), Y7  \
+	VPMADDWD     Y7, Y6, Y6      \
+	VPADDD       Y6, Y9, Y9
+
+// acc += (d_a*d_w)*float(isum) - (d_a*dmin_w)*float(summ) for token t,
+// isum in I (clobbered), summ in Y9; Y6, Y7, Y12 scratch.
+#define Q4K_FLOAT(t, I, acc) \
+	VCVTDQ2PS    Y9, Y9       \
+	VBROADCASTSS 4*t(DI), Y7  \
+	VCVTPH2PS    16(SI), Y6   \
+	VMULPS       Y6, Y7, Y6   \
+	VMULPS       Y9, Y6, Y9   \
+	VCVTPH2PS    (SI), Y12    \
+	VMULPS       Y12, Y7, Y12 \
+	VCVTDQ2PS    I, I         \
+	VMULPS       I, Y12, I    \
+	VSUBPS       Y9, I, I     \
+	VADDPS       I, acc, acc
+
+// func q4_Kx8GemvAVX2(nb int, w, a *byte, out *float32)
+TEXT ·q4_Kx8GemvAVX2(SB), NOSPLIT, $0-32
+	MOVQ nb+0(FP), CX
+	MOVQ w+8(FP), SI
+	MOVQ a+16(FP), DI
+	MOVQ out+24(FP), DX
+	PK_CONSTS
+	VXORPS Y10, Y10, Y10
+	TESTQ  CX, CX
+	JZ     q4kgvdone
+
+q4kgvloop:
+	PREFETCHT0 PKPF(SI)
+	PREFETCHT0 PKPF+64(SI)
+	PREFETCHT0 PKPF+128(SI)
+	PREFETCHT0 PKPF+192(SI)
+	PREFETCHT0 PKPF+256(SI)
+	PREFETCHT0 PKPF+320(SI)
+	PREFETCHT0 PKPF+384(SI)
+	PREFETCHT0 PKPF+448(SI)
+	VPXOR Y8, Y8, Y8
+	Q4K_HALF1(0, 0)
+	Q4K_HALF1(0, 1)
+	Q4K_HALF1(1, 0)
+	Q4K_HALF1(1, 1)
+	PREFETCHT0 PKPF+512(SI)
+	PREFETCHT0 PKPF+576(SI)
+	PREFETCHT0 PKPF+640(SI)
+	PREFETCHT0 PKPF+704(SI)
+	PREFETCHT0 PKPF+768(SI)
+	PREFETCHT0 PKPF+832(SI)
+	PREFETCHT0 PKPF+896(SI)
+	PREFETCHT0 PKPF+960(SI)
+	PREFETCHT0 PKPF+1024(SI)
+	PREFETCHT0 PKPF+1088(SI)
+	PREFETCHT0 PKPF+1152(SI)
+	Q4K_HALF1(2, 0)
+	Q4K_HALF1(2, 1)
+	Q4K_HALF1(3, 0)
+	Q4K_HALF1(3, 1)
+	Q4K_MINS(0)
+	Q4K_FLOAT(0, Y8, Y10)
+	ADDQ $1184, SI
+	ADDQ $1104, DI
+	DECQ CX
+	JNZ  q4kgvloop
+
+q4kgvdone:
+	VMOVUPS Y10, (DX)
+	VZEROUPPER
+	RET
+
+// The four-token version: int16 sums Y0-Y3, int32 isum Y4-Y7 (reusing Y0-Y3
+// and Y9 for the float steps), float accumulators Y8, Y10, Y11, Y13; the
+// nibbles of each piece are unpacked once (Y12 low, Y14 high).
+
+// One piece for the four tokens.
+#define Q4K_PIECE4(wo, ao) \
+	VMOVDQU      wo(SI), Y12     \
+	VPSRLW       $4, Y12, Y14    \
+	VPAND        Y15, Y12, Y12   \
+	VPAND        Y15, Y14, Y14   \
+	VPBROADCASTD ao(DI), Y9      \
+	VPMADDUBSW   Y9, Y12, Y9     \
+	VPADDW       Y9, Y0, Y0      \
+	VPBROADCASTD ao+16(DI), Y9   \
+	VPMADDUBSW   Y9, Y14, Y9     \
+	VPADDW       Y9, Y0, Y0      \
+	VPBROADCASTD ao+4(DI), Y9    \
+	VPMADDUBSW   Y9, Y12, Y9     \
+	VPADDW       Y9, Y1, Y1      \
+	VPBROADCASTD ao+20(DI), Y9   \
+	VPMADDUBSW   Y9, Y14, Y9     \
+	VPADDW       Y9, Y1, Y1      \
+	VPBROADCASTD ao+8(DI), Y9    \
+	VPMADDUBSW   Y9, Y12, Y9     \
+	VPADDW       Y9, Y2, Y2      \
+	VPBROADCASTD ao+24(DI), Y9   \
+	VPMADDUBSW   Y9, Y14, Y9     \
+	VPADDW       Y9, Y2, Y2      \
+	VPBROADCASTD ao+12(DI), Y9   \
+	VPMADDUBSW   Y9, Y12, Y9     \
+	VPADDW       Y9, Y3, Y3      \
+	VPBROADCASTD ao+28(DI), Y9   \
+	VPMADDUBSW   Y9, Y14, Y9     \
+	VPADDW       Y9, Y3, Y3
+
+#define Q4K_HALF4(k, h) \
+	VPXOR     Y0, Y0, Y0                              \
+	VPXOR     Y1, Y1, Y1                              \
+	VPXOR     Y2, Y2, Y2                              \
+	VPXOR     Y3, Y3, Y3                              \
+	Q4K_PIECE4(160+(8*k+4*h)*32, 80+(8*k+4*h)*32)     \
+	Q4K_PIECE4(160+(8*k+4*h+1)*32, 80+(8*k+4*h+1)*32) \
+	Q4K_PIECE4(160+(8*k+4*h+2)*32, 80+(8*k+4*h+2)*32) \
+	Q4K_PIECE4(160+(8*k+4*h+3)*32, 80+(8*k+4*h+3)*32) \
+	VPMOVZXBW 32+16*k(SI), Y12                        \
+	VPMADDWD  Y12, Y0, Y0                             \
+	VPADDD    Y0, Y4, Y4                              \
+	VPMADDWD  Y12, Y1, Y1                             \
+	VPADDD    Y1, Y5, Y5                              \
+	VPMADDWD  Y12, Y2, Y2                             \
+	VPADDD    Y2, Y6, Y6                              \
+	VPMADDWD  Y12, Y3, Y3                             \
+	VPADDD    Y3, Y7, Y7
+
+// Q4K_MINS and Q4K_FLOAT with other registers: summ into Y9 from Y0/Y1,
+// scratch Y1, Y2, Y3.
+#define Q4K_MINS4(t) \
+	VPMOVZXBW    96(SI), Y0      \
+	VPBROADCASTD 16+4*t(DI), Y1  \
+	VPMADDWD     Y1, Y0, Y9      \
+	VPMOVZXBW    112(SI), Y0     \
+	VPBROADCASTD 32+4*t(DI), Y1  \
+	VPMADDWD     Y1, Y0, Y0      \
+	VPADDD       Y0, Y9, Y9      \
+	VPMOVZXBW    128(SI), Y0     \
+	VPBROADCASTD 48+4*t(DI), Y1  \
+	VPMADDWD     Y1, Y0, Y0      \
+	VPADDD       Y0, Y9, Y9      \
+	VPMOVZXBW    144(SI), Y0     \
+	VPBROADCASTD 64+4*t(DI), Y1  \
+	VPMADDWD     Y1, Y0, Y0      \
+	VPADDD       Y0, Y9, Y9
+
+#define Q4K_FLOAT4(t, I, acc) \
+	VCVTDQ2PS    Y9, Y9      \
+	VBROADCASTSS 4*t(DI), Y1 \
+	VCVTPH2PS    16(SI), Y2  \
+	VMULPS       Y2, Y1, Y2  \
+	VMULPS       Y9, Y2, Y9  \
+	VCVTPH2PS    (SI), Y3    \
+	VMULPS       Y3, Y1, Y3  \
+	VCVTDQ2PS    I, I        \
+	VMULPS       I, Y3, I    \
+	VSUBPS       Y9, I, I    \
+	VADDPS       I, acc, acc
+
+// func q4_Kx8GemmAVX2(nb int, w, a *byte, out *float32, ostride, ntok int)
+TEXT ·q4_Kx8GemmAVX2(SB), NOSPLIT, $0-48
+	MOVQ nb+0(FP), CX
+	MOVQ w+8(FP), SI
+	MOVQ a+16(FP), DI
+	MOVQ out+24(FP), DX
+	MOVL         $0x0F0F0F0F, AX
+	VMOVD        AX, X15
+	VPBROADCASTD X15, Y15
+	VXORPS Y8, Y8, Y8
+	VXORPS Y10, Y10, Y10
+	VXORPS Y11, Y11, Y11
+	VXORPS Y13, Y13, Y13
+	TESTQ  CX, CX
+	JZ     q4kgmdone
+
+q4kgmloop:
+	VPXOR Y4, Y4, Y4
+	VPXOR Y5, Y5, Y5
+	VPXOR Y6, Y6, Y6
+	VPXOR Y7, Y7, Y7
+	Q4K_HALF4(0, 0)
+	Q4K_HALF4(0, 1)
+	Q4K_HALF4(1, 0)
+	Q4K_HALF4(1, 1)
+	Q4K_HALF4(2, 0)
+	Q4K_HALF4(2, 1)
+	Q4K_HALF4(3, 0)
+	Q4K_HALF4(3, 1)
+	Q4K_MINS4(0)
+	Q4K_FLOAT4(0, Y4, Y8)
+	Q4K_MINS4(1)
+	Q4K_FLOAT4(1, Y5, Y10)
+	Q4K_MINS4(2)
+	Q4K_FLOAT4(2, Y6, Y11)
+	Q4K_MINS4(3)
+	Q4K_FLOAT4(3, Y7, Y13)
+	ADDQ $1184, SI
+	ADDQ $1104, DI
+	DECQ CX
+	JNZ  q4kgmloop
+
+q4kgmdone:
+	VMOVDQU Y10, Y9
+	VMOVDQU Y11, Y10
+	VMOVDQU Y13, Y11
+	PK_STORE4(q4kgmret)

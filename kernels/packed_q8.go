@@ -66,3 +66,101 @@ func packQ4_0Group(dst, src []byte, rowBytes int) {
 		}
 	}
 }
+
+// q8_KQuad is the quad layout of Q8_K activations, made for the packed
+// Q4_K kernels. Per block column of 256 elements (1104 bytes):
+//   - the four tokens' scales d as float32 (16 bytes);
+//   - for each 64-element chunk k = 0..3, the four tokens' sub-block sums
+//     [P(2k), P(2k+1)] as int16 pairs, P(j) = bsums[2j] + bsums[2j+1]
+//     (16 bytes per chunk: the min terms m(j)*P(j) of a row);
+//   - for each chunk k and 4-element piece g = 0..7 two 16-byte slots, each
+//     with four bytes per token: "low" a(64k+4g), a(64k+4g+1),
+//     a(64k+32+4g), a(64k+32+4g+1) and "high" the same at +2. These match
+//     the packed Q4_K nibbles (q4_KGroupBytes).
+var q8_KQuad = &actPacker{blockBytes: q8_KQuadBytes, pack: packQ8_KQuad}
+
+const q8_KQuadBytes = 16 + 64 + 4*8*2*16
+
+func packQ8_KQuad(dst, src []byte, rowBytes, n int) {
+	nb := rowBytes / q8_KBytes
+	dst = dst[:nb*q8_KQuadBytes]
+	for b := 0; b < nb; b++ {
+		o := dst[b*q8_KQuadBytes : (b+1)*q8_KQuadBytes]
+		for t := 0; t < 4; t++ {
+			if t >= n {
+				binary.LittleEndian.PutUint32(o[4*t:], 0)
+				for k := 0; k < 4; k++ {
+					binary.LittleEndian.PutUint32(o[16+16*k+4*t:], 0)
+				}
+				for s := 0; s < 64; s++ {
+					binary.LittleEndian.PutUint32(o[80+16*s+4*t:], 0)
+				}
+				continue
+			}
+			y := src[t*rowBytes+b*q8_KBytes : t*rowBytes+(b+1)*q8_KBytes]
+			copy(o[4*t:4*t+4], y[0:4])
+			for k := 0; k < 4; k++ {
+				p0 := q8KBsum(y, 4*k) + q8KBsum(y, 4*k+1)
+				p1 := q8KBsum(y, 4*k+2) + q8KBsum(y, 4*k+3)
+				binary.LittleEndian.PutUint16(o[16+16*k+4*t:], uint16(int16(p0)))
+				binary.LittleEndian.PutUint16(o[16+16*k+4*t+2:], uint16(int16(p1)))
+			}
+			a := y[4 : 4+qkK]
+			for k := 0; k < 4; k++ {
+				for g := 0; g < 8; g++ {
+					lo := o[80+((k*8+g)*2)*16+4*t:]
+					hi := o[80+((k*8+g)*2+1)*16+4*t:]
+					e := 64*k + 4*g
+					lo[0], lo[1], lo[2], lo[3] = a[e], a[e+1], a[e+32], a[e+33]
+					hi[0], hi[1], hi[2], hi[3] = a[e+2], a[e+3], a[e+34], a[e+35]
+				}
+			}
+		}
+	}
+}
+
+// q4_KGroupBytes is one block column of a packed Q4_K group (1184 bytes):
+//   - the eight rows' d (16 bytes) and dmin (16 bytes) as f16;
+//   - for each chunk k = 0..3 the eight rows' 6-bit scales [sc(2k),
+//     sc(2k+1)] as byte pairs (16 bytes per chunk), then the same for the
+//     mins;
+//   - for each chunk k and piece g = 0..7, 32 bytes: four per row, whose
+//     low nibbles are elements 4g, 4g+1 of sub-blocks 2k and 2k+1 and whose
+//     high nibbles are elements 4g+2, 4g+3 of both (matching q8_KQuad).
+//
+// So one 32-byte load and two masks give, per row, the products of two
+// elements of each of the two sub-blocks in the two int16 halves of a
+// lane, which one multiply-add with the scale pairs turns into that row's
+// scaled sum.
+const q4_KGroupBytes = 32 + 64 + 64 + 4*8*32
+
+func packQ4_KGroup(dst, src []byte, rowBytes int) {
+	nb := rowBytes / q4_KBytes
+	dst = dst[:nb*q4_KGroupBytes]
+	for b := 0; b < nb; b++ {
+		o := dst[b*q4_KGroupBytes : (b+1)*q4_KGroupBytes]
+		for r := 0; r < packRows; r++ {
+			x := src[r*rowBytes+b*q4_KBytes : r*rowBytes+(b+1)*q4_KBytes]
+			copy(o[2*r:2*r+2], x[0:2])
+			copy(o[16+2*r:16+2*r+2], x[2:4])
+			for j := 0; j < 8; j++ {
+				d, m := scaleMinK4(j, x[4:16])
+				o[32+16*(j/2)+2*r+j%2] = d
+				o[96+16*(j/2)+2*r+j%2] = m
+			}
+			qs := x[16:144]
+			for k := 0; k < 4; k++ {
+				lo := func(l int) byte { return qs[32*k+l] & 0x0F } // sub-block 2k
+				hi := func(l int) byte { return qs[32*k+l] >> 4 }   // sub-block 2k+1
+				for g := 0; g < 8; g++ {
+					p := o[160+(k*8+g)*32+4*r:]
+					e := 4 * g
+					p[0] = lo(e) | lo(e+2)<<4
+					p[1] = lo(e+1) | lo(e+3)<<4
+					p[2] = hi(e) | hi(e+2)<<4
+					p[3] = hi(e+1) | hi(e+3)<<4
+				}
+			}
+		}
+	}
+}
