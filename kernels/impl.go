@@ -55,6 +55,11 @@ type kernelSet struct {
 	madF16    func(y, x []uint16, v float32)
 	scaleF16  func(y []uint16, v float32)
 	f16ToF32  func(dst []float32, src []uint16)
+
+	// swiglu computes out[i] = siluVec(gate[i]) * up[i] for the first full
+	// groups of 8 and returns how many it did (a multiple of 8); it may stop
+	// early at a group it does not handle (silu.go).
+	swiglu func(out, gate, up []float32) int
 }
 
 var genericSet = newGenericSet()
@@ -92,6 +97,7 @@ func newGenericSet() *kernelSet {
 	s.madF16 = madF16Generic
 	s.scaleF16 = scaleF16Generic
 	s.f16ToF32 = f16ToF32Generic
+	s.swiglu = swigluGeneric
 	return s
 }
 

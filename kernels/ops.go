@@ -70,12 +70,24 @@ func SwiGLU(out, gate, up []float32) {
 	out = out[:len(gate)]
 	up = up[:len(gate)]
 	n8 := len(gate) &^ 7
-	for i := 0; i < n8; i++ {
-		out[i] = siluVec(gate[i]) * up[i]
+	for i := 0; i < n8; {
+		i += active.swiglu(out[i:n8], gate[i:n8], up[i:n8])
+		if i < n8 { // a group the SIMD kernel leaves to the generic one
+			swigluGeneric(out[i:i+8], gate[i:i+8], up[i:i+8])
+			i += 8
+		}
 	}
 	for i := n8; i < len(gate); i++ {
 		out[i] = siluScalar(gate[i]) * up[i]
 	}
+}
+
+// swigluGeneric is SwiGLU's vectorised part (len(gate) a multiple of 8).
+func swigluGeneric(out, gate, up []float32) int {
+	for i, g := range gate {
+		out[i] = siluVec(g) * up[i]
+	}
+	return len(gate)
 }
 
 // SiLU sets out = x / (1 + exp(-x)).

@@ -133,3 +133,51 @@ func TestFloatKernels(t *testing.T) {
 		}
 	}
 }
+
+// TestSwiGLUImplsBitExact runs SwiGLU with every implementation on inputs
+// across exp's whole range (including the slow path beyond |x| ~ 87 that
+// SIMD kernels may hand back to the generic code, NaN and infinities) and
+// requires identical bits.
+func TestSwiGLUImplsBitExact(t *testing.T) {
+	r := rand.New(rand.NewPCG(15, 16))
+	const n = 4099
+	g := make([]float32, n)
+	for i := range g {
+		switch i % 7 {
+		case 0:
+			g[i] = float32(r.NormFloat64()) * 100
+		case 1:
+			g[i] = float32(r.NormFloat64()) * 1e-3
+		default:
+			g[i] = float32(r.NormFloat64()) * 8
+		}
+	}
+	g[100], g[200], g[300] = float32(math.Inf(1)), float32(math.Inf(-1)), float32(math.NaN())
+	g[408], g[416] = 87.5, -88.7
+	u := randFloats(r, n, 2)
+	defer SetImpl(active.name)
+	want := make([]float32, n)
+	if err := SetImpl("generic"); err != nil {
+		t.Fatal(err)
+	}
+	SwiGLU(want, g, u)
+	for _, s := range simdSets(t) {
+		SetImpl(s.name)
+		got := make([]float32, n)
+		SwiGLU(got, g, u)
+		for i := range got {
+			if math.Float32bits(got[i]) != math.Float32bits(want[i]) {
+				t.Fatalf("%s: out[%d] (gate %v) = %v, generic %v", s.name, i, g[i], got[i], want[i])
+			}
+		}
+	}
+}
+
+func BenchmarkSwiGLU(b *testing.B) {
+	r := rand.New(rand.NewPCG(17, 18))
+	g, u := randFloats(r, 5632, 3), randFloats(r, 5632, 1)
+	out := make([]float32, 5632)
+	for b.Loop() {
+		SwiGLU(out, g, u)
+	}
+}
