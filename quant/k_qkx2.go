@@ -178,8 +178,15 @@ func newQKX2Lane(x, w []float32, nmax int, L []uint8, useMad bool) (ln qkx2Lane)
 // setMin makes min the offset the next candidates are rounded against.
 func (ln *qkx2Lane) setMin(min float32) {
 	ln.min = min
-	for i, v := range ln.x {
-		ln.xm[i] = v - min
+	if len(ln.x) == 32 {
+		x := (*[32]float32)(ln.x)
+		for i := 0; i < 32; i += 4 {
+			ln.xm[i], ln.xm[i+1], ln.xm[i+2], ln.xm[i+3] = x[i]-min, x[i+1]-min, x[i+2]-min, x[i+3]-min
+		}
+	} else {
+		for i, v := range ln.x {
+			ln.xm[i] = v - min
+		}
 	}
 	a := math.Abs(float64(ln.max) - float64(min))
 	b := math.Abs(float64(ln.minX) - float64(min))

@@ -1,165 +1,216 @@
 package quant
 
-import "math"
+import (
+	"encoding/binary"
+	"math"
+	"math/bits"
+)
 
-// A rigorous lower bound on a make_qkx2_quants candidate's error, so that
-// most losing candidates are rejected without the 32-term error sum. ggml
-// computes E = sum w_i*(s*l_i + m - x_i)^2 in float32, term by term in
-// order; a candidate is kept only if E < bestErr. The bound uses the sums
-// the fit has already computed and is valid for every rounding ggml's
-// float32 arithmetic can make (u = 2^-24, the unit roundoff):
+// qkx2Bound settles make_qkx2_quants candidates (squared error, n = 32)
+// without their float32 sums, fit or error: it proves that no scale and min
+// whatsoever could give the candidate's levels a float32 error below the
+// best one, so ggml (which computes the error of one particular scale and
+// min, or skips the candidate) rejects it too. With u = 2^-24:
 //
-//  1. R = sum w_i*(s*l_i + m - x_i)^2 in real arithmetic equals
-//     s^2*A + 2sm*B + m^2*Sw - 2s*C - 2m*Sx + Sxx with the exact sums
-//     A = sum w*l^2, B = sum w*l, C = sum w*l*x, Sw = sum w, Sx = sum w*x,
-//     Sxx = sum w*x^2. The fit's float32 sums sumL2, sumL, sumXL differ from
-//     A, B, C by at most gamma_(n+1)*A, gamma_n*B and
-//     gamma_(n+1)*sum |w*l*x| <= gamma_(n+1)*sqrt(A*Sxx) (recursive
-//     summation of non-negative terms, and Cauchy-Schwarz); Sw, Sx, Sxx
-//     are summed in float64 (results in the subnormal range add at most
-//     2^-150 per rounding). So R >= Rlb, the quadratic form in float64
-//     minus those bounds and a float64 evaluation allowance.
-//  2. ggml's diff d_i = fl(fl(fl(s*l_i) + m) - x_i) is (1+c)(r_i + eta_i)
-//     with r_i the real residual, |c| <= u and
-//     |eta_i| <= u*((2+u)|s*l_i| + |m|) (+ 4*2^-150 for subnormal steps),
-//     so by Minkowski sum w*d^2 >= (1-u)^2*(sqrt(R) - |eta|_w)^2, where
-//     |eta|_w <= u*((2+u)|s|*sqrt(A) + |m|*sqrt(Sw)) (+ the subnormal part)
-//     and sqrt(A) <= nmax*sqrt(Sw).
-//  3. The float32 sum of the non-negative terms fl(w*fl(d*d)), each
-//     rounded twice and added n-1 times, is at least (1-u)^(n+1) times
-//     sum w*d^2, less n*2^-150*(1+Sw) for results in the subnormal range.
+//  1. Sums. A = sum w*l^2, B = sum w*l, C = sum w*l*x are kept in float64
+//     as levels change. The products are exact (w*l: 24+5 bits, w*x*l:
+//     48+5), so only the additions round: at most 32 per candidate and
+//     32*22 over a search, each off by 2^-53 of a partial sum no larger
+//     than nmax^2*Sw, nmax*Sw or nmax*sum w*|x|; eA, eB, eC allow 1e-12 of
+//     those, eW, eSx, eQ as much for Sw = sum w, Sx = sum w*x, Sxx = sum
+//     w*x^2, summed once.
+//  2. Residual. For every s, m the real R(s,m) = sum w*(s*l + m - x)^2 =
+//     s^2*A + 2sm*B + m^2*Sw - 2s*C - 2m*Sx + Sxx is at least R', the same
+//     quadratic in the float64 sums with the allowances folded into its
+//     coefficients: 2|s||m|eB <= (s^2/g + m^2*g)eB, 2|s|eC <= s^2*eC/ds +
+//     ds*eC, 2|m|eSx <= m^2*eSx/dm + dm*eSx for any positive ds, dm, g
+//     (chosen as the scales of s, m and m/s, to keep the shrinkage
+//     relative). So R >= min R' = Q' - (W'*C^2 - 2*B*C*Sx + A'*Sx^2)/D'
+//     with A' = A - eA - eB/g - eC/ds, W' = Sw - eW - eB*g - eSx/dm,
+//     Q' = Sxx - eQ - eC*ds - eSx*dm, D' = A'W' - B^2 > 0.
+//  3. Rounding of the diffs. ggml's d_i = fl(fl(fl(s*l_i) + m) - x_i) is
+//     (1+c)(r_i + eta_i), r_i the real residual, |c| <= u,
+//     |eta_i| <= u*((2+u)|s|*l_i + |m|) + 4*2^-150 (the last for subnormal
+//     steps); by Minkowski sum w*d^2 >= (1-u)^2*(|r| - |eta|)^2 (norms
+//     weighted by w), with |eta| <= uK*(|s| + |m|) + subDiff,
+//     uK = u*(2+u)*nmax*sqrt(Sw) (l <= nmax), subDiff = 4*2^-150*sqrt(Sw).
+//  4. Unknown s and m. |r| >= |s*l + m| - |x| >= c*(|s| + |m|) - X with
+//     X = sqrt(Sxx) and c^2 = lambda/2, lambda the smallest eigenvalue of
+//     the Gram matrix of l and 1, at least D'/(A' + W') (the exact Gram
+//     matrix minus the shrunk one is positive semidefinite: its diagonal
+//     is at least eB/g and eB*g, its off-diagonal at most eB). So
+//     |r| - |eta| >= max(a, c*z - X) - uK*z - subDiff over z = |s|+|m|,
+//     a = sqrt(min R'); for rho = uK/c < 1 the minimum is at the kink:
+//     a - rho*(a + X) - subDiff.
+//  5. Error sum. ggml adds the non-negative fl(w*fl(d*d)) in order: the
+//     result is at least (1-u)^(n+1)*sum w*d^2 less n*2^-150*(1+Sw) for
+//     subnormal results. With (1-u)^2 from step 3: E >= lossN3*f^2 - subSum,
+//     f = a - rho*(a + X) - subDiff, lossN3 = (1-u)^(n+3).
 //
-// Every step only lowers the bound, and the float64 arithmetic that
-// evaluates it is given a relative allowance of 1e-13, hundreds of times
-// its own error. A candidate is rejected only if the bound is >= bestErr:
-// then E >= bestErr and ggml would reject it too. The bound is within a few
-// parts per thousand of E, while losing candidates typically miss by tens
-// of percent, so nearly all of them are settled here.
-
-// qkx2Bound holds the per-sub-block constants of the bound. To keep square
-// roots and divisions out of the per-candidate test, sums over the levels
-// are bounded with l <= nmax where only a rounding allowance needs them:
-// sum w*l*|x| <= nmax*sum w*|x| and sqrt(A) <= nmax*sqrt(Sw); and the test
-// lossN3*(sqrt(Rlb) - eta)^2 - subnormalSum >= bestErr is decided as
-// Rlb >= (q + eta)^2 with q = sqrt((bestErr + subnormalSum)/lossN3),
-// computed when bestErr changes.
+// E >= bestErr follows from f >= q = sqrt((bestErr + subSum)/lossN3), and
+// that from a >= (q + subDiff + rho*X)*(1 + 2*rho) (rho <= 1/2), which is
+// tested squared. rho is bounded by (rho^2/rho0 + rho0)/2 (any rho0 > 0),
+// so the test takes one division and no square root. The float64
+// arithmetic that evaluates it gets an allowance of 1e-13 relative to the
+// magnitudes involved (times D's condition where it divides), hundreds of
+// times its own rounding error.
+//
+// The bound is within a few parts in 10^5 of the best possible error of
+// the levels, while losing candidates typically miss by tens of percent:
+// nearly all of them are settled here.
 type qkx2Bound struct {
-	ok            bool // the bound applies: finite data, weights >= 0
-	sw, sx, sxx   float64
-	sax           float64 // sum w*|x|
-	nmax          float64
-	gN, gN1       float64 // gamma_n/(1-gamma_n) and gamma_(n+1)/(1-gamma_(n+1))
-	etaS, etaM    float64 // eta <= etaS*|s| + etaM*|m| + subnormalDiff
-	lossN3        float64 // (1-u)^(n+3), with the allowance
-	subnormalDiff float64 // 4*2^-150*sqrt(Sw): eta's subnormal part
-	subnormalSum  float64 // n*2^-150*(1+Sw): the error sum's
-	subnormalSums float64 // 4n*2^-150: the fit sums'
-	q             float64 // sqrt((bestErr + subnormalSum)/lossN3), rounded up
+	ok          bool // the bound applies: finite data, weights >= 0
+	A, B, C     float64
+	w, wx       [32]float64 // w and w*x, exact
+	sw, sx, sax float64     // sum w, sum w*x, sum w*|x|
+	sxx         float64
+	nmax        float64
+	cA, wP, qP  float64 // A - A', W', Q' (set by fix)
+	uK2x2       float64 // 2*uK^2
+	x           float64 // sqrt(Sxx), rounded up
+	subDiff     float64
+	subSum      float64
+	q           float64 // sqrt((bestErr + subSum)/lossN3), rounded up
+	fixed       bool
+	eA, eB, eC  float64
+	eW, eSx, eQ float64
+	uK          float64
+	lossN3      float64
 }
 
 const (
 	unitRoundoff = 1.0 / (1 << 24)
 	boundSlack   = 1e-13
+	sumDrift     = 1e-12
 	tinyF32      = 0x1p-150 // half the smallest subnormal float32
+	// rho0 is where the square-root-free bound on rho is tight; rho itself
+	// is about 5e-6 for Q4_K and Q5_K data.
+	rho0 = 1e-5
 )
 
-// lossN3 is (1-u)^(n+3) with the allowance, for the sub-block lengths
-// in use precomputed.
-func lossN3(n int) float64 {
-	switch n {
-	case 32:
-		return lossN3For32
-	case 16:
-		return lossN3For16
-	}
-	return math.Pow(1-unitRoundoff, float64(n+3)) * (1 - boundSlack)
-}
+// lossN3For32 is (1-u)^35 with the allowance.
+var lossN3For32 = math.Pow(1-unitRoundoff, 35) * (1 - boundSlack)
 
-var (
-	lossN3For32 = math.Pow(1-unitRoundoff, 35) * (1 - boundSlack)
-	lossN3For16 = math.Pow(1-unitRoundoff, 19) * (1 - boundSlack)
-)
-
-func gammaRatio(k int) float64 {
-	g := float64(k) * unitRoundoff / (1 - float64(k)*unitRoundoff)
-	return g / (1 - g)
-}
-
-// newQKX2Bound prepares the bound for x and w, levels up to nmax, and the
-// current best error (the caller has checked that all x are finite and all
-// w >= 0).
-func newQKX2Bound(x, w []float32, nmax int, bestErr float32) (b qkx2Bound) {
-	n := len(x)
-	w = w[:n]
-	for i, v := range x {
-		wi, xi := float64(w[i]), float64(v)
-		b.sw += wi
-		b.sx += wi * xi
-		b.sax += wi * math.Abs(xi)
-		b.sxx += wi * xi * xi
+// init prepares the bound for x and w with levels up to nmax and the
+// current best error; the caller has checked that all x are finite and all
+// w >= 0 (b.ok reports whether the sums are finite too).
+func (b *qkx2Bound) init(x, w *[32]float32, nmax int, bestErr float32) {
+	var sw, sx, sax, sxx float64
+	for i := range x {
+		wi, xi := float64(w[i]), float64(x[i])
+		wx := wi * xi
+		b.w[i], b.wx[i] = wi, wx
+		sw += wi
+		sx += wx
+		sax += math.Abs(wx)
+		sxx += wx * xi
 	}
-	if math.IsInf(b.sxx, 0) || math.IsInf(b.sw, 0) || math.IsNaN(b.sxx) || math.IsNaN(b.sw) {
-		return b
+	b.sw, b.sx, b.sax, b.sxx = sw, sx, sax, sxx
+	b.ok = sw < math.MaxFloat64 && sxx < math.MaxFloat64 // false for NaN
+	if !b.ok {
+		return
 	}
-	b.ok = true
-	sqrtSw := math.Sqrt(b.sw) * (1 + boundSlack)
 	b.nmax = float64(nmax)
-	b.gN, b.gN1 = gammaRatio(n), gammaRatio(n+1)
-	b.etaS = unitRoundoff * (2 + unitRoundoff) * b.nmax * sqrtSw
-	b.etaM = unitRoundoff * sqrtSw
-	b.lossN3 = lossN3(n)
-	b.subnormalDiff = 4 * tinyF32 * sqrtSw
-	b.subnormalSum = float64(n) * tinyF32 * (1 + b.sw)
-	b.subnormalSums = 4 * float64(n) * tinyF32
+	sqrtSw := math.Sqrt(sw) * (1 + boundSlack)
+	b.eA = sumDrift * b.nmax * b.nmax * sw
+	b.eB = sumDrift * b.nmax * sw
+	b.eC = sumDrift * b.nmax * sax
+	b.eW = sumDrift * sw
+	b.eSx = sumDrift * sax
+	b.eQ = sumDrift * sxx
+	b.uK = unitRoundoff * (2 + unitRoundoff) * b.nmax * sqrtSw
+	b.uK2x2 = 2 * b.uK * b.uK
+	b.x = math.Sqrt(sxx) * (1 + boundSlack)
+	b.subDiff = 4 * tinyF32 * sqrtSw
+	b.subSum = 32 * tinyF32 * (1 + sw)
+	b.lossN3 = lossN3For32
 	b.setBest(bestErr)
-	return b
+}
+
+// fix chooses the scales ds, dm, g of step 2 from the current sums and
+// folds the allowances into A', W', Q'. Called once, after the first full.
+func (b *qkx2Bound) fix() {
+	ds := math.Sqrt(b.sxx / b.A)
+	dm := math.Sqrt(b.sxx / b.sw)
+	if !(ds > 0 && ds < math.MaxFloat64 && dm > 0 && dm < math.MaxFloat64) {
+		b.ok = false
+		return
+	}
+	g := dm / ds
+	b.cA = b.eA + b.eB/g + b.eC/ds
+	b.wP = b.sw - b.eW - b.eB*g - b.eSx/dm
+	b.qP = b.sxx - b.eQ - b.eC*ds - b.eSx*dm
+	b.ok = b.wP > 0
+	b.fixed = true
 }
 
 // setBest records a new best error.
 func (b *qkx2Bound) setBest(bestErr float32) {
-	b.q = math.Sqrt((float64(bestErr)+b.subnormalSum)/b.lossN3) * (1 + boundSlack)
+	b.q = math.Sqrt((float64(bestErr)+b.subSum)/b.lossN3) * (1 + boundSlack)
 }
 
-// terms returns Rlb, the lower bound on R, and eta's bound for the
-// candidate with fit sums sumL, sumL2, sumXL and fitted scale s and min m.
-func (b *qkx2Bound) terms(sumL, sumL2, sumXL, s, m float32) (rlb, eta float64) {
-	A, B, C := float64(sumL2), float64(sumL), float64(sumXL)
-	S, M := float64(s), float64(m)
-	sa, ma := math.Abs(S), math.Abs(M)
-	aHi := A * (1 + b.gN1) // an upper bound on the exact A
-	lxHi := b.nmax * b.sax // an upper bound on sum w*l*|x|
-	ss, sm2 := S*S, 2*sa*ma
-	r := ss*A + 2*S*M*B + M*M*b.sw - 2*S*C - 2*M*b.sx + b.sxx
-	sumErr := ss*b.gN1*A + sm2*b.gN*B + 2*sa*b.gN1*lxHi + (ss+sm2+2*sa)*b.subnormalSums
-	evalErr := boundSlack * (ss*aHi + sm2*B + M*M*b.sw + 2*sa*lxHi + 2*ma*b.sax + b.sxx)
-	return r - sumErr - evalErr, b.etaS*sa + b.etaM*ma + b.subnormalDiff
+// full recomputes the sums for the levels lv.
+func (b *qkx2Bound) full(lv *[32]uint8) {
+	var A, B, C float64
+	for i, q := range lv {
+		l := float64(q)
+		wl := b.w[i] * l
+		B += wl
+		A += wl * l
+		C += b.wx[i] * l
+	}
+	b.A, b.B, b.C = A, B, C
+	if !b.fixed {
+		b.fix()
+	}
 }
 
-// cannotWin reports whether the candidate provably has error >= the best
-// error given to setBest: Rlb >= (q + eta)^2.
-func (b *qkx2Bound) cannotWin(sumL, sumL2, sumXL, s, m float32) bool {
+// update moves the sums from the levels in prev to those in cur, comparing
+// eight at a time, and reports whether any changed.
+func (b *qkx2Bound) update(prev, cur *[32]uint8) bool {
+	A, B, C := b.A, b.B, b.C
+	changed := false
+	for k := 0; k < 32; k += 8 {
+		diff := binary.LittleEndian.Uint64(prev[k:]) ^ binary.LittleEndian.Uint64(cur[k:])
+		for diff != 0 {
+			j := bits.TrailingZeros64(diff) >> 3
+			diff &^= 0xff << (8 * j)
+			i := (k + j) & 31
+			lo, ln := float64(prev[i]), float64(cur[i])
+			d := ln - lo
+			B += b.w[i] * d
+			A += b.w[i] * (ln*ln - lo*lo)
+			C += b.wx[i] * d
+			changed = true
+		}
+	}
+	b.A, b.B, b.C = A, B, C
+	return changed
+}
+
+// cannotWin reports whether every scale and min on the current levels
+// provably gives a float32 error >= the best error last given to setBest.
+func (b *qkx2Bound) cannotWin() bool {
 	if !b.ok {
 		return false
 	}
-	rlb, eta := b.terms(sumL, sumL2, sumXL, s, m)
-	t := b.q + eta
-	return rlb >= t*t*(1+boundSlack) // false for NaN
-}
-
-// lower returns the lower bound itself (for tests): 0 when there is no
-// better one (the error of finite data under non-negative weights is never
-// negative).
-func (b *qkx2Bound) lower(sumL, sumL2, sumXL, s, m float32) float64 {
-	if !b.ok {
-		return 0
+	A, W, B, C, Sx := b.A-b.cA, b.wP, b.B, b.C, b.sx
+	D := A*W - B*B
+	if !(A > 0 && D > 0) {
+		return false
 	}
-	rlb, eta := b.terms(sumL, sumL2, sumXL, s, m)
-	if !(rlb > 0) {
-		return 0
+	inv := 1 / D
+	rho2 := b.uK2x2 * (A + W) * inv
+	rho := (rho2/rho0 + rho0) * 0.5 * (1 + boundSlack)
+	if !(rho < 0.4) {
+		return false
 	}
-	t := math.Sqrt(rlb)*(1-boundSlack) - eta*(1+boundSlack)
-	if !(t > 0) {
-		return 0
-	}
-	return max(0, b.lossN3*t*t-b.subnormalSum)
+	t1, t2, t3 := W*C*C, 2*B*C*Sx, A*Sx*Sx
+	nAbs := t1 + math.Abs(t2) + t3
+	rmin := b.qP - (t1-t2+t3)*inv
+	// The evaluation allowance covers the cancellations in D and in the
+	// numerator, the latter amplified by D's condition (A*W + B^2)/D.
+	rmin -= boundSlack * (b.qP + nAbs*inv*(1+(A*W+B*B)*inv))
+	t := (b.q + b.subDiff + rho*b.x) * (1 + 2*rho)
+	return rmin >= t*t*(1+boundSlack) // false for NaN
 }

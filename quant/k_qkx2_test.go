@@ -190,11 +190,10 @@ func TestMakeQKX2QuantsMatchesReference(t *testing.T) {
 	}
 }
 
-// TestQKX2QuadMatchesReference holds the four-lane search (lockstep,
-// bound-pruned) to the plain port, with Q4_K's and Q5_K's parameters and
-// weights, lanes of different kinds side by side (so that fallbacks and
-// done lanes meet ordinary ones).
-func TestQKX2QuadMatchesReference(t *testing.T) {
+// TestQKX2Search32MatchesReference holds the bound-pruned search of
+// Q4_K/Q5_K to the plain port, with their parameters and weights (and
+// others) on every kind of input, including those that take fallbacks.
+func TestQKX2Search32MatchesReference(t *testing.T) {
 	params := []struct {
 		nmax         int
 		rmin, rdelta float32
@@ -227,14 +226,13 @@ func TestQKX2QuadMatchesReference(t *testing.T) {
 					}
 				}
 			}
-			var L [128]uint8
-			scales, negMins := qkx2Quad(&x, &w, &L, p.nmax, p.rmin, p.rdelta, p.nstep)
 			for k := 0; k < 4; k++ {
-				var want [32]uint8
+				var got, want [32]uint8
+				gs, gm := qkx2Search32((*[32]float32)(x[32*k:]), &w[k], &got, p.nmax, p.rmin, p.rdelta, p.nstep)
 				ws, wm := refMakeQKX2Quants(x[32*k:32*k+32], w[k][:], p.nmax, want[:], p.rmin, p.rdelta, p.nstep, false)
-				if !same(ws, scales[k]) || !same(wm, negMins[k]) || want != [32]uint8(L[32*k:32*k+32]) {
+				if !same(ws, gs) || !same(wm, gm) || want != got {
 					t.Fatalf("%+v it %d lane %d: (%v,%v) %v, want (%v,%v) %v; x=%v w=%v", p, it, k,
-						scales[k], negMins[k], L[32*k:32*k+32], ws, wm, want, x[32*k:32*k+32], w[k])
+						gs, gm, got, ws, wm, want, x[32*k:32*k+32], w[k])
 				}
 			}
 		}

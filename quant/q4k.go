@@ -90,11 +90,9 @@ func kSubblockSearch(x *[qkK]float32, L *[qkK]uint8, scales, mins *[8]float32, n
 			weights[j][l] = avX + abs32(v)
 		}
 	}
-	for j := 0; j < 8; j += 4 {
-		s, m := qkx2Quad((*[128]float32)(x[32*j:]), (*[4][32]float32)(weights[j:]), (*[128]uint8)(L[32*j:]),
+	for j := 0; j < 8; j++ {
+		scales[j], mins[j] = qkx2Search32((*[32]float32)(x[32*j:]), &weights[j], (*[32]uint8)(L[32*j:]),
 			nmax, rmin, rdelta, nstep)
-		copy(scales[j:j+4], s[:])
-		copy(mins[j:j+4], m[:])
 	}
 }
 
