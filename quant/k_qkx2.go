@@ -297,12 +297,11 @@ const magicRound float32 = 12582912
 const magicBits = 0x4b400000
 
 func allFinite(x []float32) bool {
+	var m uint32
 	for _, v := range x {
-		if math.IsNaN(float64(v)) || math.IsInf(float64(v), 0) {
-			return false
-		}
+		m = max(m, math.Float32bits(v)&^(1<<31))
 	}
-	return true
+	return m < expInf
 }
 
 // qkx2LevelsFast stores magicRound + clamp(round(iscale*xm), 0, nmax) into

@@ -49,11 +49,9 @@ import (
 //
 // E >= bestErr follows from f >= q = sqrt((bestErr + subSum)/lossN3), and
 // that from a >= (q + subDiff + rho*X)*(1 + 2*rho) (rho <= 1/2), which is
-// tested squared. rho is bounded by (rho^2/rho0 + rho0)/2 (any rho0 > 0),
-// so the test takes one division and no square root. The float64
+// tested squared (see cannotWin for its division-free form). The float64
 // arithmetic that evaluates it gets an allowance of 1e-13 relative to the
-// magnitudes involved (times D's condition where it divides), hundreds of
-// times its own rounding error.
+// magnitudes involved, hundreds of times its own rounding error.
 //
 // The bound is within a few parts in 10^5 of the best possible error of
 // the levels, while losing candidates typically miss by tens of percent:
@@ -66,7 +64,7 @@ type qkx2Bound struct {
 	sxx         float64
 	nmax        float64
 	cA, wP, qP  float64 // A - A', W', Q' (set by fix)
-	uK2x2       float64 // 2*uK^2
+	pA, pD      float64 // rho*D <= pA*(A'+W') + pD*D
 	x           float64 // sqrt(Sxx), rounded up
 	subDiff     float64
 	subSum      float64
@@ -84,8 +82,9 @@ const (
 	sumDrift     = 1e-12
 	tinyF32      = 0x1p-150 // half the smallest subnormal float32
 	// rho0 is where the square-root-free bound on rho is tight; rho itself
-	// is about 5e-6 for Q4_K and Q5_K data.
-	rho0 = 1e-5
+	// is about 5e-6 for Q4_K and Q5_K data. rhoMax caps it.
+	rho0   = 1e-5
+	rhoMax = 1e-4
 )
 
 // lossN3For32 is (1-u)^35 with the allowance.
@@ -106,7 +105,10 @@ func (b *qkx2Bound) init(x, w *[32]float32, nmax int, bestErr float32) {
 		sxx += wx * xi
 	}
 	b.sw, b.sx, b.sax, b.sxx = sw, sx, sax, sxx
-	b.ok = sw < math.MaxFloat64 && sxx < math.MaxFloat64 // false for NaN
+	// Magnitudes far from 1e+-40 take the plain search: cannotWin works
+	// with D^2 (up to the 4th power of these sums), which must neither
+	// overflow nor lose precision to underflow.
+	b.ok = sw >= 1e-40 && sw <= 1e40 && sxx >= 1e-40 && sxx <= 1e40 // false for NaN
 	if !b.ok {
 		return
 	}
@@ -119,7 +121,8 @@ func (b *qkx2Bound) init(x, w *[32]float32, nmax int, bestErr float32) {
 	b.eSx = sumDrift * sax
 	b.eQ = sumDrift * sxx
 	b.uK = unitRoundoff * (2 + unitRoundoff) * b.nmax * sqrtSw
-	b.uK2x2 = 2 * b.uK * b.uK
+	b.pA = 2 * b.uK * b.uK / rho0 * 0.5 * (1 + 1e-6) * (1 + boundSlack)
+	b.pD = rho0 * 0.5 * (1 + boundSlack)
 	b.x = math.Sqrt(sxx) * (1 + boundSlack)
 	b.subDiff = 4 * tinyF32 * sqrtSw
 	b.subSum = 32 * tinyF32 * (1 + sw)
@@ -165,52 +168,66 @@ func (b *qkx2Bound) full(lv *[32]uint8) {
 	}
 }
 
-// update moves the sums from the levels in prev to those in cur, comparing
-// eight at a time, and reports whether any changed.
+// update moves the sums from the levels in prev to those in cur and
+// reports whether any changed. The changed bytes are found eight at a time
+// and gathered into a bit mask without branches, so that the only branch
+// that depends on the data is the loop over the (one or two) changes.
 func (b *qkx2Bound) update(prev, cur *[32]uint8) bool {
-	A, B, C := b.A, b.B, b.C
-	changed := false
+	var mask uint32
 	for k := 0; k < 32; k += 8 {
-		diff := binary.LittleEndian.Uint64(prev[k:]) ^ binary.LittleEndian.Uint64(cur[k:])
-		for diff != 0 {
-			j := bits.TrailingZeros64(diff) >> 3
-			diff &^= 0xff << (8 * j)
-			i := (k + j) & 31
-			lo, ln := float64(prev[i]), float64(cur[i])
-			d := ln - lo
-			B += b.w[i] * d
-			A += b.w[i] * (ln*ln - lo*lo)
-			C += b.wx[i] * d
-			changed = true
-		}
+		d := binary.LittleEndian.Uint64(prev[k:]) ^ binary.LittleEndian.Uint64(cur[k:])
+		d |= d >> 4
+		d |= d >> 2
+		d |= d >> 1
+		d &= 0x0101010101010101 // bit 8j set: byte j differs
+		// Gather bit 8j to bit 56+j: the other products land above bit
+		// 63 or, at distinct positions, below bit 56.
+		mask |= uint32((d*0x0102040810204080)>>56) << k
+	}
+	if mask == 0 {
+		return false
+	}
+	A, B, C := b.A, b.B, b.C
+	for ; mask != 0; mask &= mask - 1 {
+		i := bits.TrailingZeros32(mask) & 31
+		lo, ln := float64(prev[i]), float64(cur[i])
+		d := ln - lo
+		B += b.w[i] * d
+		A += b.w[i] * (ln*ln - lo*lo)
+		C += b.wx[i] * d
 	}
 	b.A, b.B, b.C = A, B, C
-	return changed
+	return true
 }
 
 // cannotWin reports whether every scale and min on the current levels
 // provably gives a float32 error >= the best error last given to setBest.
+//
+// It tests min R' >= t^2, t = (q + subDiff + rho*X)*(1 + 2*rho), multiplied
+// through by D^2 so that no division is needed: with N = W'C^2 - 2BC*Sx +
+// A'Sx^2 >= 0, min R'*D^2 = (Q'*D - N)*D; rho*D <= P = (2uK^2*(A'+W')/rho0 +
+// rho0*D)/2 (any rho0 > 0); P <= rhoMax*D keeps 1 + 2*rho <= 1 + 2*rhoMax.
+// D is computed, not exact: its error is within 2^-51*(A'W' + B^2), so
+// requiring A'W' + B^2 <= 1e9*D keeps it below 1e-6 relative, which P's
+// first term allows for, and the allowance's N*(A'W' + B^2) term covers in
+// N/D.
 func (b *qkx2Bound) cannotWin() bool {
 	if !b.ok {
 		return false
 	}
 	A, W, B, C, Sx := b.A-b.cA, b.wP, b.B, b.C, b.sx
 	D := A*W - B*B
-	if !(A > 0 && D > 0) {
+	awb := A*W + B*B
+	if !(A > 0 && D > 0 && awb <= 1e9*D) {
 		return false
 	}
-	inv := 1 / D
-	rho2 := b.uK2x2 * (A + W) * inv
-	rho := (rho2/rho0 + rho0) * 0.5 * (1 + boundSlack)
-	if !(rho < 0.4) {
+	P := b.pA*(A+W) + b.pD*D
+	if !(P <= rhoMax*D) {
 		return false
 	}
 	t1, t2, t3 := W*C*C, 2*B*C*Sx, A*Sx*Sx
 	nAbs := t1 + math.Abs(t2) + t3
-	rmin := b.qP - (t1-t2+t3)*inv
-	// The evaluation allowance covers the cancellations in D and in the
-	// numerator, the latter amplified by D's condition (A*W + B^2)/D.
-	rmin -= boundSlack * (b.qP + nAbs*inv*(1+(A*W+B*B)*inv))
-	t := (b.q + b.subDiff + rho*b.x) * (1 + 2*rho)
-	return rmin >= t*t*(1+boundSlack) // false for NaN
+	lhs := (b.qP*D-(t1-t2+t3))*D - boundSlack*(b.qP*D*D+nAbs*D+nAbs*awb)
+	tD := ((b.q+b.subDiff)*D + P*b.x) * (1 + 2*rhoMax)
+	return lhs >= tD*tD*(1+boundSlack) // false for NaN
 }
