@@ -196,3 +196,10 @@ func (m *Model) KVCacheBytesPerToken() int64 {
 func (m *Model) Eval(tokens []int32, all bool) ([]float32, error) {
 	return m.EvalSeq(m.seq, tokens, all)
 }
+
+// EnableProfileLabels makes CPU profiles carry phase/layer/op labels, on
+// the engine goroutine and inside the worker pool.
+func (m *Model) EnableProfileLabels() {
+	m.Timers.poolLabels = m.pool.SetLabels
+	m.Timers.EnableLabels()
+}

@@ -67,8 +67,9 @@ type Timers struct {
 	cur     int       // index of the running op, -1 when none
 	last    time.Time // when the running op started
 
-	labels    bool
-	labelCtxs [NumPhases][]context.Context // pprof label sets, built once
+	labels     bool
+	poolLabels func(context.Context)        // hands the labels to the worker pool
+	labelCtxs  [NumPhases][]context.Context // pprof label sets, built once
 }
 
 func newTimers(layers int) *Timers {
@@ -120,6 +121,9 @@ func (t *Timers) mark(layer int, op Op) {
 	t.cur = idx
 	if t.labels {
 		pprof.SetGoroutineLabels(t.labelCtxs[t.phase][idx])
+		if t.poolLabels != nil {
+			t.poolLabels(t.labelCtxs[t.phase][idx])
+		}
 	}
 }
 

@@ -1,7 +1,9 @@
 package kernels
 
 import (
+	"context"
 	"runtime"
+	"runtime/pprof"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -34,10 +36,12 @@ type Pool struct {
 	next  atomic.Int64 // next chunk index of the current job
 
 	// The current job, written by the owner before it publishes the id.
-	fn      func(lo, hi int)
-	n       int
-	chunk   int
-	nchunks int64
+	fn        func(lo, hi int)
+	labels    context.Context // pprof labels for the workers, from SetLabels
+	jobLabels context.Context // the labels of the current job, read by workers
+	n         int
+	chunk     int
+	nchunks   int64
 
 	workers []*poolWorker
 	quit    atomic.Bool
@@ -61,6 +65,7 @@ const (
 )
 
 type poolWorker struct {
+	labels   context.Context // the pprof labels last set on this worker
 	sleeping atomic.Bool
 	wake     chan struct{} // buffered 1: one token per park
 	_        [64]byte      // keep workers' flags on separate cache lines
@@ -137,6 +142,7 @@ func (p *Pool) run(n int, fn func(lo, hi int)) {
 		nchunks = n
 	}
 	p.fn, p.n = fn, n
+	p.jobLabels = p.labels
 	p.chunk = (n + nchunks - 1) / nchunks
 	p.nchunks = int64((n + p.chunk - 1) / p.chunk)
 	p.next.Store(0)
@@ -198,6 +204,12 @@ func (p *Pool) work(w *poolWorker, seen uint64) {
 		// Join unless the owner already closed the job.
 		for s&closedBit == 0 {
 			if p.state.CompareAndSwap(s, s+activeOne) {
+				if l := p.jobLabels; l != w.labels {
+					// Profiles attribute the worker's samples to the caller's
+					// phase/layer/op; set only when they change.
+					pprof.SetGoroutineLabels(l)
+					w.labels = l
+				}
 				p.runChunks()
 				p.state.Add(^uint64(0)) // leave: active - 1
 				break
@@ -240,5 +252,16 @@ func (p *Pool) waitJob(w *poolWorker, seen uint64) uint64 {
 		}
 		<-w.wake
 		start = time.Time{}
+	}
+}
+
+// SetLabels makes the workers carry the pprof labels of ctx while they run
+// the caller's next jobs (the engine passes its phase/layer/op labels), so
+// that `go tool pprof -tagfocus` sees the work done inside the pool too.
+// Call it from the goroutine that calls For/MatMul, between jobs. A nil
+// ctx leaves the workers' labels as they are.
+func (p *Pool) SetLabels(ctx context.Context) {
+	if p != nil && ctx != nil {
+		p.labels = ctx
 	}
 }

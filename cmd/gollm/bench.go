@@ -163,7 +163,7 @@ func benchOne(bm benchModel, threads, ctx int, f *benchFlags, tests []bench.Test
 	}
 	defer m.Close()
 	if f.prof.labels() {
-		m.Timers.EnableLabels()
+		m.EnableProfileLabels()
 	}
 	info := bench.DescribeModel(m, bm.path, bm.name)
 	var out []bench.Result

@@ -105,7 +105,7 @@ func runGenerate(g *generateFlags) (err error) {
 	}
 	defer m.Close()
 	if g.prof.labels() {
-		m.Timers.EnableLabels()
+		m.EnableProfileLabels()
 	}
 	smp, err := sampler.New(scfg, m.Config.Vocab)
 	if err != nil {
