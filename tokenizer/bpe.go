@@ -121,7 +121,7 @@ func (t *Tokenizer) bpeWord(word string, out []int32, w *bpeWork) []int32 {
 	}
 	for len(h) > 0 {
 		var b bpeBigram
-		b, h = heapPopBPE(h)
+		b, h = heapPop(h)
 		left := int32(uint32(b.key))
 		l, r := &syms[left], &syms[b.right]
 		// Stale candidate: llama.cpp compares the texts; as symbols only
@@ -175,50 +175,9 @@ func (t *Tokenizer) bpeTryBigram(word string, syms []bpeSymbol, left, right int3
 		return h
 	}
 	b := bpeBigram{key: uint64(uint32(info.rank))<<32 | uint64(uint32(left)), right: right, size: l.n + r.n, id: info.id}
-	return heapPushBPE(h, b)
+	return heapPush(h, b)
 }
 
-func heapPushBPE(h []bpeBigram, b bpeBigram) []bpeBigram {
-	h = append(h, b)
-	i := len(h) - 1
-	for i > 0 {
-		p := (i - 1) / 2
-		if h[p].key <= b.key {
-			break
-		}
-		h[i] = h[p]
-		i = p
-	}
-	h[i] = b
-	return h
-}
-
-func heapPopBPE(h []bpeBigram) (bpeBigram, []bpeBigram) {
-	top := h[0]
-	last := h[len(h)-1]
-	h = h[:len(h)-1]
-	n := len(h)
-	if n == 0 {
-		return top, h
-	}
-	i := 0
-	for {
-		c := 2*i + 1
-		if c >= n {
-			break
-		}
-		if c+1 < n && h[c+1].key < h[c].key {
-			c++
-		}
-		if last.key <= h[c].key {
-			break
-		}
-		h[i] = h[c]
-		i = c
-	}
-	h[i] = last
-	return top, h
-}
 
 // bpeFragment tokenizes one raw fragment: decode to code points (invalid
 // UTF-8 becomes U+FFFD, as in llama.cpp), pre-tokenize, byte-encode each

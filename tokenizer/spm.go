@@ -121,7 +121,7 @@ func (t *Tokenizer) spmMerge(text string, out []int32, w *spmWork) []int32 {
 	}
 	for len(h) > 0 {
 		var b spmBigram
-		b, h = heapPopSPM(h)
+		b, h = heapPop(h)
 		l, r := &syms[b.left], &syms[b.right]
 		// Stale candidate: one side was merged since it was queued.
 		if l.n == 0 || r.n == 0 || l.n+r.n != b.size {
@@ -168,47 +168,6 @@ func (t *Tokenizer) spmTryBigram(text string, syms []spmSymbol, left, right int3
 		score = t.scores[id]
 	}
 	key := uint64(^scoreOrder(score))<<32 | uint64(uint32(left))
-	return heapPushSPM(h, spmBigram{key: key, left: left, right: right, size: l.n + r.n})
+	return heapPush(h, spmBigram{key: key, left: left, right: right, size: l.n + r.n})
 }
 
-func heapPushSPM(h []spmBigram, b spmBigram) []spmBigram {
-	h = append(h, b)
-	i := len(h) - 1
-	for i > 0 {
-		p := (i - 1) / 2
-		if h[p].key <= b.key {
-			break
-		}
-		h[i] = h[p]
-		i = p
-	}
-	h[i] = b
-	return h
-}
-
-func heapPopSPM(h []spmBigram) (spmBigram, []spmBigram) {
-	top := h[0]
-	last := h[len(h)-1]
-	h = h[:len(h)-1]
-	n := len(h)
-	if n == 0 {
-		return top, h
-	}
-	i := 0
-	for {
-		c := 2*i + 1
-		if c >= n {
-			break
-		}
-		if c+1 < n && h[c+1].key < h[c].key {
-			c++
-		}
-		if last.key <= h[c].key {
-			break
-		}
-		h[i] = h[c]
-		i = c
-	}
-	h[i] = last
-	return top, h
-}
