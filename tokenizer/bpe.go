@@ -178,7 +178,6 @@ func (t *Tokenizer) bpeTryBigram(word string, syms []bpeSymbol, left, right int3
 	return heapPush(h, b)
 }
 
-
 // bpeFragment tokenizes one raw fragment: decode to code points (invalid
 // UTF-8 becomes U+FFFD, as in llama.cpp), pre-tokenize, byte-encode each
 // pre-token and merge it.

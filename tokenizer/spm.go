@@ -170,4 +170,3 @@ func (t *Tokenizer) spmTryBigram(text string, syms []spmSymbol, left, right int3
 	key := uint64(^scoreOrder(score))<<32 | uint64(uint32(left))
 	return heapPush(h, spmBigram{key: key, left: left, right: right, size: l.n + r.n})
 }
-
