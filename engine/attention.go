@@ -32,8 +32,8 @@ type attnJob struct {
 	q16   []uint16  // [item][HeadDim] query as f16 (f16 cache)
 	qq    []byte    // [item][Q8_0 row of HeadDim] query as Q8_0 (q8_0 cache)
 	acc16 []uint16  // [item][HeadDimV] f16 accumulator (f16 cache)
-	acc32 []float32 // [item][HeadDimV] f32 accumulator (other caches)
-	vtmp  []float32 // [item][HeadDimV] a dequantized V row (q8_0 cache)
+	acc32 []float32 // [item][HeadDimV] f32 accumulator (other caches); softmax factors (f16 cache)
+	vtmp  []float32 // [item][HeadDimV] a dequantized V row (q8_0 cache); scores (f16 cache)
 }
 
 func (j *attnJob) run(lo, hi int) {
@@ -63,6 +63,11 @@ func (j *attnJob) attendF16(item int, v *kvcache.View, n, kvh int, q, out []floa
 	kernels.F32ToF16(q16, q)
 	acc := j.acc16[item*hdv : (item+1)*hdv]
 	clear(acc)
+	// The f32 scratch of the other cache types holds this path's per-row
+	// scores and softmax factors: up to chunk rows of a block at a time.
+	scores := j.vtmp[item*hdv : (item+1)*hdv]
+	ms, vs := j.acc32[item*hdv:item*hdv+hdv/2], j.acc32[item*hdv+hdv/2:(item+1)*hdv]
+	chunk := max(hdv/2, 1)
 	runMax := float32(math.Inf(-1))
 	var runSum float32
 	for b := range v.K {
@@ -71,19 +76,26 @@ func (j *attnJob) attendF16(item int, v *kvcache.View, n, kvh int, q, out []floa
 			break
 		}
 		kb, vb := v.KF16(b), v.VF16(b)
-		for i := 0; i < rows; i++ {
-			s := kernels.DotF16F16(q16, kb[i*kvDim+kvh*hd:i*kvDim+(kvh+1)*hd]) * j.scale
-			ms, vs := float32(1), float32(1)
-			if s > runMax {
-				// A new maximum: rescale what was accumulated under the old one.
-				ms = expf(runMax - s)
-				runMax = s
-				kernels.ScaleF16(acc, ms)
-			} else {
-				vs = expf(s - runMax)
+		for i0 := 0; i0 < rows; i0 += chunk {
+			m := min(chunk, rows-i0)
+			// All scores of the rows first (each one ggml_vec_dot_f16), then
+			// the online-softmax steps in row order: the same arithmetic as
+			// one row at a time.
+			kernels.DotF16Rows(scores[:m], q16, kb[i0*kvDim+kvh*hd:], kvDim)
+			for i := 0; i < m; i++ {
+				s := scores[i] * j.scale
+				msi, vsi := float32(1), float32(1)
+				if s > runMax {
+					// A new maximum: rescale what was accumulated under the old one.
+					msi = kernels.Expf(runMax - s)
+					runMax = s
+				} else {
+					vsi = kernels.Expf(s - runMax)
+				}
+				ms[i], vs[i] = msi, vsi
+				runSum = fma32(runSum, msi, vsi)
 			}
-			kernels.MadF16(acc, vb[i*vDim+kvh*hdv:i*vDim+(kvh+1)*hdv], vs)
-			runSum = fma32(runSum, ms, vs)
+			kernels.MadF16Rows(acc, vb[i0*vDim+kvh*hdv:], vDim, ms[:m], vs[:m])
 		}
 	}
 	kernels.F16ToF32(out, acc)
@@ -126,11 +138,11 @@ func (j *attnJob) attendF32Acc(item int, v *kvcache.View, n, kvh int, q, out []f
 			s *= j.scale
 			ms, vs := float32(1), float32(1)
 			if s > runMax {
-				ms = expf(runMax - s)
+				ms = kernels.Expf(runMax - s)
 				runMax = s
 				kernels.Scale(acc, ms)
 			} else {
-				vs = expf(s - runMax)
+				vs = kernels.Expf(s - runMax)
 			}
 			kernels.Axpy(acc, vs, vrow)
 			runSum = fma32(runSum, ms, vs)
@@ -146,8 +158,6 @@ func safeInv(s float32) float32 {
 	}
 	return 1 / s
 }
-
-func expf(x float32) float32 { return float32(math.Exp(float64(x))) }
 
 // fma32 is a float32 fused multiply-add (a*b+c rounded once).
 func fma32(a, b, c float32) float32 { return float32(math.FMA(float64(a), float64(b), float64(c))) }

@@ -15,7 +15,36 @@ func registerAttnKernels() bool {
 	avx2Set.scaleF16 = scaleF16Asm
 	avx2Set.f16ToF32 = f16ToF32Asm
 	avx2Set.f32ToF16 = f32ToF16Asm
+	avx2Set.dotF16Rows = dotF16RowsAsm
+	avx2Set.madF16Rows = madF16RowsAsm
 	return true
+}
+
+//go:noescape
+func dotF16RowsAVX2(n32 int, q, k *uint16, stride, rows int, out *float32)
+
+//go:noescape
+func madF16RowsAVX2(n8 int, acc, v *uint16, stride, rows int, ms, vs *float32)
+
+// dotF16RowsAsm runs rows whose length is a multiple of 32 in assembly
+// (the generic function adds a tail in float64).
+func dotF16RowsAsm(out []float32, q, k []uint16, stride int) {
+	if len(q) == 0 || len(q)%32 != 0 {
+		dotF16RowsGeneric(out, q, k, stride)
+		return
+	}
+	_ = k[(len(out)-1)*stride+len(q)-1]
+	dotF16RowsAVX2(len(q)/32, &q[0], &k[0], 2*stride, len(out), &out[0])
+}
+
+func madF16RowsAsm(acc, v []uint16, stride int, ms, vs []float32) {
+	if len(acc) == 0 || len(acc)%8 != 0 {
+		madF16RowsGeneric(acc, v, stride, ms, vs)
+		return
+	}
+	_ = ms[len(vs)-1]
+	_ = v[(len(vs)-1)*stride+len(acc)-1]
+	madF16RowsAVX2(len(acc)/8, &acc[0], &v[0], 2*stride, len(vs), &ms[0], &vs[0])
 }
 
 // dotF16F16x32AVX2 returns reduce4x8 of the 4x8 FMA lanes over n32 groups

@@ -27,7 +27,50 @@ func ScaleF16(y []uint16, v float32) { active.scaleF16(y, v) }
 // F16ToF32 widens src into dst.
 func F16ToF32(dst []float32, src []uint16) { active.f16ToF32(dst, src[:len(dst)]) }
 
+// DotF16Rows sets out[i] = DotF16F16(q, k[i*stride:]) for every i <
+// len(out): the scores of one query against consecutive cached key rows
+// stride halves apart, in one call.
+func DotF16Rows(out []float32, q, k []uint16, stride int) {
+	if len(out) == 0 {
+		return
+	}
+	_ = k[(len(out)-1)*stride+len(q)-1]
+	active.dotF16Rows(out, q, k, stride)
+}
+
+// MadF16Rows applies, for i = 0, 1, ... len(vs)-1 in order, ScaleF16(acc,
+// ms[i]) when ms[i] != 1 and then MadF16(acc, v[i*stride:], vs[i]): the
+// online-softmax updates of flash attention for consecutive cached value
+// rows, each step rounded to f16 as one call per row would.
+func MadF16Rows(acc, v []uint16, stride int, ms, vs []float32) {
+	if len(vs) == 0 {
+		return
+	}
+	_ = ms[len(vs)-1]
+	_ = v[(len(vs)-1)*stride+len(acc)-1]
+	active.madF16Rows(acc, v, stride, ms, vs)
+}
+
+// Expf returns glibc's expf(x) bit for bit (expf.go), the exponential
+// llama.cpp's attention softmax uses.
+func Expf(x float32) float32 { return expf32(x) }
+
 // The generic (oracle) versions; SIMD sets may replace them (attn_amd64.go).
+
+func dotF16RowsGeneric(out []float32, q, k []uint16, stride int) {
+	for i := range out {
+		out[i] = dotF16F16Generic(q, k[i*stride:i*stride+len(q)])
+	}
+}
+
+func madF16RowsGeneric(acc, v []uint16, stride int, ms, vs []float32) {
+	for i, w := range vs {
+		if ms[i] != 1 {
+			scaleF16Generic(acc, ms[i])
+		}
+		madF16Generic(acc, v[i*stride:i*stride+len(acc)], w)
+	}
+}
 
 func dotF16F16Generic(x, y []uint16) float32 {
 	y = y[:len(x)]

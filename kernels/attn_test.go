@@ -87,3 +87,78 @@ func BenchmarkAttnF16(b *testing.B) {
 		})
 	}
 }
+
+// TestAttnRowsBitExact checks the batched flash-attention helpers against
+// the per-row calls they replace (generic) and every implementation
+// against the generic one: strided rows, row lengths with and without
+// SIMD tails, scale factors of exactly 1 (skipped), 0, NaN and others.
+func TestAttnRowsBitExact(t *testing.T) {
+	r := rand.New(rand.NewPCG(39, 40))
+	sets := append([]*kernelSet{genericSet}, simdSets(t)...)
+	for _, n := range []int{8, 24, 32, 64, 100, 128} {
+		const rows, stride = 19, 300
+		q := randHalves(r, n, 1)
+		k := randHalves(r, (rows-1)*stride+n, 2)
+		v := randHalves(r, (rows-1)*stride+n, 2)
+		ms, vs := make([]float32, rows), make([]float32, rows)
+		for i := range ms {
+			ms[i] = []float32{1, 1, 0.25, 1, 0, 0.999, float32(math.NaN())}[i%7]
+			vs[i] = float32(r.Float64())
+		}
+		// Reference: one call per row.
+		wantDot := make([]float32, rows)
+		wantAcc := randHalves(r, n, 1)
+		acc0 := slices.Clone(wantAcc)
+		for i := range wantDot {
+			wantDot[i] = genericSet.dotF16F16(q, k[i*stride:i*stride+n])
+			if ms[i] != 1 {
+				genericSet.scaleF16(wantAcc, ms[i])
+			}
+			genericSet.madF16(wantAcc, v[i*stride:i*stride+n], vs[i])
+		}
+		for _, s := range sets {
+			got := make([]float32, rows)
+			s.dotF16Rows(got, q, k, stride)
+			for i := range got {
+				if math.Float32bits(got[i]) != math.Float32bits(wantDot[i]) {
+					t.Errorf("%s DotF16Rows n=%d row %d: %v, want %v", s.name, n, i, got[i], wantDot[i])
+				}
+			}
+			acc := slices.Clone(acc0)
+			s.madF16Rows(acc, v, stride, ms, vs)
+			if !slices.Equal(acc, wantAcc) {
+				t.Errorf("%s MadF16Rows n=%d differs from per-row calls", s.name, n)
+			}
+		}
+	}
+}
+
+func BenchmarkAttnRows(b *testing.B) {
+	r := rand.New(rand.NewPCG(47, 48))
+	const n, rows, stride = 64, 16, 256
+	q := randHalves(r, n, 1)
+	k := randHalves(r, rows*stride, 1)
+	acc := randHalves(r, n, 1)
+	ms, vs := make([]float32, rows), make([]float32, rows)
+	for i := range ms {
+		ms[i], vs[i] = 1, 0.5
+	}
+	out := make([]float32, rows)
+	b.Run("dot", func(b *testing.B) {
+		for b.Loop() {
+			DotF16Rows(out, q, k, stride)
+		}
+	})
+	b.Run("mad", func(b *testing.B) {
+		for b.Loop() {
+			MadF16Rows(acc, k, stride, ms, vs)
+		}
+	})
+	b.Run("mad-per-row", func(b *testing.B) {
+		for b.Loop() {
+			for i := 0; i < rows; i++ {
+				MadF16(acc, k[i*stride:i*stride+n], vs[i])
+			}
+		}
+	})
+}

@@ -56,6 +56,9 @@ type kernelSet struct {
 	scaleF16  func(y []uint16, v float32)
 	f16ToF32  func(dst []float32, src []uint16)
 
+	dotF16Rows func(out []float32, q, k []uint16, stride int)
+	madF16Rows func(acc, v []uint16, stride int, ms, vs []float32)
+
 	// swiglu computes out[i] = siluVec(gate[i]) * up[i] for the first full
 	// groups of 8 and returns how many it did (a multiple of 8); it may stop
 	// early at a group it does not handle (silu.go).
@@ -98,6 +101,8 @@ func newGenericSet() *kernelSet {
 	s.scaleF16 = scaleF16Generic
 	s.f16ToF32 = f16ToF32Generic
 	s.swiglu = swigluGeneric
+	s.dotF16Rows = dotF16RowsGeneric
+	s.madF16Rows = madF16RowsGeneric
 	return s
 }
 
