@@ -124,6 +124,9 @@ type qkx2Lane struct {
 // through a pointer would make escape analysis move the callers' arrays to
 // the heap.)
 func newQKX2Lane(x, w []float32, nmax int, L []uint8, useMad bool) (ln qkx2Lane) {
+	if len(x) == 32 && len(w) >= 32 && len(L) >= 32 && !useMad && nmax <= 255 {
+		return newQKX2Lane32((*[32]float32)(x), (*[32]float32)(w), nmax, (*[32]uint8)(L))
+	}
 	n := len(x)
 	w = w[:n]
 	L = L[:n]
@@ -175,6 +178,73 @@ func newQKX2Lane(x, w []float32, nmax int, L []uint8, useMad bool) (ln qkx2Lane)
 	return ln
 }
 
+// newQKX2Lane32 is newQKX2Lane for 32 values and squared errors, in two
+// passes: one for the extremes and sums (and whether all x are finite),
+// one for the starting levels, error and x - min. When every x and
+// max - min are finite, the levels round with magicRound: x - min lies in
+// [0, max - min], so iscale*(x - min) is at most nmax*(1 + 2^-23), inside
+// [0, nmax + 0.5), where nearestInt and the clamps change nothing.
+func newQKX2Lane32(x, w *[32]float32, nmax int, L *[32]uint8) (ln qkx2Lane) {
+	ln.x, ln.w, ln.L = x[:], w[:], L[:]
+	min, max := x[0], x[0]
+	sumW := w[0]
+	sumX := sumW * x[0]
+	nonNeg := w[0] >= 0
+	ab := math.Float32bits(x[0]) &^ (1 << 31)
+	for i := 1; i < 32; i++ {
+		v := x[i]
+		if v < min {
+			min = v
+		}
+		if v > max {
+			max = v
+		}
+		sumW += w[i]
+		sumX += float32(w[i] * v)
+		nonNeg = nonNeg && w[i] >= 0
+		ab = max32u(ab, math.Float32bits(v)&^(1<<31))
+	}
+	ln.minX, ln.sumW, ln.sumX, ln.nonNeg = min, sumW, sumX, nonNeg
+	ln.finite = ab < expInf
+	if min > 0 {
+		min = 0
+	}
+	ln.min, ln.max = min, max
+	if max == min {
+		clear(L[:])
+		ln.scale, ln.done = 0, true
+		return ln
+	}
+	r := max - min
+	iscale := float32(nmax) / r
+	scale := 1 / iscale
+	var bestErr float32
+	if !ln.finite || !(r < math.MaxFloat32) {
+		for i, v := range x {
+			l := clampInt(nearestInt(iscale*(v-min)), 0, nmax)
+			L[i] = uint8(l)
+			diff := float32(scale*float32(l)) + min - v
+			bestErr += float32(w[i] * float32(diff*diff))
+		}
+		ln.scale, ln.bestErr = scale, bestErr
+		ln.setMin(min)
+		return ln
+	}
+	for i, v := range x {
+		xm := v - min
+		ln.xm[i] = xm
+		l := uint8(math.Float32bits(float32(iscale*xm) + magicRound))
+		L[i] = l
+		diff := float32(scale*float32(l)) + min - v
+		bestErr += float32(w[i] * float32(diff*diff))
+	}
+	ln.scale, ln.bestErr = scale, bestErr
+	ln.setMinDone(min)
+	return ln
+}
+
+func max32u(a, b uint32) uint32 { return max(a, b) }
+
 // setMin makes min the offset the next candidates are rounded against.
 func (ln *qkx2Lane) setMin(min float32) {
 	ln.min = min
@@ -188,6 +258,17 @@ func (ln *qkx2Lane) setMin(min float32) {
 			ln.xm[i] = v - min
 		}
 	}
+	a := math.Abs(float64(ln.max) - float64(min))
+	b := math.Abs(float64(ln.minX) - float64(min))
+	ln.rangeM = math.Max(a, b) * 1.001
+	ln.xmTop = ln.max - min
+	ln.noLow = ln.minX >= min
+	ln.prevValid = false
+}
+
+// setMinDone is setMin where the caller has already stored x - min in xm.
+func (ln *qkx2Lane) setMinDone(min float32) {
+	ln.min = min
 	a := math.Abs(float64(ln.max) - float64(min))
 	b := math.Abs(float64(ln.minX) - float64(min))
 	ln.rangeM = math.Max(a, b) * 1.001

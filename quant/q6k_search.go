@@ -65,11 +65,8 @@ func (ln *q6kLane) init(x *[16]float32) bool {
 		ln.w[i] = w
 		ln.awx[i] = w * a
 		// l_i > 0 when x_i and max differ in sign; those clamp at 31.
-		if (math.Float32bits(v)^mb)>>31 != 0 {
-			ln.hi[i] = q6kMagicBits + 31
-		} else {
-			ln.hi[i] = q6kMagicBits + 32
-		}
+		// (Branch-free: the signs are random.)
+		ln.hi[i] = q6kMagicBits + 32 - (math.Float32bits(v)^mb)>>31
 	}
 	return true
 }
@@ -175,12 +172,11 @@ func (ln *q6kLane) finish(x *[16]float32, L []int8) float32 {
 	}
 	for i, f := range ln.best {
 		a := int8(math.Float32bits(f) - q6kMagicBits)
-		// l_i > 0 where x_i and max differ in sign.
-		if (math.Float32bits(x[i])>>31 != 0) != ln.negMax {
-			L[i] = 32 + a
-		} else {
-			L[i] = 32 - a
-		}
+		// l_i > 0 where x_i and max differ in sign, which hi records
+		// (clamp 31, odd). m is 0 there and -1 elsewhere, and
+		// (a^m) - m is a or -a accordingly, without a branch.
+		m := int8(ln.hi[i]&1) - 1
+		L[i] = 32 + (a ^ m) - m
 	}
 	return ln.scale
 }
