@@ -24,6 +24,13 @@ type vecDot4Func func(n int, w, a []byte, stride int, out []float32, ostride int
 // four independent accumulators hide the FMA latency).
 type vecDotR4Func func(n int, w []byte, wstride int, a []byte, out []float32)
 
+// vecDot2x4Func computes two weight rows (w, w[wstride:]) against four
+// activation rows (a, a[astride:], ...) into out[t*ostride+r] (the prefill
+// register tile: each decoded block serves four tokens, each token's block
+// two rows). aq is the four tokens' quad in the activation's quad layout
+// (Acts.x4), which the kernel may read scales from.
+type vecDot2x4Func func(n int, w []byte, wstride int, a []byte, astride int, aq []byte, out []float32, ostride int)
+
 // quantizeFunc encodes x (a whole number of blocks) into dst.
 type quantizeFunc func(x []float32, dst []byte)
 
@@ -37,12 +44,13 @@ type kernelSet struct {
 	name      string
 	available bool
 
-	vecDot   [maxType]vecDotFunc     // indexed by weight type
-	vecDot4  [maxType]vecDot4Func    // one row x 4 tokens; nil: use vecDot
-	vecDotR4 [maxType]vecDotR4Func   // 4 rows x one token; nil: use vecDot
-	quantize [maxType]quantizeFunc   // indexed by activation (vec-dot) type
-	packed   [maxType]*packedKernels // indexed by weight type; nil: row by row (packed.go)
-	actQuad  [maxType]*actPacker     // indexed by activation type: the quad layout packed kernels read
+	vecDot    [maxType]vecDotFunc     // indexed by weight type
+	vecDot4   [maxType]vecDot4Func    // one row x 4 tokens; nil: use vecDot
+	vecDotR4  [maxType]vecDotR4Func   // 4 rows x one token; nil: use vecDot
+	vecDot2x4 [maxType]vecDot2x4Func  // 2 rows x 4 tokens; nil: use vecDot4
+	quantize  [maxType]quantizeFunc   // indexed by activation (vec-dot) type
+	packed    [maxType]*packedKernels // indexed by weight type; nil: row by row (packed.go)
+	actQuad   [maxType]*actPacker     // indexed by activation type: the quad layout packed kernels read
 
 	dot      func(a, b []float32) float32
 	axpy     func(y []float32, a float32, x []float32)

@@ -241,7 +241,7 @@ func BenchmarkVecDotRows(b *testing.B) {
 	const n = 4096
 	s := active
 	for _, wt := range weightTypes {
-		if s.vecDotR4[wt] == nil && s.vecDot4[wt] == nil {
+		if s.vecDotR4[wt] == nil && s.vecDot4[wt] == nil && s.vecDot2x4[wt] == nil {
 			continue
 		}
 		at := vecDotType[wt]
@@ -265,6 +265,19 @@ func BenchmarkVecDotRows(b *testing.B) {
 				c0 := processCPU()
 				for b.Loop() {
 					f(n, w, wrow, a[:arow], out)
+				}
+				reportCPU(b, c0)
+			})
+		}
+		if f := s.vecDot2x4[wt]; f != nil {
+			b.Run(fmt.Sprintf("%s/%v/rows2tokens4", s.name, wt), func(b *testing.B) {
+				b.SetBytes(int64(2 * wrow))
+				out8 := make([]float32, 8)
+				qa := make([]byte, n/qk*s.actQuad[at].blockBytes)
+				s.actQuad[at].pack(qa, a, arow, 4)
+				c0 := processCPU()
+				for b.Loop() {
+					f(n, w, wrow, a, arow, qa, out8, 2)
 				}
 				reportCPU(b, c0)
 			})

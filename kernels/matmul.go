@@ -23,8 +23,9 @@ type matmulJob struct {
 	wRow     int // bytes per weight row
 	aRow     int // bytes per activation row
 	dot      vecDotFunc
-	dot4     vecDot4Func  // nil: the type has no multi-token kernel
-	dotR4    vecDotR4Func // nil: the type has no four-row kernel
+	dot4     vecDot4Func   // nil: the type has no multi-token kernel
+	dotR4    vecDotR4Func  // nil: the type has no four-row kernel
+	dot2x4   vecDot2x4Func // nil: the type has no 2-row x 4-token kernel
 	prefill  bool
 	rowUnits int // rows per scheduling unit
 
@@ -69,7 +70,15 @@ func (p *Pool) MatMul(out []float32, w *Matrix, a *Acts) {
 		rows: w.Rows, cols: w.Cols, ntok: a.NTok,
 		wRow: wRow, aRow: a.rowBytes,
 		dot: active.vecDot[w.Type], dot4: active.vecDot4[w.Type], dotR4: active.vecDotR4[w.Type],
+		dot2x4:  active.vecDot2x4[w.Type],
 		prefill: a.NTok > 1, rowUnits: 1,
+	}
+	if job.dot2x4 != nil {
+		if a.x4For == nil {
+			job.dot2x4 = nil // needs the quad layout
+		} else {
+			job.px4, job.qBytes = a.x4, w.Cols/blockElems(w.Type)*a.x4For.blockBytes
+		}
 	}
 	if job.prefill {
 		job.rowUnits = rowTile
@@ -134,7 +143,22 @@ func (j *matmulJob) run(lo, hi int) {
 		re := min(rt+rowTile, r1)
 		for t0 := 0; t0 < j.ntok; t0 += tokTile {
 			te := min(t0+tokTile, j.ntok)
-			for r := rt; r < re; r++ {
+			r := rt
+			if j.dot2x4 != nil && te-t0 >= 4 {
+				for ; r+2 <= re; r += 2 {
+					wr := j.w[r*j.wRow : (r+2)*j.wRow]
+					t := t0
+					for ; t+4 <= te; t += 4 {
+						j.dot2x4(j.cols, wr, j.wRow, j.a[t*j.aRow:(t+4)*j.aRow], j.aRow, j.px4[t/4*j.qBytes:(t/4+1)*j.qBytes], j.out[t*j.rows+r:], j.rows)
+					}
+					for ; t < te; t++ {
+						at := j.a[t*j.aRow : (t+1)*j.aRow]
+						j.out[t*j.rows+r] = j.dot(j.cols, wr[:j.wRow], at)
+						j.out[t*j.rows+r+1] = j.dot(j.cols, wr[j.wRow:], at)
+					}
+				}
+			}
+			for ; r < re; r++ {
 				wr := j.w[r*j.wRow : (r+1)*j.wRow]
 				t := t0
 				if j.dot4 != nil {

@@ -8,12 +8,13 @@ import (
 	"github.com/gollm/gollm/ggml"
 )
 
-// TestPackedMatMulBitExact checks every packed layout end to end: MatMul of
-// each implementation with packed kernels must equal the generic
-// single-row kernel for every row and token, to the bit (packing moves
-// bytes, never changes the arithmetic). Row counts leave tails outside the
-// groups; token counts leave partial quads and several quad tiles.
-func TestPackedMatMulBitExact(t *testing.T) {
+// TestMatMulBitExact checks every matmul path end to end (packed layouts,
+// four-row, four-token and 2x4 tiles, tails): MatMul of each implementation
+// must equal the generic single-row kernel for every row and token, to the
+// bit (packing and tiling move bytes, never change the arithmetic). Row
+// counts leave tails outside groups and tiles; token counts leave partial
+// quads and several token tiles.
+func TestMatMulBitExact(t *testing.T) {
 	r := rand.New(rand.NewPCG(41, 42))
 	pools := []*Pool{NewPool(1), NewPool(2)}
 	defer func() {
@@ -28,18 +29,21 @@ func TestPackedMatMulBitExact(t *testing.T) {
 			continue
 		}
 		for _, wt := range weightTypes {
-			if s.packed[wt] == nil {
-				continue
-			}
 			tested++
 			if err := SetImpl(s.name); err != nil {
 				t.Fatal(err)
 			}
 			at := vecDotType[wt]
 			bs := max(blockSize(wt), blockSize(at))
-			for _, sh := range []struct{ rows, nb int }{{8, 1}, {17, 3}, {64, 2}, {67, 5}, {16, 64}} {
+			for _, sh := range []struct{ rows, nb int }{{8, 1}, {17, 3}, {64, 2}, {67, 5}, {16, 16}} {
 				cols := sh.nb * bs
+				if bs == 1 {
+					cols = 8 * sh.nb
+				}
 				w := randomWeights(r, wt, sh.rows*cols, []float32{0.05, 300, 1e-4}[sh.nb%3], 7)
+				if wt == ggml.Q8_0 {
+					clampQ8(w)
+				}
 				m, err := NewMatrix(wt, sh.rows, cols, w)
 				if err != nil {
 					t.Fatal(err)
@@ -54,7 +58,7 @@ func TestPackedMatMulBitExact(t *testing.T) {
 						a := sc.Quantize(p, wt, x, ntok, cols)
 						out := make([]float32, ntok*sh.rows)
 						p.MatMul(out, m, a)
-						if m.pack.kern != s.packed[wt] {
+						if m.pack.kern != s.packed[wt] && sh.rows >= packRows {
 							t.Fatalf("%s %v: matrix not packed", s.name, wt)
 						}
 						for tok := 0; tok < ntok; tok++ {
@@ -72,9 +76,7 @@ func TestPackedMatMulBitExact(t *testing.T) {
 			}
 		}
 	}
-	if tested == 0 {
-		t.Skip("no implementation packs weights on this machine")
-	}
+	_ = tested
 }
 
 // BenchmarkPacked compares, per 8 rows x 4096 columns, the packed decode
@@ -115,5 +117,4 @@ func BenchmarkPacked(b *testing.B) {
 			reportCPU(b, c0)
 		})
 	}
-	_ = ggml.Q4_0
 }
