@@ -33,15 +33,14 @@ type Pool struct {
 	// closed bit, so a late worker can never run a chunk of a job it did
 	// not join, and the job's fields below are stable while active > 0.
 	state atomic.Uint64
-	next  atomic.Int64 // next chunk index of the current job
+	next  atomic.Int64 // first index of the current job not yet taken
 
 	// The current job, written by the owner before it publishes the id.
 	fn        func(lo, hi int)
 	labels    context.Context // pprof labels for the workers, from SetLabels
 	jobLabels context.Context // the labels of the current job, read by workers
 	n         int
-	chunk     int
-	nchunks   int64
+	minChunk  int
 
 	workers []*poolWorker
 	quit    atomic.Bool
@@ -56,10 +55,14 @@ const (
 	closedBit = 1 << 31
 	activeOne = 1
 	idShift   = 32
-	// chunksPerThread splits each loop finer than one chunk per thread so
-	// that a thread delayed by the OS (the machine may be shared) does not
-	// hold everyone back.
-	chunksPerThread = 4
+	// Chunks are guided: each grab takes 1/(guideDiv*threads) of what is
+	// left, at least 1/(minChunksPerThread*threads) of the whole job, so
+	// threads start on large chunks (few atomic grabs) and finish on small
+	// ones. A thread delayed by the OS (the machine may be shared) or
+	// slowed by memory then costs the others at most one small chunk of
+	// waiting; decode is memory-bound and cannot afford idle threads.
+	guideDiv           = 2
+	minChunksPerThread = 8
 	// spinFor is how long a worker polls for the next job before parking.
 	spinFor = 200 * time.Microsecond
 )
@@ -137,14 +140,9 @@ func (p *Pool) run(n int, fn func(lo, hi int)) {
 		fn(0, n)
 		return
 	}
-	nchunks := p.threads * chunksPerThread
-	if nchunks > n {
-		nchunks = n
-	}
 	p.fn, p.n = fn, n
 	p.jobLabels = p.labels
-	p.chunk = (n + nchunks - 1) / nchunks
-	p.nchunks = int64((n + p.chunk - 1) / p.chunk)
+	p.minChunk = max(1, n/(minChunksPerThread*p.threads))
 	p.next.Store(0)
 	id := p.state.Load()>>idShift + 1
 	p.state.Store(id << idShift) // publish: open, no workers yet
@@ -171,17 +169,18 @@ func (p *Pool) run(n int, fn func(lo, hi int)) {
 
 // runChunks grabs and runs chunks of the current job until none are left.
 func (p *Pool) runChunks() {
+	div := int64(guideDiv * p.threads)
+	n, minChunk := int64(p.n), int64(p.minChunk)
 	for {
-		c := p.next.Add(1) - 1
-		if c >= p.nchunks {
+		lo := p.next.Load()
+		if lo >= n {
 			return
 		}
-		lo := int(c) * p.chunk
-		hi := lo + p.chunk
-		if hi > p.n {
-			hi = p.n
+		hi := min(lo+max((n-lo)/div, minChunk), n)
+		if !p.next.CompareAndSwap(lo, hi) {
+			continue
 		}
-		p.fn(lo, hi)
+		p.fn(int(lo), int(hi))
 	}
 }
 
