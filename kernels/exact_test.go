@@ -1,6 +1,7 @@
 package kernels
 
 import (
+	"math"
 	"math/rand/v2"
 	"testing"
 
@@ -31,6 +32,32 @@ func TestVecDotImplsBitExact(t *testing.T) {
 				if g, v := genericSet.vecDot[wt](n, w, a), s.vecDot[wt](n, w, a); g != v {
 					t.Errorf("%s %v n=%d: generic %v, %s %v", s.name, wt, n, g, s.name, v)
 					break
+				}
+			}
+		}
+	}
+}
+
+// TestVecDot1ImplsBitExact checks the one-token (ggml_vec_dot order) float
+// kernels of every implementation against the generic ones: lengths with
+// and without tails after the groups of 32, unaligned rows.
+func TestVecDot1ImplsBitExact(t *testing.T) {
+	r := rand.New(rand.NewPCG(49, 50))
+	for _, s := range simdSets(t) {
+		for _, wt := range weightTypes {
+			f := s.vecDot1[wt]
+			if f == nil {
+				continue
+			}
+			for _, n := range []int{1, 8, 31, 32, 33, 64, 100, 256, 2048} {
+				w := randomWeights(r, wt, n, 1, 0)
+				a := randomWeights(r, vecDotType[wt], n, 2, 0)
+				wb, ab := make([]byte, len(w)+1), make([]byte, len(a)+3)
+				copy(wb[1:], w)
+				copy(ab[3:], a)
+				g, v := genericSet.vecDot1[wt](n, w, a), f(n, wb[1:], ab[3:])
+				if math.Float32bits(g) != math.Float32bits(v) {
+					t.Errorf("%s %v n=%d: generic %v, %v", s.name, wt, n, g, v)
 				}
 			}
 		}

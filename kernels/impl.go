@@ -45,6 +45,7 @@ type kernelSet struct {
 	available bool
 
 	vecDot    [maxType]vecDotFunc     // indexed by weight type
+	vecDot1   [maxType]vecDotFunc     // one-token batches where llama.cpp's order differs; nil: vecDot
 	vecDot4   [maxType]vecDot4Func    // one row x 4 tokens; nil: use vecDot
 	vecDotR4  [maxType]vecDotR4Func   // 4 rows x one token; nil: use vecDot
 	vecDot2x4 [maxType]vecDot2x4Func  // 2 rows x 4 tokens; nil: use vecDot4
@@ -90,6 +91,8 @@ func newGenericSet() *kernelSet {
 	s.vecDot[ggml.F16] = vecDotF16F16Generic
 	s.vecDot[ggml.BF16] = vecDotBF16BF16Generic
 	s.vecDot[ggml.F32] = vecDotF32F32Generic
+	s.vecDot1[ggml.F16] = vecDotF16F16DecodeGeneric
+	s.vecDot1[ggml.F32] = vecDotF32F32DecodeGeneric
 
 	// The generic activation quantizers are ggml's reference ones.
 	s.quantize[ggml.Q8_0] = quantizeActQ8_0

@@ -73,6 +73,9 @@ func (p *Pool) MatMul(out []float32, w *Matrix, a *Acts) {
 		dot2x4:  active.vecDot2x4[w.Type],
 		prefill: a.NTok > 1, rowUnits: 1,
 	}
+	if d1 := active.vecDot1[w.Type]; d1 != nil && !job.prefill {
+		job.dot, job.dotR4 = d1, nil // llama.cpp's one-token order
+	}
 	if job.dot2x4 != nil {
 		if a.x4For == nil {
 			job.dot2x4 = nil // needs the quad layout

@@ -71,3 +71,54 @@ func vecDotF32F32Generic(n int, w, a []byte) float32 {
 		func(i int) float32 { return math.Float32frombits(binary.LittleEndian.Uint32(w[4*i:])) },
 		func(i int) float32 { return math.Float32frombits(binary.LittleEndian.Uint32(a[4*i:])) })
 }
+
+// Decode kernels. With one token llama.cpp does not use tinyBLAS (which
+// needs at least two) but ggml_vec_dot_f16 / ggml_vec_dot_f32: four 8-lane
+// accumulators over groups of 32, reduced pairwise (reduce4x8), the tail
+// after the last group added one product at a time — in float64 for f16
+// (ggml_float), in float32 with a fused multiply-add for f32 (a float sum
+// the compiler contracts). MatMul uses these for one-token batches
+// (kernelSet.vecDot1).
+
+func vecDotF16F16DecodeGeneric(n int, w, a []byte) float32 {
+	x := func(i int) float32 { return quant.FP16ToFP32(binary.LittleEndian.Uint16(w[2*i:])) }
+	y := func(i int) float32 { return quant.FP16ToFP32(binary.LittleEndian.Uint16(a[2*i:])) }
+	np := n &^ 31
+	var sumf float64
+	if np > 0 {
+		sumf = float64(sum4x8(np, x, y))
+	}
+	for i := np; i < n; i++ {
+		sumf += float64(x(i) * y(i))
+	}
+	return float32(sumf)
+}
+
+func vecDotF32F32DecodeGeneric(n int, w, a []byte) float32 {
+	x := func(i int) float32 { return math.Float32frombits(binary.LittleEndian.Uint32(w[4*i:])) }
+	y := func(i int) float32 { return math.Float32frombits(binary.LittleEndian.Uint32(a[4*i:])) }
+	np := n &^ 31
+	var sumf float32
+	if np > 0 {
+		sumf = sum4x8(np, x, y)
+	}
+	for i := np; i < n; i++ {
+		sumf = fma32(x(i), y(i), sumf)
+	}
+	return sumf
+}
+
+// sum4x8 is the 4x8-lane FMA sum of ggml_vec_dot over np (a multiple of 32)
+// elements, reduced as GGML_F32x8_REDUCE.
+func sum4x8(np int, x, y func(i int) float32) float32 {
+	var acc [4][8]float32
+	for i := 0; i < np; i += 32 {
+		for j := 0; j < 4; j++ {
+			for l := 0; l < 8; l++ {
+				k := i + j*8 + l
+				acc[j][l] = fma32(x(k), y(k), acc[j][l])
+			}
+		}
+	}
+	return reduce4x8(&acc)
+}

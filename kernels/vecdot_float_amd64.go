@@ -2,7 +2,13 @@
 
 package kernels
 
-import "github.com/gollm/gollm/ggml"
+import (
+	"encoding/binary"
+	"math"
+
+	"github.com/gollm/gollm/ggml"
+	"github.com/gollm/gollm/quant"
+)
 
 // AVX2 float matmul kernels for rows that are a multiple of 8 long (the
 // tinyBLAS order); other lengths use the generic kernels, which follow
@@ -16,7 +22,44 @@ func registerFloatKernels() bool {
 	avx2Set.vecDot[ggml.F32] = dotF32F32Asm
 	avx2Set.vecDotR4[ggml.F32] = dotF32F32r4Asm
 	avx2Set.vecDot4[ggml.F32] = dotF32F32x4Asm
+	avx2Set.vecDot1[ggml.F16] = dotF16VecAsm
+	avx2Set.vecDot1[ggml.F32] = dotF32VecAsm
 	return true
+}
+
+// The decode kernels (vecDot1, ggml_vec_dot order) take n32 groups of 32
+// elements; the tails run in Go as in the generic kernels.
+
+//go:noescape
+func dotF16VecAVX2(n32 int, w, a *byte) float32
+
+//go:noescape
+func dotF32VecAVX2(n32 int, w, a *byte) float32
+
+func dotF16VecAsm(n int, w, a []byte) float32 {
+	np := n &^ 31
+	var sumf float64
+	if np > 0 {
+		sumf = float64(dotF16VecAVX2(asmArgs(np, 32, 64, 64, w, a)))
+	}
+	for i := np; i < n; i++ {
+		sumf += float64(quant.FP16ToFP32(binary.LittleEndian.Uint16(w[2*i:])) *
+			quant.FP16ToFP32(binary.LittleEndian.Uint16(a[2*i:])))
+	}
+	return float32(sumf)
+}
+
+func dotF32VecAsm(n int, w, a []byte) float32 {
+	np := n &^ 31
+	var sumf float32
+	if np > 0 {
+		sumf = dotF32VecAVX2(asmArgs(np, 32, 128, 128, w, a))
+	}
+	for i := np; i < n; i++ {
+		sumf = fma32(math.Float32frombits(binary.LittleEndian.Uint32(w[4*i:])),
+			math.Float32frombits(binary.LittleEndian.Uint32(a[4*i:])), sumf)
+	}
+	return sumf
 }
 
 // The functions below take n8 groups of 8 elements (f16: 16 bytes, f32: 32

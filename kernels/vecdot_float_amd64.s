@@ -226,3 +226,51 @@ f32x4loop:
 
 f32x4done:
 	STORE4S
+
+// func dotF16VecAVX2(n32 int, w, a *byte) float32
+// ggml_vec_dot_f16's 4x8 lanes over n32 groups of 32 halves, reduced: the
+// attention kernel's loop (attn_amd64.s), same arguments.
+TEXT ·dotF16VecAVX2(SB), NOSPLIT, $0-28
+	JMP ·dotF16F16x32AVX2(SB)
+
+// func dotF32VecAVX2(n32 int, w, a *byte) float32
+// ggml_vec_dot_f32's 4x8 FMA lanes over n32 groups of 32 floats, reduced
+// as GGML_F32x8_REDUCE (reduce4x8).
+TEXT ·dotF32VecAVX2(SB), NOSPLIT, $0-28
+	MOVQ n32+0(FP), CX
+	MOVQ w+8(FP), SI
+	MOVQ a+16(FP), DI
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+	VXORPS Y2, Y2, Y2
+	VXORPS Y3, Y3, Y3
+	TESTQ  CX, CX
+	JZ     f32vdone
+
+f32vloop:
+	VMOVUPS     0(SI), Y4
+	VFMADD231PS 0(DI), Y4, Y0
+	VMOVUPS     32(SI), Y5
+	VFMADD231PS 32(DI), Y5, Y1
+	VMOVUPS     64(SI), Y6
+	VFMADD231PS 64(DI), Y6, Y2
+	VMOVUPS     96(SI), Y7
+	VFMADD231PS 96(DI), Y7, Y3
+	ADDQ $128, SI
+	ADDQ $128, DI
+	DECQ CX
+	JNZ  f32vloop
+
+f32vdone:
+	VADDPS       Y2, Y0, Y0
+	VADDPS       Y3, Y1, Y1
+	VADDPS       Y1, Y0, Y0
+	VEXTRACTF128 $1, Y0, X1
+	VADDPS       X1, X0, X0
+	VMOVSHDUP    X0, X1
+	VADDPS       X1, X0, X0
+	VMOVHLPS     X0, X0, X1
+	VADDSS       X1, X0, X0
+	VZEROUPPER
+	MOVSS X0, ret+24(FP)
+	RET
