@@ -127,6 +127,11 @@ func newQKX2Lane(x, w []float32, nmax int, L []uint8, useMad bool) (ln qkx2Lane)
 	if len(x) == 32 && len(w) >= 32 && len(L) >= 32 && !useMad && nmax <= 255 {
 		return newQKX2Lane32((*[32]float32)(x), (*[32]float32)(w), nmax, (*[32]uint8)(L))
 	}
+	return newQKX2LaneGeneric(x, w, nmax, L, useMad)
+}
+
+// newQKX2LaneGeneric is newQKX2Lane for any input.
+func newQKX2LaneGeneric(x, w []float32, nmax int, L []uint8, useMad bool) (ln qkx2Lane) {
 	n := len(x)
 	w = w[:n]
 	L = L[:n]
@@ -186,26 +191,39 @@ func newQKX2Lane(x, w []float32, nmax int, L []uint8, useMad bool) (ln qkx2Lane)
 // [0, nmax + 0.5), where nearestInt and the clamps change nothing.
 func newQKX2Lane32(x, w *[32]float32, nmax int, L *[32]uint8) (ln qkx2Lane) {
 	ln.x, ln.w, ln.L = x[:], w[:], L[:]
-	min, max := x[0], x[0]
+	// The extremes are found on integer keys that order finite floats as
+	// their values, with -0 keyed as +0: conditional moves instead of a
+	// mispredicted branch per new record, and, as with C's
+	// `if (x < min) min = x`, the first of equal values is kept. With a
+	// NaN or an infinity the generic code redoes the lane.
+	minB, maxB := math.Float32bits(x[0]), math.Float32bits(x[0])
+	kmin := orderKey(x[0])
+	kmax := kmin
 	sumW := w[0]
 	sumX := sumW * x[0]
 	nonNeg := w[0] >= 0
 	ab := math.Float32bits(x[0]) &^ (1 << 31)
 	for i := 1; i < 32; i++ {
 		v := x[i]
-		if v < min {
-			min = v
+		b := math.Float32bits(v)
+		k := orderKey(v)
+		if k < kmin {
+			kmin, minB = k, b
 		}
-		if v > max {
-			max = v
+		if k > kmax {
+			kmax, maxB = k, b
 		}
 		sumW += w[i]
 		sumX += float32(w[i] * v)
 		nonNeg = nonNeg && w[i] >= 0
-		ab = max32u(ab, math.Float32bits(v)&^(1<<31))
+		ab = max(ab, b&^(1<<31))
 	}
+	if ab >= expInf {
+		return newQKX2LaneGeneric(x[:], w[:], nmax, L[:], false)
+	}
+	min, max := math.Float32frombits(minB), math.Float32frombits(maxB)
 	ln.minX, ln.sumW, ln.sumX, ln.nonNeg = min, sumW, sumX, nonNeg
-	ln.finite = ab < expInf
+	ln.finite = true
 	if min > 0 {
 		min = 0
 	}
@@ -243,7 +261,94 @@ func newQKX2Lane32(x, w *[32]float32, nmax int, L *[32]uint8) (ln qkx2Lane) {
 	return ln
 }
 
-func max32u(a, b uint32) uint32 { return max(a, b) }
+// newQKX2Lane32Pair is newQKX2Lane32 on two sub-blocks, its serial float
+// sums (ggml's order, one chain per sub-block) interleaved so that the two
+// chains overlap. Non-finite input in either falls back to newQKX2Lane32.
+func newQKX2Lane32Pair(x0, w0 *[32]float32, L0 *[32]uint8, x1, w1 *[32]float32, L1 *[32]uint8, nmax int) (a, b qkx2Lane) {
+	a.x, a.w, a.L = x0[:], w0[:], L0[:]
+	b.x, b.w, b.L = x1[:], w1[:], L1[:]
+	minA, maxA := math.Float32bits(x0[0]), math.Float32bits(x0[0])
+	minB, maxB := math.Float32bits(x1[0]), math.Float32bits(x1[0])
+	kminA, kminB := orderKey(x0[0]), orderKey(x1[0])
+	kmaxA, kmaxB := kminA, kminB
+	sumWA, sumWB := w0[0], w1[0]
+	sumXA, sumXB := sumWA*x0[0], sumWB*x1[0]
+	nonNegA, nonNegB := w0[0] >= 0, w1[0] >= 0
+	ab := max(math.Float32bits(x0[0])&^(1<<31), math.Float32bits(x1[0])&^(1<<31))
+	for i := 1; i < 32; i++ {
+		u, v := x0[i], x1[i]
+		bu, bv := math.Float32bits(u), math.Float32bits(v)
+		ku, kv := orderKey(u), orderKey(v)
+		if ku < kminA {
+			kminA, minA = ku, bu
+		}
+		if ku > kmaxA {
+			kmaxA, maxA = ku, bu
+		}
+		if kv < kminB {
+			kminB, minB = kv, bv
+		}
+		if kv > kmaxB {
+			kmaxB, maxB = kv, bv
+		}
+		sumWA += w0[i]
+		sumWB += w1[i]
+		sumXA += float32(w0[i] * u)
+		sumXB += float32(w1[i] * v)
+		nonNegA = nonNegA && w0[i] >= 0
+		nonNegB = nonNegB && w1[i] >= 0
+		ab = max(ab, bu&^(1<<31), bv&^(1<<31))
+	}
+	if ab >= expInf {
+		return newQKX2Lane32(x0, w0, nmax, L0), newQKX2Lane32(x1, w1, nmax, L1)
+	}
+	a.minX, a.sumW, a.sumX, a.nonNeg, a.finite = math.Float32frombits(minA), sumWA, sumXA, nonNegA, true
+	b.minX, b.sumW, b.sumX, b.nonNeg, b.finite = math.Float32frombits(minB), sumWB, sumXB, nonNegB, true
+	var mnA, mnB float32 // ggml's "if (min > 0) min = 0"
+	if a.minX > 0 {
+		mnA = 0
+	} else {
+		mnA = a.minX
+	}
+	if b.minX > 0 {
+		mnB = 0
+	} else {
+		mnB = b.minX
+	}
+	mxA, mxB := math.Float32frombits(maxA), math.Float32frombits(maxB)
+	a.min, a.max, b.min, b.max = mnA, mxA, mnB, mxB
+	rA, rB := mxA-mnA, mxB-mnB
+	if mxA == mnA || mxB == mnB || !(rA < math.MaxFloat32) || !(rB < math.MaxFloat32) {
+		return newQKX2Lane32(x0, w0, nmax, L0), newQKX2Lane32(x1, w1, nmax, L1)
+	}
+	iA, iB := float32(nmax)/rA, float32(nmax)/rB
+	sA, sB := 1/iA, 1/iB
+	var eA, eB float32
+	for i := 0; i < 32; i++ {
+		u, v := x0[i], x1[i]
+		xu, xv := u-mnA, v-mnB
+		a.xm[i], b.xm[i] = xu, xv
+		lu := uint8(math.Float32bits(float32(iA*xu) + magicRound))
+		lv := uint8(math.Float32bits(float32(iB*xv) + magicRound))
+		L0[i], L1[i] = lu, lv
+		du := float32(sA*float32(lu)) + mnA - u
+		dv := float32(sB*float32(lv)) + mnB - v
+		eA += float32(w0[i] * float32(du*du))
+		eB += float32(w1[i] * float32(dv*dv))
+	}
+	a.scale, a.bestErr = sA, eA
+	b.scale, b.bestErr = sB, eB
+	a.setMinDone(mnA)
+	b.setMinDone(mnB)
+	return a, b
+}
+
+// orderKey maps a finite float to an int32 that orders as the float does,
+// both zeros to 0.
+func orderKey(v float32) int32 {
+	k := int32(math.Float32bits(v + 0)) // -0 + 0 is +0
+	return k ^ (k >> 31 & 0x7fffffff)
+}
 
 // setMin makes min the offset the next candidates are rounded against.
 func (ln *qkx2Lane) setMin(min float32) {

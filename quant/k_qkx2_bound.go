@@ -94,16 +94,24 @@ var lossN3For32 = math.Pow(1-unitRoundoff, 35) * (1 - boundSlack)
 // current best error; the caller has checked that all x are finite and all
 // w >= 0 (b.ok reports whether the sums are finite too).
 func (b *qkx2Bound) init(x, w *[32]float32, nmax int, bestErr float32) {
-	var sw, sx, sax, sxx float64
-	for i := range x {
+	// Two accumulators per sum halve the chains' latency; the allowances
+	// cover any order of summation.
+	var sw, sx, sax, sxx, sw1, sx1, sax1, sxx1 float64
+	for i := 0; i < 32; i += 2 {
 		wi, xi := float64(w[i]), float64(x[i])
-		wx := wi * xi
-		b.w[i], b.wx[i] = wi, wx
+		wj, xj := float64(w[i+1]), float64(x[i+1])
+		wx, wxj := wi*xi, wj*xj
+		b.w[i], b.wx[i], b.w[i+1], b.wx[i+1] = wi, wx, wj, wxj
 		sw += wi
+		sw1 += wj
 		sx += wx
+		sx1 += wxj
 		sax += math.Abs(wx)
+		sax1 += math.Abs(wxj)
 		sxx += wx * xi
+		sxx1 += wxj * xj
 	}
+	sw, sx, sax, sxx = sw+sw1, sx+sx1, sax+sax1, sxx+sxx1
 	b.sw, b.sx, b.sax, b.sxx = sw, sx, sax, sxx
 	// Magnitudes far from 1e+-40 take the plain search: cannotWin works
 	// with D^2 (up to the 4th power of these sums), which must neither
@@ -154,15 +162,18 @@ func (b *qkx2Bound) setBest(bestErr float32) {
 
 // full recomputes the sums for the levels lv.
 func (b *qkx2Bound) full(lv *[32]uint8) {
-	var A, B, C float64
-	for i, q := range lv {
-		l := float64(q)
-		wl := b.w[i] * l
+	var A, B, C, A1, B1, C1 float64
+	for i := 0; i < 32; i += 2 {
+		l, m := float64(lv[i]), float64(lv[i+1])
+		wl, wm := b.w[i]*l, b.w[i+1]*m
 		B += wl
+		B1 += wm
 		A += wl * l
+		A1 += wm * m
 		C += b.wx[i] * l
+		C1 += b.wx[i+1] * m
 	}
-	b.A, b.B, b.C = A, B, C
+	b.A, b.B, b.C = A+A1, B+B1, C+C1
 	if !b.fixed {
 		b.fix()
 	}

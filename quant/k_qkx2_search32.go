@@ -19,6 +19,12 @@ import "math"
 // best or lost to it), whatever happened to the offset in between.
 func qkx2Search32(x, w *[32]float32, L *[32]uint8, nmax int, rmin, rdelta float32, nstep int) (scale, negMin float32) {
 	ln := newQKX2Lane(x[:], w[:], nmax, L[:], false)
+	return qkx2Search32From(&ln, x, w, L, nmax, rmin, rdelta, nstep)
+}
+
+// qkx2Search32From is qkx2Search32 from the starting fit ln
+// (newQKX2Lane's, of the same x, w, L and nmax).
+func qkx2Search32From(ln *qkx2Lane, x, w *[32]float32, L *[32]uint8, nmax int, rmin, rdelta float32, nstep int) (scale, negMin float32) {
 	if ln.done || !ln.finite || !ln.nonNeg || nstep < 1 {
 		return ln.search(nmax, rmin, rdelta, nstep, false)
 	}

@@ -215,6 +215,11 @@ func TestQKX2Search32MatchesReference(t *testing.T) {
 					kind = it % 8 // all four of one ordinary kind
 				}
 				qkx2Case(r, kind, 32, x[32*k:32*k+32], w[k][:], false)
+				if it%5 == 1 { // signed zeros among the values, ties for min/max
+					for z := 0; z < 4; z++ {
+						x[32*k+r.IntN(32)] = float32(math.Copysign(0, float64(1-2*r.IntN(2))))
+					}
+				}
 				if it%4 < 2 { // Q4_K's weights
 					var s2 float32
 					for _, v := range x[32*k : 32*k+32] {
@@ -236,5 +241,49 @@ func TestQKX2Search32MatchesReference(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+func sameBits(a, b []float32) bool {
+	for i := range a {
+		if math.Float32bits(a[i]) != math.Float32bits(b[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// TestQKX2Lane32PairMatchesGeneric holds the fused starting fits (single
+// and paired) to the generic one, field by field, on every kind of input.
+func TestQKX2Lane32PairMatchesGeneric(t *testing.T) {
+	r := rand.New(rand.NewPCG(15, 16))
+	same := func(a, b float32) bool { return math.Float32bits(a) == math.Float32bits(b) }
+	check := func(it int, got, want *qkx2Lane, gotL, wantL *[32]uint8) {
+		t.Helper()
+		if !same(got.min, want.min) || !same(got.max, want.max) || !same(got.minX, want.minX) ||
+			!same(got.sumW, want.sumW) || !same(got.sumX, want.sumX) || !same(got.scale, want.scale) ||
+			!same(got.bestErr, want.bestErr) || got.finite != want.finite || got.nonNeg != want.nonNeg ||
+			got.done != want.done || *gotL != *wantL || (!want.done && !sameBits(got.xm[:], want.xm[:])) {
+			t.Fatalf("it %d: starting fit differs:\n got %+v %v\nwant %+v %v", it, *got, *gotL, *want, *wantL)
+		}
+	}
+	for it := 0; it < 20000; it++ {
+		var x0, x1, w0, w1 [32]float32
+		qkx2Case(r, it%32, 32, x0[:], w0[:], false)
+		qkx2Case(r, (it*5+1)%32, 32, x1[:], w1[:], false)
+		if it%3 == 0 {
+			for z := 0; z < 5; z++ {
+				x0[r.IntN(32)] = float32(math.Copysign(0, float64(1-2*r.IntN(2))))
+				x1[r.IntN(32)] = float32(math.Copysign(0, float64(1-2*r.IntN(2))))
+			}
+		}
+		var L0, L1, W0, W1, S0 [32]uint8
+		a, b := newQKX2Lane32Pair(&x0, &w0, &L0, &x1, &w1, &L1, 15)
+		ga := newQKX2LaneGeneric(x0[:], w0[:], 15, W0[:], false)
+		gb := newQKX2LaneGeneric(x1[:], w1[:], 15, W1[:], false)
+		s := newQKX2Lane32(&x0, &w0, 15, &S0)
+		check(it, &a, &ga, &L0, &W0)
+		check(it, &b, &gb, &L1, &W1)
+		check(it, &s, &ga, &S0, &W0)
 	}
 }

@@ -90,9 +90,12 @@ func kSubblockSearch(x *[qkK]float32, L *[qkK]uint8, scales, mins *[8]float32, n
 			weights[j][l] = avX + abs32(v)
 		}
 	}
-	for j := 0; j < 8; j++ {
-		scales[j], mins[j] = qkx2Search32((*[32]float32)(x[32*j:]), &weights[j], (*[32]uint8)(L[32*j:]),
-			nmax, rmin, rdelta, nstep)
+	for j := 0; j < 8; j += 2 {
+		x0, x1 := (*[32]float32)(x[32*j:]), (*[32]float32)(x[32*j+32:])
+		L0, L1 := (*[32]uint8)(L[32*j:]), (*[32]uint8)(L[32*j+32:])
+		a, b := newQKX2Lane32Pair(x0, &weights[j], L0, x1, &weights[j+1], L1, nmax)
+		scales[j], mins[j] = qkx2Search32From(&a, x0, &weights[j], L0, nmax, rmin, rdelta, nstep)
+		scales[j+1], mins[j+1] = qkx2Search32From(&b, x1, &weights[j+1], L1, nmax, rmin, rdelta, nstep)
 	}
 }
 
