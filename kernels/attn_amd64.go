@@ -7,7 +7,7 @@ import "github.com/gollm/gollm/quant"
 // AVX2 versions of the flash-attention f16 helpers and the f32->f16
 // conversion. Whole groups run in assembly with the generic lane layout and
 // reduction order; the tails run the generic code.
-var _ = registerAttnKernels()
+var avx2AttnDone = registerAttnKernels()
 
 func registerAttnKernels() bool {
 	avx2Set.dotF16F16 = attnDotF16Asm

@@ -143,6 +143,16 @@ func registerImpl(name string, available bool, fill func(s *kernelSet)) *kernelS
 	return &s
 }
 
+// registerImplFrom adds a set derived from base (a more capable variant of
+// an existing implementation); fill overrides what it accelerates further.
+func registerImplFrom(base *kernelSet, name string, available bool, fill func(s *kernelSet)) *kernelSet {
+	s := *base
+	s.name, s.available = name, available && base.available
+	fill(&s)
+	implementations = append(implementations, &s)
+	return &s
+}
+
 // active is the set every exported kernel calls; chosen once at init.
 var active = genericSet
 

@@ -5,7 +5,7 @@ package kernels
 import "github.com/gollm/gollm/ggml"
 
 // The AVX2 packed kernels (packed_amd64.s) and their layouts.
-var _ = registerPacked()
+var avx2PackedDone = registerPacked()
 
 func registerPacked() bool {
 	avx2Set.actQuad[ggml.Q8_0] = q8_0Quad

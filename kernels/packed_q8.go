@@ -164,3 +164,34 @@ func packQ4_KGroup(dst, src []byte, rowBytes int) {
 		}
 	}
 }
+
+// q8_0QuadTok is the quad layout of Q8_0 activations for the VNNI kernels,
+// whose byte dot products need no interleaving: per block column (160
+// bytes) the four tokens' scales as float32 (16 bytes), the sums of their
+// quants as int32 (16 bytes), then the four tokens' 32 quants one after
+// another (128 bytes).
+var q8_0QuadTok = &actPacker{blockBytes: q8_0QuadBytes, pack: packQ8_0QuadTok}
+
+func packQ8_0QuadTok(dst, src []byte, rowBytes, n int) {
+	nb := rowBytes / q8_0Bytes
+	dst = dst[:nb*q8_0QuadBytes]
+	for b := 0; b < nb; b++ {
+		o := dst[b*q8_0QuadBytes : (b+1)*q8_0QuadBytes]
+		for t := 0; t < 4; t++ {
+			if t >= n {
+				clear(o[4*t : 4*t+4])
+				clear(o[16+4*t : 16+4*t+4])
+				clear(o[32+32*t : 64+32*t])
+				continue
+			}
+			y := src[t*rowBytes+b*q8_0Bytes : t*rowBytes+(b+1)*q8_0Bytes]
+			binary.LittleEndian.PutUint32(o[4*t:], math.Float32bits(f16at(y, 0)))
+			var sum int32
+			for _, v := range y[2:] {
+				sum += int32(int8(v))
+			}
+			binary.LittleEndian.PutUint32(o[16+4*t:], uint32(sum))
+			copy(o[32+32*t:64+32*t], y[2:34])
+		}
+	}
+}

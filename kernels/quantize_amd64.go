@@ -6,7 +6,7 @@ import "github.com/gollm/gollm/ggml"
 
 // AVX2 activation quantizers. They must give the generic quantizers' bytes
 // exactly (acts_q8.go); the tests compare them on random and edge data.
-var _ = registerQuantizers()
+var avx2QuantDone = registerQuantizers()
 
 func registerQuantizers() bool {
 	avx2Set.quantize[ggml.Q8_0] = quantizeQ8_0Asm

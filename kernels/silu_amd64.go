@@ -2,7 +2,7 @@
 
 package kernels
 
-var _ = func() bool { avx2Set.swiglu = swigluAsm; return true }()
+var avx2SiluDone = func() bool { avx2Set.swiglu = swigluAsm; return true }()
 
 // swigluAVX2 computes n8 (a multiple of 8) outputs of SwiGLU's vectorised
 // part, ggml_v_silu's fast path only: it stops before the first group of 8

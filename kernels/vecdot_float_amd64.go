@@ -13,7 +13,7 @@ import (
 // AVX2 float matmul kernels for rows that are a multiple of 8 long (the
 // tinyBLAS order); other lengths use the generic kernels, which follow
 // ggml_vec_dot's different order there.
-var _ = registerFloatKernels()
+var avx2FloatDone = registerFloatKernels()
 
 func registerFloatKernels() bool {
 	avx2Set.vecDot[ggml.F16] = dotF16F16Asm
