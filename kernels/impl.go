@@ -49,6 +49,7 @@ type kernelSet struct {
 	vecDot4   [maxType]vecDot4Func    // one row x 4 tokens; nil: use vecDot
 	vecDotR4  [maxType]vecDotR4Func   // 4 rows x one token; nil: use vecDot
 	vecDot2x4 [maxType]vecDot2x4Func  // 2 rows x 4 tokens; nil: use vecDot4
+	vecDot4x4 [maxType]vecDot2x4Func  // 4 rows x 4 tokens (same signature); preferred over 2x4
 	quantize  [maxType]quantizeFunc   // indexed by activation (vec-dot) type
 	packed    [maxType]*packedKernels // indexed by weight type; nil: row by row (packed.go)
 	actQuad   [maxType]*actPacker     // indexed by activation type: the quad layout packed kernels read

@@ -25,7 +25,8 @@ type matmulJob struct {
 	dot      vecDotFunc
 	dot4     vecDot4Func   // nil: the type has no multi-token kernel
 	dotR4    vecDotR4Func  // nil: the type has no four-row kernel
-	dot2x4   vecDot2x4Func // nil: the type has no 2-row x 4-token kernel
+	dot2x4   vecDot2x4Func // nil: the type has no rows x 4-token tile kernel
+	tileRows int           // rows per dot2x4 call (2 or 4)
 	prefill  bool
 	rowUnits int // rows per scheduling unit
 
@@ -70,11 +71,14 @@ func (p *Pool) MatMul(out []float32, w *Matrix, a *Acts) {
 		rows: w.Rows, cols: w.Cols, ntok: a.NTok,
 		wRow: wRow, aRow: a.rowBytes,
 		dot: active.vecDot[w.Type], dot4: active.vecDot4[w.Type], dotR4: active.vecDotR4[w.Type],
-		dot2x4:  active.vecDot2x4[w.Type],
+		dot2x4: active.vecDot2x4[w.Type], tileRows: 2,
 		prefill: a.NTok > 1, rowUnits: 1,
 	}
 	if d1 := active.vecDot1[w.Type]; d1 != nil && !job.prefill {
 		job.dot, job.dotR4 = d1, nil // llama.cpp's one-token order
+	}
+	if f := active.vecDot4x4[w.Type]; f != nil {
+		job.dot2x4, job.tileRows = f, 4
 	}
 	if job.dot2x4 != nil {
 		if a.x4For == nil {
@@ -148,16 +152,18 @@ func (j *matmulJob) run(lo, hi int) {
 			te := min(t0+tokTile, j.ntok)
 			r := rt
 			if j.dot2x4 != nil && te-t0 >= 4 {
-				for ; r+2 <= re; r += 2 {
-					wr := j.w[r*j.wRow : (r+2)*j.wRow]
+				tr := j.tileRows
+				for ; r+tr <= re; r += tr {
+					wr := j.w[r*j.wRow : (r+tr)*j.wRow]
 					t := t0
 					for ; t+4 <= te; t += 4 {
 						j.dot2x4(j.cols, wr, j.wRow, j.a[t*j.aRow:(t+4)*j.aRow], j.aRow, j.px4[t/4*j.qBytes:(t/4+1)*j.qBytes], j.out[t*j.rows+r:], j.rows)
 					}
 					for ; t < te; t++ {
 						at := j.a[t*j.aRow : (t+1)*j.aRow]
-						j.out[t*j.rows+r] = j.dot(j.cols, wr[:j.wRow], at)
-						j.out[t*j.rows+r+1] = j.dot(j.cols, wr[j.wRow:], at)
+						for k := 0; k < tr; k++ {
+							j.out[t*j.rows+r+k] = j.dot(j.cols, wr[k*j.wRow:(k+1)*j.wRow], at)
+						}
 					}
 				}
 			}

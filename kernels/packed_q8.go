@@ -166,22 +166,26 @@ func packQ4_KGroup(dst, src []byte, rowBytes int) {
 }
 
 // q8_0QuadTok is the quad layout of Q8_0 activations for the VNNI kernels,
-// whose byte dot products need no interleaving: per block column (160
+// whose byte dot products need no interleaving: per block column (288
 // bytes) the four tokens' scales as float32 (16 bytes), the sums of their
-// quants as int32 (16 bytes), then the four tokens' 32 quants one after
-// another (128 bytes).
-var q8_0QuadTok = &actPacker{blockBytes: q8_0QuadBytes, pack: packQ8_0QuadTok}
+// quants as int32 (16 bytes), the four tokens' 32 quants one after another
+// (128 bytes), and the same quants plus 128 as unsigned bytes (128 bytes:
+// VPDPBUSD wants one unsigned operand, and Q8_0 weights are signed).
+var q8_0QuadTok = &actPacker{blockBytes: q8_0QuadTokBytes, pack: packQ8_0QuadTok}
+
+const q8_0QuadTokBytes = 32 + 2*128
 
 func packQ8_0QuadTok(dst, src []byte, rowBytes, n int) {
 	nb := rowBytes / q8_0Bytes
-	dst = dst[:nb*q8_0QuadBytes]
+	dst = dst[:nb*q8_0QuadTokBytes]
 	for b := 0; b < nb; b++ {
-		o := dst[b*q8_0QuadBytes : (b+1)*q8_0QuadBytes]
+		o := dst[b*q8_0QuadTokBytes : (b+1)*q8_0QuadTokBytes]
 		for t := 0; t < 4; t++ {
 			if t >= n {
 				clear(o[4*t : 4*t+4])
 				clear(o[16+4*t : 16+4*t+4])
 				clear(o[32+32*t : 64+32*t])
+				clear(o[160+32*t : 192+32*t])
 				continue
 			}
 			y := src[t*rowBytes+b*q8_0Bytes : t*rowBytes+(b+1)*q8_0Bytes]
@@ -192,6 +196,9 @@ func packQ8_0QuadTok(dst, src []byte, rowBytes, n int) {
 			}
 			binary.LittleEndian.PutUint32(o[16+4*t:], uint32(sum))
 			copy(o[32+32*t:64+32*t], y[2:34])
+			for i, v := range y[2:34] {
+				o[160+32*t+i] = v ^ 0x80
+			}
 		}
 	}
 }

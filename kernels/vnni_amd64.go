@@ -20,7 +20,8 @@ var vnniSet = registerImplFrom(avx2Complete(), "avx512vnni",
 			groupBlockBytes: q4_0GroupBytes, pack: packQ4_0Group, act: q8_0QuadTok,
 			gemv: q4_0x8GemvVNNIAsm, gemm: q4_0x8GemmVNNIAsm,
 		}
-		s.vecDot2x4[ggml.Q8_0] = q8_0Tile2x4VNNIAsm
+		s.vecDot2x4[ggml.Q8_0] = nil
+		s.vecDot4x4[ggml.Q8_0] = q8_0Tile4x4VNNIAsm
 	})
 
 // avx2Complete returns avx2Set once every file has added its AVX2 kernels.
@@ -43,7 +44,7 @@ func q4_0x8GemvVNNIAsm(nb int, w, a []byte, out []float32) {
 		clear(out[:packRows])
 		return
 	}
-	q4_0x8GemvVNNI(packedArgs(nb, q4_0GroupBytes, q8_0QuadBytes, w, a, out, packRows))
+	q4_0x8GemvVNNI(packedArgs(nb, q4_0GroupBytes, q8_0QuadTokBytes, w, a, out, packRows))
 }
 
 func q4_0x8GemmVNNIAsm(nb int, w, a []byte, out []float32, ostride, ntok int) {
@@ -52,7 +53,7 @@ func q4_0x8GemmVNNIAsm(nb int, w, a []byte, out []float32, ostride, ntok int) {
 		clearGemmOut(out, ostride, ntok)
 		return
 	}
-	nb, pw, pa, po := packedArgs(nb, q4_0GroupBytes, q8_0QuadBytes, w, a, out, packRows)
+	nb, pw, pa, po := packedArgs(nb, q4_0GroupBytes, q8_0QuadTokBytes, w, a, out, packRows)
 	q4_0x8GemmVNNI(nb, pw, pa, po, ostride, ntok)
 }
 
@@ -66,7 +67,24 @@ func q8_0Tile2x4VNNIAsm(n int, w []byte, wstride int, a []byte, astride int, aq 
 		return
 	}
 	_ = w[wstride+nb*q8_0Bytes-1]
-	_ = aq[nb*q8_0QuadBytes-1]
+	_ = aq[nb*q8_0QuadTokBytes-1]
 	_ = out[3*ostride+1]
 	q8_0Tile2x4VNNI(nb, &w[0], wstride, &aq[0], &out[0], ostride)
+}
+
+//go:noescape
+func q8_0Tile4x4VNNI(nb int, w *byte, wstride int, a *byte, out *float32, ostride int)
+
+func q8_0Tile4x4VNNIAsm(n int, w []byte, wstride int, a []byte, astride int, aq []byte, out []float32, ostride int) {
+	nb := n / qk
+	if nb == 0 {
+		for t := 0; t < 4; t++ {
+			clear(out[t*ostride : t*ostride+4])
+		}
+		return
+	}
+	_ = w[3*wstride+nb*q8_0Bytes-1]
+	_ = aq[nb*q8_0QuadTokBytes-1]
+	_ = out[3*ostride+3]
+	q8_0Tile4x4VNNI(nb, &w[0], wstride, &aq[0], &out[0], ostride)
 }
