@@ -86,16 +86,23 @@ func qkx2Search32From(ln *qkx2Lane, x, w *[32]float32, L *[32]uint8, nmax int, r
 // qkx2LevelsB32 stores clamp(round(iscale*xm), 0, nmax) as bytes, rounding
 // with magicRound (|iscale*xm| far below 2^22, see levels) and clamping on
 // the bit patterns (top = magicBits + nmax); the level is then the low byte,
-// as magicBits ends in a zero byte.
+// as magicBits ends in a zero byte. (Unrolled by eight: the kernels run 21
+// times per sub-block, and loop and nil-check overhead is a fifth of a
+// four-way loop's work.)
 //
 //go:noinline
 func qkx2LevelsB32(xm *[32]float32, lv *[32]uint8, iscale float32, top uint32) {
-	for i := 0; i < 32; i += 4 {
+	for i := 0; i < 32; i += 8 {
 		b0 := min(max(math.Float32bits(float32(iscale*xm[i])+magicRound), magicBits), top)
 		b1 := min(max(math.Float32bits(float32(iscale*xm[i+1])+magicRound), magicBits), top)
 		b2 := min(max(math.Float32bits(float32(iscale*xm[i+2])+magicRound), magicBits), top)
 		b3 := min(max(math.Float32bits(float32(iscale*xm[i+3])+magicRound), magicBits), top)
+		b4 := min(max(math.Float32bits(float32(iscale*xm[i+4])+magicRound), magicBits), top)
+		b5 := min(max(math.Float32bits(float32(iscale*xm[i+5])+magicRound), magicBits), top)
+		b6 := min(max(math.Float32bits(float32(iscale*xm[i+6])+magicRound), magicBits), top)
+		b7 := min(max(math.Float32bits(float32(iscale*xm[i+7])+magicRound), magicBits), top)
 		lv[i], lv[i+1], lv[i+2], lv[i+3] = uint8(b0), uint8(b1), uint8(b2), uint8(b3)
+		lv[i+4], lv[i+5], lv[i+6], lv[i+7] = uint8(b4), uint8(b5), uint8(b6), uint8(b7)
 	}
 }
 
@@ -104,12 +111,17 @@ func qkx2LevelsB32(xm *[32]float32, lv *[32]uint8, iscale float32, top uint32) {
 //
 //go:noinline
 func qkx2LevelsB32NoClamp(xm *[32]float32, lv *[32]uint8, iscale float32) {
-	for i := 0; i < 32; i += 4 {
+	for i := 0; i < 32; i += 8 {
 		b0 := math.Float32bits(float32(iscale*xm[i]) + magicRound)
 		b1 := math.Float32bits(float32(iscale*xm[i+1]) + magicRound)
 		b2 := math.Float32bits(float32(iscale*xm[i+2]) + magicRound)
 		b3 := math.Float32bits(float32(iscale*xm[i+3]) + magicRound)
+		b4 := math.Float32bits(float32(iscale*xm[i+4]) + magicRound)
+		b5 := math.Float32bits(float32(iscale*xm[i+5]) + magicRound)
+		b6 := math.Float32bits(float32(iscale*xm[i+6]) + magicRound)
+		b7 := math.Float32bits(float32(iscale*xm[i+7]) + magicRound)
 		lv[i], lv[i+1], lv[i+2], lv[i+3] = uint8(b0), uint8(b1), uint8(b2), uint8(b3)
+		lv[i+4], lv[i+5], lv[i+6], lv[i+7] = uint8(b4), uint8(b5), uint8(b6), uint8(b7)
 	}
 }
 
@@ -118,12 +130,17 @@ func qkx2LevelsB32NoClamp(xm *[32]float32, lv *[32]uint8, iscale float32) {
 //
 //go:noinline
 func qkx2LevelsB32Low(xm *[32]float32, lv *[32]uint8, iscale float32) {
-	for i := 0; i < 32; i += 4 {
+	for i := 0; i < 32; i += 8 {
 		b0 := max(math.Float32bits(float32(iscale*xm[i])+magicRound), magicBits)
 		b1 := max(math.Float32bits(float32(iscale*xm[i+1])+magicRound), magicBits)
 		b2 := max(math.Float32bits(float32(iscale*xm[i+2])+magicRound), magicBits)
 		b3 := max(math.Float32bits(float32(iscale*xm[i+3])+magicRound), magicBits)
+		b4 := max(math.Float32bits(float32(iscale*xm[i+4])+magicRound), magicBits)
+		b5 := max(math.Float32bits(float32(iscale*xm[i+5])+magicRound), magicBits)
+		b6 := max(math.Float32bits(float32(iscale*xm[i+6])+magicRound), magicBits)
+		b7 := max(math.Float32bits(float32(iscale*xm[i+7])+magicRound), magicBits)
 		lv[i], lv[i+1], lv[i+2], lv[i+3] = uint8(b0), uint8(b1), uint8(b2), uint8(b3)
+		lv[i+4], lv[i+5], lv[i+6], lv[i+7] = uint8(b4), uint8(b5), uint8(b6), uint8(b7)
 	}
 }
 
@@ -140,12 +157,22 @@ func qkx2LevelsB32Exact(x *[32]float32, lv *[32]uint8, iscale, min float32, nmax
 //
 //go:noinline
 func qkx2SumsB32(x, w *[32]float32, lv *[32]uint8) (l, l2, xl float32) {
-	for i := 0; i < 32; i++ {
-		f := float32(lv[i])
-		wl := float32(w[i] * f)
-		l += wl
-		l2 += float32(wl * f)
-		xl += float32(wl * x[i])
+	for i := 0; i < 32; i += 4 {
+		f0, f1, f2, f3 := float32(lv[i]), float32(lv[i+1]), float32(lv[i+2]), float32(lv[i+3])
+		wl0, wl1 := float32(w[i]*f0), float32(w[i+1]*f1)
+		wl2, wl3 := float32(w[i+2]*f2), float32(w[i+3]*f3)
+		l += wl0
+		l2 += float32(wl0 * f0)
+		xl += float32(wl0 * x[i])
+		l += wl1
+		l2 += float32(wl1 * f1)
+		xl += float32(wl1 * x[i+1])
+		l += wl2
+		l2 += float32(wl2 * f2)
+		xl += float32(wl2 * x[i+2])
+		l += wl3
+		l2 += float32(wl3 * f3)
+		xl += float32(wl3 * x[i+3])
 	}
 	return l, l2, xl
 }
@@ -158,11 +185,15 @@ func qkx2SumsB32(x, w *[32]float32, lv *[32]uint8) (l, l2, xl float32) {
 //go:noinline
 func qkx2SqErrB32(x, w *[32]float32, lv *[32]uint8, scale, min float32) float32 {
 	var e float32
-	for i := 0; i < 32; i += 2 {
+	for i := 0; i < 32; i += 4 {
 		d0 := float32(scale*float32(lv[i])) + min - x[i]
 		d1 := float32(scale*float32(lv[i+1])) + min - x[i+1]
+		d2 := float32(scale*float32(lv[i+2])) + min - x[i+2]
+		d3 := float32(scale*float32(lv[i+3])) + min - x[i+3]
 		e += float32(w[i] * float32(d0*d0))
 		e += float32(w[i+1] * float32(d1*d1))
+		e += float32(w[i+2] * float32(d2*d2))
+		e += float32(w[i+3] * float32(d3*d3))
 	}
 	return e
 }
