@@ -96,12 +96,14 @@ func absMax16(x *[16]float32) (ab, mb uint32) {
 //go:noinline
 func (ln *q6kLane) levels(ia float32) uint32 {
 	var sum uint32
-	for i := 0; i < 16; i += 2 {
+	for i := 0; i < 16; i += 4 {
 		b0 := min(math.Float32bits(float32(ia*ln.ax[i])+magicRound), ln.hi[i])
 		b1 := min(math.Float32bits(float32(ia*ln.ax[i+1])+magicRound), ln.hi[i+1])
-		ln.lv[i] = math.Float32frombits(b0)
-		ln.lv[i+1] = math.Float32frombits(b1)
-		sum += b0 + b1
+		b2 := min(math.Float32bits(float32(ia*ln.ax[i+2])+magicRound), ln.hi[i+2])
+		b3 := min(math.Float32bits(float32(ia*ln.ax[i+3])+magicRound), ln.hi[i+3])
+		ln.lv[i], ln.lv[i+1] = math.Float32frombits(b0), math.Float32frombits(b1)
+		ln.lv[i+2], ln.lv[i+3] = math.Float32frombits(b2), math.Float32frombits(b3)
+		sum += b0 + b1 + b2 + b3
 	}
 	return sum
 }
@@ -111,10 +113,17 @@ func (ln *q6kLane) levels(ia float32) uint32 {
 //
 //go:noinline
 func q6kSums(ln *q6kLane) (sumlx, suml2 float32) {
-	for i := 0; i < 16; i++ {
-		a := ln.lv[i] - magicRound
-		sumlx += float32(ln.awx[i] * a)
-		suml2 += float32(float32(ln.w[i]*a) * a)
+	for i := 0; i < 16; i += 4 {
+		a0, a1 := ln.lv[i]-magicRound, ln.lv[i+1]-magicRound
+		a2, a3 := ln.lv[i+2]-magicRound, ln.lv[i+3]-magicRound
+		sumlx += float32(ln.awx[i] * a0)
+		suml2 += float32(float32(ln.w[i]*a0) * a0)
+		sumlx += float32(ln.awx[i+1] * a1)
+		suml2 += float32(float32(ln.w[i+1]*a1) * a1)
+		sumlx += float32(ln.awx[i+2] * a2)
+		suml2 += float32(float32(ln.w[i+2]*a2) * a2)
+		sumlx += float32(ln.awx[i+3] * a3)
+		suml2 += float32(float32(ln.w[i+3]*a3) * a3)
 	}
 	return sumlx, suml2
 }
@@ -124,13 +133,17 @@ func q6kSums(ln *q6kLane) (sumlx, suml2 float32) {
 //
 //go:noinline
 func q6kSums2(p, q *q6kLane) (lxP, l2P, lxQ, l2Q float32) {
-	for i := 0; i < 16; i++ {
-		a := p.lv[i] - magicRound
-		b := q.lv[i] - magicRound
-		lxP += float32(p.awx[i] * a)
-		lxQ += float32(q.awx[i] * b)
-		l2P += float32(float32(p.w[i]*a) * a)
-		l2Q += float32(float32(q.w[i]*b) * b)
+	for i := 0; i < 16; i += 2 {
+		a0, b0 := p.lv[i]-magicRound, q.lv[i]-magicRound
+		a1, b1 := p.lv[i+1]-magicRound, q.lv[i+1]-magicRound
+		lxP += float32(p.awx[i] * a0)
+		lxQ += float32(q.awx[i] * b0)
+		l2P += float32(float32(p.w[i]*a0) * a0)
+		l2Q += float32(float32(q.w[i]*b0) * b0)
+		lxP += float32(p.awx[i+1] * a1)
+		lxQ += float32(q.awx[i+1] * b1)
+		l2P += float32(float32(p.w[i+1]*a1) * a1)
+		l2Q += float32(float32(q.w[i+1]*b1) * b1)
 	}
 	return lxP, l2P, lxQ, l2Q
 }
