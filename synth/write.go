@@ -89,10 +89,19 @@ func Write(path string, s Shape, opt Options) error {
 		return err
 	}
 	mi := quantize.ModelInfo{Arch: s.Arch, Layers: s.Layers, HeadCount: s.Heads, HeadCountKV: s.KVHeads}
-	var counters quantize.Counters
 	specs := s.tensors()
+	qspecs := make([]quantize.TensorSpec, len(specs))
 	for i, spec := range specs {
-		typ := quantize.TypeFor(ft, mi, spec.name, spec.dims, &counters)
+		qspecs[i] = quantize.TensorSpec{Name: spec.name, Dims: spec.dims, Type: ggml.F32}
+	}
+	// The types llama-quantize would give a float model of this shape, with
+	// its counters run in its tensor order.
+	types, err := quantize.ChooseTypes(ft, mi, qspecs)
+	if err != nil {
+		return fmt.Errorf("synth: %w", err)
+	}
+	for i, spec := range specs {
+		typ := types[i]
 		if spec.isVec {
 			typ = ggml.F32
 		}
@@ -216,7 +225,7 @@ func CachePath(s Shape, ft string, seed uint64) (string, error) {
 	if err != nil {
 		dir = os.TempDir()
 	}
-	return filepath.Join(dir, "gollm", "synth", fmt.Sprintf("%s-%s-seed%d-v1.gguf", s.Name, ft, seed)), nil
+	return filepath.Join(dir, "gollm", "synth", fmt.Sprintf("%s-%s-seed%d-v2.gguf", s.Name, ft, seed)), nil
 }
 
 // Ensure returns the path of the synthetic model, writing it on first use.
