@@ -18,7 +18,7 @@ import (
 type Options struct {
 	Threads int    // worker threads including the caller; <= 0: physical cores
 	Context int    // context window of one sequence in tokens; <= 0: min(trained context, 4096)
-	Batch   int    // tokens per forward pass; <= 0: 64
+	Batch   int    // tokens per forward pass; <= 0: 512 (llama.cpp's default micro-batch)
 	Timers  bool   // per-op timers on
 	KVType  string // KV cache storage: "f16" (default), "q8_0" or "f32"
 	KVBlock int    // positions per KV cache block; <= 0: 16
@@ -110,7 +110,7 @@ func newModel(f *gguf.File, opt Options) (*Model, error) {
 	}
 	batch := opt.Batch
 	if batch <= 0 {
-		batch = 64
+		batch = 512
 	}
 	batch = min(batch, ctx)
 	kvType, err := ParseKVType(opt.KVType)
