@@ -67,7 +67,7 @@ func (j *attnJob) attendF16(item int, v *kvcache.View, n, kvh int, q, out []floa
 	// scores and softmax factors: up to chunk rows of a block at a time.
 	scores := j.vtmp[item*hdv : (item+1)*hdv]
 	ms, vs := j.acc32[item*hdv:item*hdv+hdv/2], j.acc32[item*hdv+hdv/2:(item+1)*hdv]
-	chunk := max(hdv/2, 1)
+	chunk := min(max(hdv/2, 1), 64) // 64: the width of the newMax bit set
 	runMax := float32(math.Inf(-1))
 	var runSum float32
 	for b := range v.K {
@@ -82,18 +82,31 @@ func (j *attnJob) attendF16(item int, v *kvcache.View, n, kvh int, q, out []floa
 			// the online-softmax steps in row order: the same arithmetic as
 			// one row at a time.
 			kernels.DotF16Rows(scores[:m], q16, kb[i0*kvDim+kvh*hd:], kvDim)
+			// The running maximum along the rows decides every exponent
+			// argument up front (a new maximum rescales what was
+			// accumulated under the old one: ms = e^(old-new); otherwise
+			// the row's weight vs = e^(s-max)), so the exponentials go in
+			// one batch; the sums then run in row order as before.
+			var newMax uint64 // bit i: row i raised the maximum
 			for i := 0; i < m; i++ {
 				s := scores[i] * j.scale
-				msi, vsi := float32(1), float32(1)
 				if s > runMax {
-					// A new maximum: rescale what was accumulated under the old one.
-					msi = kernels.Expf(runMax - s)
+					ms[i] = runMax - s
 					runMax = s
+					newMax |= 1 << i
 				} else {
-					vsi = kernels.Expf(s - runMax)
+					ms[i] = s - runMax
 				}
-				ms[i], vs[i] = msi, vsi
-				runSum = fma32(runSum, msi, vsi)
+			}
+			kernels.ExpfN(vs[:m], ms[:m])
+			for i := 0; i < m; i++ {
+				if newMax&(1<<i) != 0 {
+					ms[i] = vs[i]
+					vs[i] = 1
+				} else {
+					ms[i] = 1
+				}
+				runSum = fma32(runSum, ms[i], vs[i])
 			}
 			kernels.MadF16Rows(acc, vb[i0*vDim+kvh*hdv:], vDim, ms[:m], vs[:m])
 		}

@@ -70,3 +70,16 @@ var expfTab = [32]uint64{
 	0x3feee89f995ad3ad, 0x3feeff76f2fb5e47, 0x3fef199bdd85529c, 0x3fef3720dcef9069,
 	0x3fef5818dcfba487, 0x3fef7c97337b9b5f, 0x3fefa4afa2a490da, 0x3fefd0765b6e4540,
 }
+
+// ExpfN sets dst[i] = Expf(src[i]) for every i < len(src) (len(dst) must be
+// at least len(src)); SIMD implementations evaluate several at once.
+func ExpfN(dst, src []float32) {
+	dst = dst[:len(src)]
+	active.expfN(dst, src)
+}
+
+func expfNGeneric(dst, src []float32) {
+	for i, x := range src {
+		dst[i] = expf32(x)
+	}
+}

@@ -67,6 +67,7 @@ type kernelSet struct {
 	f16ToF32  func(dst []float32, src []uint16)
 
 	dotF16Rows func(out []float32, q, k []uint16, stride int)
+	expfN      func(dst, src []float32)
 	madF16Rows func(acc, v []uint16, stride int, ms, vs []float32)
 
 	// swiglu computes out[i] = siluVec(gate[i]) * up[i] for the first full
@@ -114,6 +115,7 @@ func newGenericSet() *kernelSet {
 	s.f16ToF32 = f16ToF32Generic
 	s.swiglu = swigluGeneric
 	s.dotF16Rows = dotF16RowsGeneric
+	s.expfN = expfNGeneric
 	s.madF16Rows = madF16RowsGeneric
 	return s
 }
