@@ -32,11 +32,8 @@ func packQ8_0Quad(dst, src []byte, rowBytes, n int) {
 			}
 			y := src[t*rowBytes+b*q8_0Bytes : t*rowBytes+(b+1)*q8_0Bytes]
 			binary.LittleEndian.PutUint32(o[4*t:], math.Float32bits(f16at(y, 0)))
-			var sum int32
-			for _, v := range y[2:] {
-				sum += int32(int8(v))
-			}
-			binary.LittleEndian.PutUint32(o[16+4*t:], uint32(sum))
+			var u [32]byte
+			binary.LittleEndian.PutUint32(o[16+4*t:], uint32(sumXor80(u[:], y[2:34])))
 			for c := 0; c < 8; c++ {
 				copy(o[32+16*c+4*t:32+16*c+4*t+4], y[2+4*c:2+4*c+4])
 			}
@@ -190,15 +187,23 @@ func packQ8_0QuadTok(dst, src []byte, rowBytes, n int) {
 			}
 			y := src[t*rowBytes+b*q8_0Bytes : t*rowBytes+(b+1)*q8_0Bytes]
 			binary.LittleEndian.PutUint32(o[4*t:], math.Float32bits(f16at(y, 0)))
-			var sum int32
-			for _, v := range y[2:] {
-				sum += int32(int8(v))
-			}
-			binary.LittleEndian.PutUint32(o[16+4*t:], uint32(sum))
+			binary.LittleEndian.PutUint32(o[16+4*t:], uint32(sumXor80(o[160+32*t:192+32*t], y[2:34])))
 			copy(o[32+32*t:64+32*t], y[2:34])
-			for i, v := range y[2:34] {
-				o[160+32*t+i] = v ^ 0x80
-			}
 		}
 	}
+}
+
+// sumXor80 writes the 32 int8 quants q plus 128 (as bytes) to u and
+// returns the sum of q, eight bytes at a time.
+func sumXor80(u, q []byte) int32 {
+	const flip, even = 0x8080808080808080, 0x00FF00FF00FF00FF
+	var acc uint64 // four 16-bit lanes of sums of q+128
+	for i := 0; i < 32; i += 8 {
+		w := binary.LittleEndian.Uint64(q[i:]) ^ flip
+		binary.LittleEndian.PutUint64(u[i:], w)
+		acc += w&even + w>>8&even
+	}
+	acc += acc >> 32
+	acc += acc >> 16
+	return int32(acc&0xFFFF) - 128*32
 }
