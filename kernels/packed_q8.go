@@ -207,3 +207,67 @@ func sumXor80(u, q []byte) int32 {
 	acc += acc >> 16
 	return int32(acc&0xFFFF) - 128*32
 }
+
+// q8_KQuadTok is the quad layout of Q8_K activations for the VNNI Q4_K
+// kernels: per block column (1104 bytes) the four tokens' d as float32 (16
+// bytes), their sub-block sum pairs as in q8_KQuad (64 bytes), then the
+// four tokens' 256 quants one after another (1024 bytes).
+var q8_KQuadTok = &actPacker{blockBytes: q8_KQuadBytes, pack: packQ8_KQuadTok}
+
+func packQ8_KQuadTok(dst, src []byte, rowBytes, n int) {
+	nb := rowBytes / q8_KBytes
+	dst = dst[:nb*q8_KQuadBytes]
+	for b := 0; b < nb; b++ {
+		o := dst[b*q8_KQuadBytes : (b+1)*q8_KQuadBytes]
+		for t := 0; t < 4; t++ {
+			if t >= n {
+				clear(o[4*t : 4*t+4])
+				for k := 0; k < 4; k++ {
+					clear(o[16+16*k+4*t : 16+16*k+4*t+4])
+				}
+				clear(o[80+256*t : 80+256*(t+1)])
+				continue
+			}
+			y := src[t*rowBytes+b*q8_KBytes : t*rowBytes+(b+1)*q8_KBytes]
+			copy(o[4*t:4*t+4], y[0:4])
+			for k := 0; k < 4; k++ {
+				p0 := q8KBsum(y, 4*k) + q8KBsum(y, 4*k+1)
+				p1 := q8KBsum(y, 4*k+2) + q8KBsum(y, 4*k+3)
+				binary.LittleEndian.PutUint16(o[16+16*k+4*t:], uint16(int16(p0)))
+				binary.LittleEndian.PutUint16(o[16+16*k+4*t+2:], uint16(int16(p1)))
+			}
+			copy(o[80+256*t:80+256*(t+1)], y[4:4+qkK])
+		}
+	}
+}
+
+// q4_KGroupTok is the packed Q4_K layout of the VNNI kernels (1184 bytes per
+// block column of eight rows): d and dmin as in q4_KGroupBytes; the 6-bit
+// scale of sub-block j for the eight rows at 32+8j (bytes); the min pairs
+// as in q4_KGroupBytes at 96; then for each chunk k and piece g the eight
+// rows' quant bytes 32k+4g..32k+4g+3 unchanged (low nibbles: elements
+// 4g..4g+3 of sub-block 2k, high: of sub-block 2k+1), so one VPDPBUSD per
+// nibble half adds four products of one sub-block per row.
+func packQ4_KGroupTok(dst, src []byte, rowBytes int) {
+	nb := rowBytes / q4_KBytes
+	dst = dst[:nb*q4_KGroupBytes]
+	for b := 0; b < nb; b++ {
+		o := dst[b*q4_KGroupBytes : (b+1)*q4_KGroupBytes]
+		for r := 0; r < packRows; r++ {
+			x := src[r*rowBytes+b*q4_KBytes : r*rowBytes+(b+1)*q4_KBytes]
+			copy(o[2*r:2*r+2], x[0:2])
+			copy(o[16+2*r:16+2*r+2], x[2:4])
+			for j := 0; j < 8; j++ {
+				d, m := scaleMinK4(j, x[4:16])
+				o[32+8*j+r] = d
+				o[96+16*(j/2)+2*r+j%2] = m
+			}
+			qs := x[16:144]
+			for k := 0; k < 4; k++ {
+				for g := 0; g < 8; g++ {
+					copy(o[160+(k*8+g)*32+4*r:160+(k*8+g)*32+4*r+4], qs[32*k+4*g:32*k+4*g+4])
+				}
+			}
+		}
+	}
+}

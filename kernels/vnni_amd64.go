@@ -20,6 +20,11 @@ var vnniSet = registerImplFrom(avx2Complete(), "avx512vnni",
 			groupBlockBytes: q4_0GroupBytes, pack: packQ4_0Group, act: q8_0QuadTok,
 			gemv: q4_0x8GemvVNNIAsm, gemm: q4_0x8GemmVNNIAsm,
 		}
+		s.actQuad[ggml.Q8_K] = q8_KQuadTok
+		s.packed[ggml.Q4_K] = &packedKernels{
+			groupBlockBytes: q4_KGroupBytes, pack: packQ4_KGroupTok, act: q8_KQuadTok,
+			gemv: q4_Kx8GemvVNNIAsm, gemm: q4_Kx8GemmVNNIAsm,
+		}
 		s.vecDot2x4[ggml.Q8_0] = nil
 		s.vecDot4x4[ggml.Q8_0] = q8_0Tile4x4VNNIAsm
 	})
@@ -87,4 +92,28 @@ func q8_0Tile4x4VNNIAsm(n int, w []byte, wstride int, a []byte, astride int, aq 
 	_ = aq[nb*q8_0QuadTokBytes-1]
 	_ = out[3*ostride+3]
 	q8_0Tile4x4VNNI(nb, &w[0], wstride, &aq[0], &out[0], ostride)
+}
+
+//go:noescape
+func q4_Kx8GemvVNNI(nb int, w, a *byte, out *float32)
+
+//go:noescape
+func q4_Kx8GemmVNNI(nb int, w, a *byte, out *float32, ostride, ntok int)
+
+func q4_Kx8GemvVNNIAsm(nb int, w, a []byte, out []float32) {
+	if nb == 0 {
+		clear(out[:packRows])
+		return
+	}
+	q4_Kx8GemvVNNI(packedArgs(nb, q4_KGroupBytes, q8_KQuadBytes, w, a, out, packRows))
+}
+
+func q4_Kx8GemmVNNIAsm(nb int, w, a []byte, out []float32, ostride, ntok int) {
+	checkGemmOut(out, ostride, ntok)
+	if nb == 0 {
+		clearGemmOut(out, ostride, ntok)
+		return
+	}
+	nb, pw, pa, po := packedArgs(nb, q4_KGroupBytes, q8_KQuadBytes, w, a, out, packRows)
+	q4_Kx8GemmVNNI(nb, pw, pa, po, ostride, ntok)
 }
