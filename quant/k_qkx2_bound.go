@@ -87,8 +87,11 @@ const (
 	rhoMax = 1e-4
 )
 
-// lossN3For32 is (1-u)^35 with the allowance.
-var lossN3For32 = math.Pow(1-unitRoundoff, 35) * (1 - boundSlack)
+// lossN3For32 is (1-u)^35 with the allowance, gainN3For32 (1+u)^35.
+var (
+	lossN3For32 = math.Pow(1-unitRoundoff, 35) * (1 - boundSlack)
+	gainN3For32 = math.Pow(1+unitRoundoff, 35) * (1 + boundSlack)
+)
 
 // init prepares the bound for x and w with levels up to nmax and the
 // current best error; the caller has checked that all x are finite and all
@@ -156,8 +159,39 @@ func (b *qkx2Bound) fix() {
 }
 
 // setBest records a new best error.
-func (b *qkx2Bound) setBest(bestErr float32) {
-	b.q = math.Sqrt((float64(bestErr)+b.subSum)/b.lossN3) * (1 + boundSlack)
+func (b *qkx2Bound) setBest(bestErr float32) { b.setBestAtMost(float64(bestErr)) }
+
+// setBestAtMost records an upper bound on the best error (all cannotWin
+// needs: a candidate whose error reaches it cannot beat the best).
+func (b *qkx2Bound) setBestAtMost(bestHi float64) {
+	b.q = math.Sqrt((bestHi+b.subSum)/b.lossN3) * (1 + boundSlack)
+}
+
+// errInterval bounds ggml's float32 error of scale s and min m on the
+// current levels from both sides, from the float64 sums: steps 1, 3 and 5
+// of the bound with this s and m (R from the quadratic form, its allowance
+// from the sums' drift and the evaluation; |eta| <= uK*(|s|+|m|) +
+// subDiff), and their mirror images for the upper end: |d_i| <=
+// (1+u)(|r_i| + |eta_i|), so sum w*d^2 <= (1+u)^2*(|r| + |eta|)^2, and the
+// float32 sum of the rounded terms is at most (1+u)^(n+1) times theirs plus
+// the subnormal allowance. The interval is a few parts per million wide.
+func (b *qkx2Bound) errInterval(s, m float32) (lo, hi float64) {
+	S, M := float64(s), float64(m)
+	sa, ma := math.Abs(S), math.Abs(M)
+	ss, mm, sm := S*S, M*M, 2*sa*ma
+	r := ss*b.A + 2*S*M*b.B + mm*b.sw - 2*S*b.C - 2*M*b.sx + b.sxx
+	mag := ss*math.Abs(b.A) + sm*math.Abs(b.B) + mm*b.sw + 2*sa*math.Abs(b.C) + 2*ma*b.sax + b.sxx
+	dr := ss*b.eA + sm*b.eB + 2*sa*b.eC + mm*b.eW + 2*ma*b.eSx + b.eQ + boundSlack*mag
+	eta := b.uK*(sa+ma) + b.subDiff
+	if f := math.Sqrt(max(0, r-dr))*(1-boundSlack) - eta; f > 0 {
+		lo = b.lossN3*f*f - b.subSum
+	}
+	g := math.Sqrt(max(0, r+dr))*(1+boundSlack) + eta
+	hi = gainN3For32*g*g + 2*b.subSum
+	if !(lo <= hi) { // NaN from a non-finite s or m: no claim
+		return 0, math.Inf(1)
+	}
+	return lo, hi
 }
 
 // full recomputes the sums for the levels lv.

@@ -81,7 +81,8 @@ func qkx2BoundCase(r *rand.Rand, kind int, x, w []float32) {
 // uses it: float64 sums carried from candidate to candidate by the changed
 // levels, and for each candidate a best error just above the smallest
 // float32 error found over the fitted (s, m) and many others on the same
-// levels; the bound must never claim that none of them wins.
+// levels; the bound must never claim that none of them wins, and each of
+// those errors must lie in errInterval.
 func TestQKX2BoundHolds(t *testing.T) {
 	r := rand.New(rand.NewPCG(41, 42))
 	var cands, settled int
@@ -130,8 +131,13 @@ func TestQKX2BoundHolds(t *testing.T) {
 			}
 			best := float32(math.Inf(1))
 			for _, sm := range [][2]float32{{s, m}, {s * 1.01, m}, {s, m * 1.01}, {s * 0.99, m * 0.98}, {s, 0}, {s * 2, m / 2}, {-s, -m}, {0, m}} {
-				if e := qkx2ErrorOf(x[:], w[:], &aux, sm[0], sm[1]); e < best {
+				e := qkx2ErrorOf(x[:], w[:], &aux, sm[0], sm[1])
+				if e < best {
 					best = e
+				}
+				// errInterval must contain the float32 error.
+				if lo, hi := b.errInterval(sm[0], sm[1]); !math.IsNaN(float64(e)) && !(lo <= float64(e) && float64(e) <= hi) {
+					t.Fatalf("kind %d is %d: error %g outside [%g, %g] (s=%g m=%g x=%v w=%v)", it%14, is, e, lo, hi, sm[0], sm[1], x, w)
 				}
 			}
 			if math.IsInf(float64(best), 0) || math.IsNaN(float64(best)) {

@@ -38,6 +38,8 @@ func qkx2Search32From(ln *qkx2Lane, x, w *[32]float32, L *[32]uint8, nmax int, r
 	var lv [2][32]uint8 // this candidate's levels and the last one's
 	var best [32]uint8
 	bestSet := false
+	// The best error, exactly (ln.bestErr) or as an interval.
+	bestLo, bestHi, bestExact := float64(ln.bestErr), float64(ln.bestErr), true
 	cur := 0
 	for is := 0; is <= nstep; is++ {
 		iscale := ln.iscaleFor(is, rmin, rdelta, fnmax)
@@ -70,10 +72,34 @@ func qkx2Search32From(ln *qkx2Lane, x, w *[32]float32, L *[32]uint8, nmax int, r
 		if !ok {
 			continue
 		}
+		// The candidate's error is bounded from both sides first: most
+		// that get here are winners by a wide margin, and then the best
+		// error only needs to be known as an interval (ggml's outputs are
+		// the levels, scale and min). The float32 error is computed only
+		// when the intervals overlap, with the best's if it is pending.
+		lo, hi := b.errInterval(ts, tm)
+		switch {
+		case !b.ok: // no interval: plain comparison (bestExact holds)
+			lo, hi = 0, math.Inf(1)
+		case hi < bestLo:
+			best, bestSet = *c, true
+			ln.scale = ts
+			ln.setMin(tm)
+			bestLo, bestHi, bestExact = lo, hi, false
+			b.setBestAtMost(hi)
+			continue
+		case lo >= bestHi:
+			continue
+		}
+		if !bestExact {
+			ln.bestErr = qkx2SqErrB32(x, w, &best, ln.scale, ln.min)
+			bestLo, bestHi, bestExact = float64(ln.bestErr), float64(ln.bestErr), true
+		}
 		if e := qkx2SqErrB32(x, w, c, ts, tm); e < ln.bestErr {
 			best, bestSet = *c, true
 			ln.bestErr, ln.scale = e, ts
 			ln.setMin(tm)
+			bestLo, bestHi = float64(e), float64(e)
 			b.setBest(e)
 		}
 	}
