@@ -24,6 +24,7 @@ type matmulJob struct {
 	aRow     int // bytes per activation row
 	dot      vecDotFunc
 	dot4     vecDot4Func   // nil: the type has no multi-token kernel
+	dot8     vecDot4Func   // nil: the type has no 8-token kernel
 	dotR4    vecDotR4Func  // nil: the type has no four-row kernel
 	dot2x4   vecDot2x4Func // nil: the type has no rows x 4-token tile kernel
 	tileRows int           // rows per dot2x4 call (2 or 4)
@@ -71,6 +72,7 @@ func (p *Pool) MatMul(out []float32, w *Matrix, a *Acts) {
 		rows: w.Rows, cols: w.Cols, ntok: a.NTok,
 		wRow: wRow, aRow: a.rowBytes,
 		dot: active.vecDot[w.Type], dot4: active.vecDot4[w.Type], dotR4: active.vecDotR4[w.Type],
+		dot8:   active.vecDot8[w.Type],
 		dot2x4: active.vecDot2x4[w.Type], tileRows: 2,
 		prefill: a.NTok > 1, rowUnits: 1,
 	}
@@ -170,6 +172,11 @@ func (j *matmulJob) run(lo, hi int) {
 			for ; r < re; r++ {
 				wr := j.w[r*j.wRow : (r+1)*j.wRow]
 				t := t0
+				if j.dot8 != nil {
+					for ; t+8 <= te; t += 8 {
+						j.dot8(j.cols, wr, j.a[t*j.aRow:(t+8)*j.aRow], j.aRow, j.out[t*j.rows+r:], j.rows)
+					}
+				}
 				if j.dot4 != nil {
 					for ; t+4 <= te; t += 4 {
 						j.dot4(j.cols, wr, j.a[t*j.aRow:(t+4)*j.aRow], j.aRow, j.out[t*j.rows+r:], j.rows)

@@ -25,6 +25,7 @@ var vnniSet = registerImplFrom(avx2Complete(), "avx512vnni",
 			groupBlockBytes: q4_KGroupBytes, pack: packQ4_KGroupTok, act: q8_KQuadTok,
 			gemv: q4_Kx8GemvVNNIAsm, gemm: q4_Kx8GemmVNNIAsm,
 		}
+		s.vecDot8[ggml.Q6_K] = q6_KQ8_Kx8VNNIAsm
 		s.vecDot2x4[ggml.Q8_0] = nil
 		s.vecDot4x4[ggml.Q8_0] = q8_0Tile4x4VNNIAsm
 	})
@@ -116,4 +117,21 @@ func q4_Kx8GemmVNNIAsm(nb int, w, a []byte, out []float32, ostride, ntok int) {
 	}
 	nb, pw, pa, po := packedArgs(nb, q4_KGroupBytes, q8_KQuadBytes, w, a, out, packRows)
 	q4_Kx8GemmVNNI(nb, pw, pa, po, ostride, ntok)
+}
+
+//go:noescape
+func q6_KQ8_Kx8VNNI(nb int, w, a *byte, stride int, out *float32, ostride int)
+
+func q6_KQ8_Kx8VNNIAsm(n int, w, a []byte, stride int, out []float32, ostride int) {
+	nb := n / qkK
+	if nb == 0 {
+		for k := 0; k < 8; k++ {
+			out[k*ostride] = 0
+		}
+		return
+	}
+	_ = w[nb*q6_KBytes-1]
+	_ = a[7*stride+nb*q8_KBytes-1]
+	_ = out[7*ostride]
+	q6_KQ8_Kx8VNNI(nb, &w[0], &a[0], stride, &out[0], ostride)
 }
