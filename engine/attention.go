@@ -38,38 +38,52 @@ type attnJob struct {
 
 func (j *attnJob) run(lo, hi int) {
 	c := j.c
+	group := c.Heads / c.KVHeads
 	for item := lo; item < hi; item++ {
 		tok, h := item/c.Heads, item%c.Heads
 		v := &j.views[j.tokSeq[tok]]
 		n := j.tokPos[tok] + 1
-		kvh := h / (c.Heads / c.KVHeads)
+		kvh := h / group
 		q := j.q[item*c.HeadDim : (item+1)*c.HeadDim]
 		out := j.out[item*c.HeadDimV : (item+1)*c.HeadDimV]
-		switch v.Type {
-		case ggml.F16:
-			j.attendF16(item, v, n, kvh, q, out)
+		switch {
+		case v.Type == ggml.F16 && item+1 < hi && h+1 < c.Heads && (h+1)/group == kvh:
+			// Two query heads of one KV head: their rows are read once.
+			j.attendF16(item, 2, v, n, kvh)
+			item++
+		case v.Type == ggml.F16:
+			j.attendF16(item, 1, v, n, kvh)
 		default:
 			j.attendF32Acc(item, v, n, kvh, q, out)
 		}
 	}
 }
 
-// attendF16 is llama.cpp's f16 path: f16 query, f16 dot products and an f16
-// V accumulator scaled and fused-multiply-added in place.
-func (j *attnJob) attendF16(item int, v *kvcache.View, n, kvh int, q, out []float32) {
+// attendF16 is llama.cpp's f16 path for heads items first..first+nh-1 (nh
+// is 1 or 2; two share their KV head): f16 query, f16 dot products and an
+// f16 V accumulator scaled and fused-multiply-added in place. Each head's
+// arithmetic is the same whether it runs alone or paired.
+func (j *attnJob) attendF16(first, nh int, v *kvcache.View, n, kvh int) {
 	hd, hdv := j.c.HeadDim, j.c.HeadDimV
 	kvDim, vDim := j.c.KVDim(), j.c.VDim()
-	q16 := j.q16[item*hd : (item+1)*hd]
-	kernels.F32ToF16(q16, q)
-	acc := j.acc16[item*hdv : (item+1)*hdv]
-	clear(acc)
 	// The f32 scratch of the other cache types holds this path's per-row
 	// scores and softmax factors: up to chunk rows of a block at a time.
-	scores := j.vtmp[item*hdv : (item+1)*hdv]
-	ms, vs := j.acc32[item*hdv:item*hdv+hdv/2], j.acc32[item*hdv+hdv/2:(item+1)*hdv]
 	chunk := min(max(hdv/2, 1), 64) // 64: the width of the newMax bit set
-	runMax := float32(math.Inf(-1))
-	var runSum float32
+	var (
+		q16, acc       [2][]uint16
+		scores, ms, vs [2][]float32
+		runMax, runSum [2]float32
+	)
+	for k := 0; k < nh; k++ {
+		item := first + k
+		q16[k] = j.q16[item*hd : (item+1)*hd]
+		kernels.F32ToF16(q16[k], j.q[item*hd:(item+1)*hd])
+		acc[k] = j.acc16[item*hdv : (item+1)*hdv]
+		clear(acc[k])
+		scores[k] = j.vtmp[item*hdv : (item+1)*hdv]
+		ms[k], vs[k] = j.acc32[item*hdv:item*hdv+hdv/2], j.acc32[item*hdv+hdv/2:(item+1)*hdv]
+		runMax[k] = float32(math.Inf(-1))
+	}
 	for b := range v.K {
 		rows := min(v.BlockLen, n-b*v.BlockLen)
 		if rows <= 0 {
@@ -78,41 +92,62 @@ func (j *attnJob) attendF16(item int, v *kvcache.View, n, kvh int, q, out []floa
 		kb, vb := v.KF16(b), v.VF16(b)
 		for i0 := 0; i0 < rows; i0 += chunk {
 			m := min(chunk, rows-i0)
+			krows, vrows := kb[i0*kvDim+kvh*hd:], vb[i0*vDim+kvh*hdv:]
 			// All scores of the rows first (each one ggml_vec_dot_f16), then
 			// the online-softmax steps in row order: the same arithmetic as
 			// one row at a time.
-			kernels.DotF16Rows(scores[:m], q16, kb[i0*kvDim+kvh*hd:], kvDim)
-			// The running maximum along the rows decides every exponent
-			// argument up front (a new maximum rescales what was
-			// accumulated under the old one: ms = e^(old-new); otherwise
-			// the row's weight vs = e^(s-max)), so the exponentials go in
-			// one batch; the sums then run in row order as before.
-			var newMax uint64 // bit i: row i raised the maximum
-			for i := 0; i < m; i++ {
-				s := scores[i] * j.scale
-				if s > runMax {
-					ms[i] = runMax - s
-					runMax = s
-					newMax |= 1 << i
-				} else {
-					ms[i] = s - runMax
-				}
+			if nh == 2 {
+				kernels.DotF16Rows2(scores[0][:m], scores[1][:m], q16[0], q16[1], krows, kvDim)
+			} else {
+				kernels.DotF16Rows(scores[0][:m], q16[0], krows, kvDim)
 			}
-			kernels.ExpfN(vs[:m], ms[:m])
-			for i := 0; i < m; i++ {
-				if newMax&(1<<i) != 0 {
-					ms[i] = vs[i]
-					vs[i] = 1
-				} else {
-					ms[i] = 1
-				}
-				runSum = fma32(runSum, ms[i], vs[i])
+			for k := 0; k < nh; k++ {
+				runMax[k], runSum[k] = j.softmaxFactors(scores[k][:m], ms[k][:m], vs[k][:m], runMax[k], runSum[k])
 			}
-			kernels.MadF16Rows(acc, vb[i0*vDim+kvh*hdv:], vDim, ms[:m], vs[:m])
+			if nh == 2 {
+				kernels.MadF16Rows2(acc[0], acc[1], vrows, vDim, ms[0][:m], vs[0][:m], ms[1][:m], vs[1][:m])
+			} else {
+				kernels.MadF16Rows(acc[0], vrows, vDim, ms[0][:m], vs[0][:m])
+			}
 		}
 	}
-	kernels.F16ToF32(out, acc)
-	kernels.Scale(out, safeInv(runSum))
+	for k := 0; k < nh; k++ {
+		item := first + k
+		out := j.out[item*hdv : (item+1)*hdv]
+		kernels.F16ToF32(out, acc[k])
+		kernels.Scale(out, safeInv(runSum[k]))
+	}
+}
+
+// softmaxFactors turns scores (at most 64) into the online-softmax factors
+// of their rows and returns the updated running maximum and sum. The
+// running maximum along the rows decides every exponent argument up front
+// (a new maximum rescales what was accumulated under the old one: ms =
+// e^(old-new); otherwise the row's weight is vs = e^(s-max)), so the
+// exponentials go in one batch; the sum then runs in row order.
+func (j *attnJob) softmaxFactors(scores, ms, vs []float32, runMax, runSum float32) (float32, float32) {
+	var newMax uint64 // bit i: row i raised the maximum
+	for i, sc := range scores {
+		s := sc * j.scale
+		if s > runMax {
+			ms[i] = runMax - s
+			runMax = s
+			newMax |= 1 << i
+		} else {
+			ms[i] = s - runMax
+		}
+	}
+	kernels.ExpfN(vs, ms)
+	for i := range scores {
+		if newMax&(1<<i) != 0 {
+			ms[i] = vs[i]
+			vs[i] = 1
+		} else {
+			ms[i] = 1
+		}
+		runSum = fma32(runSum, ms[i], vs[i])
+	}
+	return runMax, runSum
 }
 
 // attendF32Acc serves the f32 and q8_0 caches: scores in the K storage's

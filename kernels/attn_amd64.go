@@ -17,6 +17,14 @@ func registerAttnKernels() bool {
 	avx2Set.f32ToF16 = f32ToF16Asm
 	avx2Set.dotF16Rows = dotF16RowsAsm
 	avx2Set.madF16Rows = madF16RowsAsm
+	avx2Set.dotF16Rows2 = func(out1, out2 []float32, q1, q2, k []uint16, stride int) {
+		dotF16RowsAsm(out1, q1, k, stride)
+		dotF16RowsAsm(out2, q2, k, stride)
+	}
+	avx2Set.madF16Rows2 = func(acc1, acc2, v []uint16, stride int, ms1, vs1, ms2, vs2 []float32) {
+		madF16RowsAsm(acc1, v, stride, ms1, vs1)
+		madF16RowsAsm(acc2, v, stride, ms2, vs2)
+	}
 	return true
 }
 

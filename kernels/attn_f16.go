@@ -51,6 +51,40 @@ func MadF16Rows(acc, v []uint16, stride int, ms, vs []float32) {
 	active.madF16Rows(acc, v, stride, ms, vs)
 }
 
+// DotF16Rows2 is DotF16Rows for two queries against the same rows (two
+// query heads sharing a KV head), len(out1) == len(out2) rows.
+func DotF16Rows2(out1, out2 []float32, q1, q2, k []uint16, stride int) {
+	if len(out1) == 0 {
+		return
+	}
+	out2 = out2[:len(out1)]
+	q2 = q2[:len(q1)]
+	_ = k[(len(out1)-1)*stride+len(q1)-1]
+	active.dotF16Rows2(out1, out2, q1, q2, k, stride)
+}
+
+// MadF16Rows2 is MadF16Rows for two accumulators over the same value rows,
+// each with its own factors.
+func MadF16Rows2(acc1, acc2, v []uint16, stride int, ms1, vs1, ms2, vs2 []float32) {
+	if len(vs1) == 0 {
+		return
+	}
+	acc2 = acc2[:len(acc1)]
+	ms1, ms2, vs2 = ms1[:len(vs1)], ms2[:len(vs1)], vs2[:len(vs1)]
+	_ = v[(len(vs1)-1)*stride+len(acc1)-1]
+	active.madF16Rows2(acc1, acc2, v, stride, ms1, vs1, ms2, vs2)
+}
+
+func dotF16Rows2Generic(out1, out2 []float32, q1, q2, k []uint16, stride int) {
+	dotF16RowsGeneric(out1, q1, k, stride)
+	dotF16RowsGeneric(out2, q2, k, stride)
+}
+
+func madF16Rows2Generic(acc1, acc2, v []uint16, stride int, ms1, vs1, ms2, vs2 []float32) {
+	madF16RowsGeneric(acc1, v, stride, ms1, vs1)
+	madF16RowsGeneric(acc2, v, stride, ms2, vs2)
+}
+
 // Expf returns glibc's expf(x) bit for bit (expf.go), the exponential
 // llama.cpp's attention softmax uses.
 func Expf(x float32) float32 { return expf32(x) }

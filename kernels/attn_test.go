@@ -129,6 +129,27 @@ func TestAttnRowsBitExact(t *testing.T) {
 			if !slices.Equal(acc, wantAcc) {
 				t.Errorf("%s MadF16Rows n=%d differs from per-row calls", s.name, n)
 			}
+			// The two-head versions: the same head twice, and with the
+			// second head's factors reversed.
+			got2 := make([]float32, rows)
+			q2 := randHalves(r, n, 1)
+			s.dotF16Rows2(got, got2, q, q2, k, stride)
+			for i := range got {
+				want2 := genericSet.dotF16F16(q2, k[i*stride:i*stride+n])
+				if math.Float32bits(got[i]) != math.Float32bits(wantDot[i]) || math.Float32bits(got2[i]) != math.Float32bits(want2) {
+					t.Errorf("%s DotF16Rows2 n=%d row %d differs", s.name, n, i)
+				}
+			}
+			ms2, vs2 := slices.Clone(ms), slices.Clone(vs)
+			slices.Reverse(ms2)
+			slices.Reverse(vs2)
+			wantAcc2 := slices.Clone(acc0)
+			genericSet.madF16Rows(wantAcc2, v, stride, ms2, vs2)
+			a1, a2 := slices.Clone(acc0), slices.Clone(acc0)
+			s.madF16Rows2(a1, a2, v, stride, ms, vs, ms2, vs2)
+			if !slices.Equal(a1, wantAcc) || !slices.Equal(a2, wantAcc2) {
+				t.Errorf("%s MadF16Rows2 n=%d differs from per-row calls", s.name, n)
+			}
 		}
 	}
 }

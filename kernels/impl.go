@@ -69,7 +69,11 @@ type kernelSet struct {
 
 	dotF16Rows func(out []float32, q, k []uint16, stride int)
 	expfN      func(dst, src []float32)
-	madF16Rows func(acc, v []uint16, stride int, ms, vs []float32)
+	// Two heads sharing their rows (sets without a pair kernel run the
+	// single one twice).
+	dotF16Rows2 func(out1, out2 []float32, q1, q2, k []uint16, stride int)
+	madF16Rows2 func(acc1, acc2, v []uint16, stride int, ms1, vs1, ms2, vs2 []float32)
+	madF16Rows  func(acc, v []uint16, stride int, ms, vs []float32)
 
 	// swiglu computes out[i] = siluVec(gate[i]) * up[i] for the first full
 	// groups of 8 and returns how many it did (a multiple of 8); it may stop
@@ -117,6 +121,8 @@ func newGenericSet() *kernelSet {
 	s.swiglu = swigluGeneric
 	s.dotF16Rows = dotF16RowsGeneric
 	s.expfN = expfNGeneric
+	s.dotF16Rows2 = dotF16Rows2Generic
+	s.madF16Rows2 = madF16Rows2Generic
 	s.madF16Rows = madF16RowsGeneric
 	return s
 }

@@ -26,6 +26,8 @@ var vnniSet = registerImplFrom(avx2Complete(), "avx512vnni",
 			gemv: q4_Kx8GemvVNNIAsm, gemm: q4_Kx8GemmVNNIAsm,
 		}
 		s.vecDot8[ggml.Q6_K] = q6_KQ8_Kx8VNNIAsm
+		s.dotF16Rows2 = dotF16Rows2VNNIAsm
+		s.madF16Rows2 = madF16Rows2VNNIAsm
 		s.vecDot2x4[ggml.Q8_0] = nil
 		s.vecDot4x4[ggml.Q8_0] = q8_0Tile4x4VNNIAsm
 	})
@@ -134,4 +136,26 @@ func q6_KQ8_Kx8VNNIAsm(n int, w, a []byte, stride int, out []float32, ostride in
 	_ = a[7*stride+nb*q8_KBytes-1]
 	_ = out[7*ostride]
 	q6_KQ8_Kx8VNNI(nb, &w[0], &a[0], stride, &out[0], ostride)
+}
+
+//go:noescape
+func dotF16Rows2VNNI(q1, q2, k *uint16, stride, rows int, out1, out2 *float32)
+
+//go:noescape
+func madF16Rows2VNNI(acc1, acc2, v *uint16, stride, rows int, ms1, vs1, ms2, vs2 *float32)
+
+func dotF16Rows2VNNIAsm(out1, out2 []float32, q1, q2, k []uint16, stride int) {
+	if len(q1) != 64 {
+		avx2Set.dotF16Rows2(out1, out2, q1, q2, k, stride)
+		return
+	}
+	dotF16Rows2VNNI(&q1[0], &q2[0], &k[0], 2*stride, len(out1), &out1[0], &out2[0])
+}
+
+func madF16Rows2VNNIAsm(acc1, acc2, v []uint16, stride int, ms1, vs1, ms2, vs2 []float32) {
+	if len(acc1) != 64 {
+		avx2Set.madF16Rows2(acc1, acc2, v, stride, ms1, vs1, ms2, vs2)
+		return
+	}
+	madF16Rows2VNNI(&acc1[0], &acc2[0], &v[0], 2*stride, len(vs1), &ms1[0], &vs1[0], &ms2[0], &vs2[0])
 }
