@@ -56,9 +56,9 @@ func packQ4_0Group(dst, src []byte, rowBytes int) {
 		o := dst[b*q4_0GroupBytes : (b+1)*q4_0GroupBytes]
 		for r := 0; r < packRows; r++ {
 			x := src[r*rowBytes+b*q4_0Bytes : r*rowBytes+(b+1)*q4_0Bytes]
-			copy(o[2*r:2*r+2], x[0:2])
+			binary.LittleEndian.PutUint16(o[2*r:], binary.LittleEndian.Uint16(x))
 			for c := 0; c < 4; c++ {
-				copy(o[16+32*c+4*r:16+32*c+4*r+4], x[2+4*c:2+4*c+4])
+				binary.LittleEndian.PutUint32(o[16+32*c+4*r:], binary.LittleEndian.Uint32(x[2+4*c:]))
 			}
 		}
 	}
@@ -146,17 +146,18 @@ func packQ4_KGroup(dst, src []byte, rowBytes int) {
 				o[96+16*(j/2)+2*r+j%2] = m
 			}
 			qs := x[16:144]
-			for k := 0; k < 4; k++ {
-				lo := func(l int) byte { return qs[32*k+l] & 0x0F } // sub-block 2k
-				hi := func(l int) byte { return qs[32*k+l] >> 4 }   // sub-block 2k+1
-				for g := 0; g < 8; g++ {
-					p := o[160+(k*8+g)*32+4*r:]
-					e := 4 * g
-					p[0] = lo(e) | lo(e+2)<<4
-					p[1] = lo(e+1) | lo(e+3)<<4
-					p[2] = hi(e) | hi(e+2)<<4
-					p[3] = hi(e+1) | hi(e+3)<<4
-				}
+			for p := 0; p < 32; p++ { // piece p = 8k+g: quant bytes 4p..4p+3
+				// Bytes b0..b3 hold sub-block 2k (low nibbles) and 2k+1
+				// (high) at elements 4g..4g+3; re-pair them as documented.
+				v := binary.LittleEndian.Uint32(qs[4*p:])
+				lo, hi := v&0x0F0F0F0F, v>>4&0x0F0F0F0F
+				// lo bytes l0..l3, hi bytes h0..h3 ->
+				// [l0|l2<<4, l1|l3<<4, h0|h2<<4, h1|h3<<4]
+				out := uint32(lo&0xFF|(lo>>16&0xFF)<<4) |
+					uint32(lo>>8&0xFF|(lo>>24&0xFF)<<4)<<8 |
+					uint32(hi&0xFF|(hi>>16&0xFF)<<4)<<16 |
+					uint32(hi>>8&0xFF|(hi>>24&0xFF)<<4)<<24
+				binary.LittleEndian.PutUint32(o[160+32*p+4*r:], out)
 			}
 		}
 	}
@@ -263,10 +264,8 @@ func packQ4_KGroupTok(dst, src []byte, rowBytes int) {
 				o[96+16*(j/2)+2*r+j%2] = m
 			}
 			qs := x[16:144]
-			for k := 0; k < 4; k++ {
-				for g := 0; g < 8; g++ {
-					copy(o[160+(k*8+g)*32+4*r:160+(k*8+g)*32+4*r+4], qs[32*k+4*g:32*k+4*g+4])
-				}
+			for p := 0; p < 32; p++ { // piece p = 8k+g holds quant bytes 4p..4p+3
+				binary.LittleEndian.PutUint32(o[160+32*p+4*r:], binary.LittleEndian.Uint32(qs[4*p:]))
 			}
 		}
 	}
