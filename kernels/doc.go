@@ -18,10 +18,21 @@
 // builds give identical results (exact_test.go, impl_test.go).
 //
 // Implementations register themselves (impl.go): "generic" always, "avx2"
-// (AVX2+FMA+F16C) from vecdot_amd64.go and its siblings. Each registered set
-// starts as a copy of the generic one, so a kernel without assembly falls
-// back to Go. Benchmarks report process CPU time next to wall time: on a
-// shared machine it is the steadier measure.
+// (AVX2+FMA+F16C) from vecdot_amd64.go and its siblings, and "avx512vnni"
+// (vnni_amd64.go: the AVX2 set with VPDPBUSD/VPDPWSSD on 256-bit vectors
+// and the sixteen extra vector registers of AVX-512) when the CPU has
+// AVX512-VNNI and VL. Each registered set starts as a copy of the generic
+// (or AVX2) one, so a kernel without assembly falls back. Benchmarks report
+// process CPU time next to wall time: on a shared machine it is the steadier
+// measure.
+//
+// MatMul picks, per weight type and batch, the fastest kernel shape the
+// active set has: packed weights (packed.go: eight rows interleaved, packed
+// once on first use or by Pool.Prepare; Q4_0 and Q4_K) against activations
+// in a four-token "quad" layout built by Scratch.Quantize; register tiles of
+// 2 or 4 rows x 4 tokens (Q8_0), 8 or 4 tokens per row (K-quants), 4 rows
+// per token (decode). Every shape computes each output in its type's
+// single-row float order (TestMatMulBitExact).
 //
 // Preconditions on slice lengths and shapes are programmer errors, checked
 // where cheap and reported by panics that name the kernel (as the built-in
