@@ -165,8 +165,9 @@ func packQ4_KGroup(dst, src []byte, rowBytes int) {
 
 // q8_0QuadTok is the quad layout of Q8_0 activations for the VNNI kernels,
 // whose byte dot products need no interleaving: per block column (288
-// bytes) the four tokens' scales as float32 (16 bytes), the sums of their
-// quants as int32 (16 bytes), the four tokens' 32 quants one after another
+// bytes) the four tokens' scales as float32 (16 bytes), -8 times the sums
+// of their quants as int32 (16 bytes: the Q4_0 nibble offset, the start of
+// the kernels' integer sums), the four tokens' 32 quants one after another
 // (128 bytes), and the same quants plus 128 as unsigned bytes (128 bytes:
 // VPDPBUSD wants one unsigned operand, and Q8_0 weights are signed).
 var q8_0QuadTok = &actPacker{blockBytes: q8_0QuadTokBytes, pack: packQ8_0QuadTok}
@@ -188,7 +189,7 @@ func packQ8_0QuadTok(dst, src []byte, rowBytes, n int) {
 			}
 			y := src[t*rowBytes+b*q8_0Bytes : t*rowBytes+(b+1)*q8_0Bytes]
 			binary.LittleEndian.PutUint32(o[4*t:], math.Float32bits(f16at(y, 0)))
-			binary.LittleEndian.PutUint32(o[16+4*t:], uint32(sumXor80(o[160+32*t:192+32*t], y[2:34])))
+			binary.LittleEndian.PutUint32(o[16+4*t:], uint32(-8*sumXor80(o[160+32*t:192+32*t], y[2:34])))
 			copy(o[32+32*t:64+32*t], y[2:34])
 		}
 	}
