@@ -53,6 +53,74 @@ type matmulJob struct {
 // each weight row across a block of tokens. p may be nil (serial). MatMul
 // allocates nothing.
 func (p *Pool) MatMul(out []float32, w *Matrix, a *Acts) {
+	job, units := p.newMatmulJob(out, w, a)
+	if units == 0 {
+		return
+	}
+	if p == nil || p.threads <= 1 || units == 1 || !p.busy.CompareAndSwap(false, true) {
+		job.run(0, units)
+		return
+	}
+	p.mm = job
+	p.run(units, p.mmFn)
+	p.mm = matmulJob{}
+	p.busy.Store(false)
+}
+
+// maxFused is the most matrices MatMulN takes.
+const maxFused = 4
+
+// MatMulN computes MatMul(outs[i], ws[i], a) for every i (at most 4
+// matrices that read the same activations, such as q/k/v or gate/up) as one
+// parallel job: one dispatch and one wait instead of one per matrix, and no
+// thread idles at the end of a small matrix while another still works on
+// it. The results are those of separate MatMul calls. It allocates nothing
+// (the caller passes slices it keeps).
+func (p *Pool) MatMulN(outs [][]float32, ws []*Matrix, a *Acts) {
+	if len(outs) != len(ws) || len(ws) > maxFused {
+		panic(fmt.Sprintf("kernels: MatMulN of %d matrices into %d outputs", len(ws), len(outs)))
+	}
+	if p == nil || p.threads <= 1 || !p.busy.CompareAndSwap(false, true) {
+		for i, w := range ws {
+			p.MatMul(outs[i], w, a)
+		}
+		return
+	}
+	total := 0
+	for i, w := range ws {
+		// (A matrix packed here, on first use, packs on this thread: the
+		// workers are already held.)
+		job, units := p.newMatmulJob(outs[i], w, a)
+		p.mmN[i], p.mmOff[i] = job, total
+		total += units
+	}
+	p.mmOff[len(ws)], p.mmCount = total, len(ws)
+	if total > 0 {
+		p.run(total, p.mmNFn)
+	}
+	for i := range p.mmN {
+		p.mmN[i] = matmulJob{}
+	}
+	p.busy.Store(false)
+}
+
+// matmulNChunk runs units [lo, hi) of a MatMulN job, which may span
+// several matrices.
+func (p *Pool) matmulNChunk(lo, hi int) {
+	for i := 0; i < p.mmCount && lo < hi; i++ {
+		o0, o1 := p.mmOff[i], p.mmOff[i+1]
+		if lo >= o1 {
+			continue
+		}
+		e := min(hi, o1)
+		p.mmN[i].run(lo-o0, e-o0)
+		lo = e
+	}
+}
+
+// newMatmulJob validates a MatMul and sets up its job; units is the number
+// of scheduling units (0: nothing to do).
+func (p *Pool) newMatmulJob(out []float32, w *Matrix, a *Acts) (matmulJob, int) {
 	if int(w.Type) >= maxType || a.Type != vecDotType[w.Type] || active.vecDot[w.Type] == nil {
 		panic(fmt.Sprintf("kernels: MatMul of %v weights with %v activations", w.Type, a.Type))
 	}
@@ -65,7 +133,7 @@ func (p *Pool) MatMul(out []float32, w *Matrix, a *Acts) {
 		panic("kernels: MatMul data shorter than its shape")
 	}
 	if a.NTok == 0 {
-		return
+		return matmulJob{}, 0
 	}
 	job := matmulJob{
 		out: out, w: w.Data, a: a.Data,
@@ -112,14 +180,7 @@ func (p *Pool) MatMul(out []float32, w *Matrix, a *Acts) {
 			units *= (job.nquads + quadTile - 1) / quadTile
 		}
 	}
-	if p == nil || p.threads <= 1 || units == 1 || !p.busy.CompareAndSwap(false, true) {
-		job.run(0, units)
-		return
-	}
-	p.mm = job
-	p.run(units, p.mmFn)
-	p.mm = matmulJob{}
-	p.busy.Store(false)
+	return job, units
 }
 
 func (p *Pool) matmulChunk(lo, hi int) { p.mm.run(lo, hi) }

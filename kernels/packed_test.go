@@ -2,6 +2,7 @@ package kernels
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"testing"
 
@@ -120,5 +121,46 @@ func BenchmarkPacked(b *testing.B) {
 			}
 			reportCPU(b, c0)
 		})
+	}
+}
+
+// TestMatMulN checks that one fused call equals separate MatMul calls (bit
+// for bit) for matrices of different types and row counts sharing their
+// activations, in decode and prefill, and allocates nothing.
+func TestMatMulN(t *testing.T) {
+	r := rand.New(rand.NewPCG(53, 54))
+	p := NewPool(2)
+	defer p.Close()
+	const cols = 512
+	for _, wt := range []ggml.Type{ggml.Q4_0, ggml.Q8_0, ggml.Q4_K, ggml.F16} {
+		var ms []*Matrix
+		for _, rows := range []int{64, 8, 19} {
+			m, err := NewMatrix(wt, rows, cols, randomWeights(r, wt, rows*cols, 0.05, 0))
+			if err != nil {
+				t.Fatal(err)
+			}
+			ms = append(ms, m)
+		}
+		for _, ntok := range []int{1, 9} {
+			sc := NewScratch(cols, ntok)
+			a := sc.Quantize(p, wt, randFloats(r, ntok*cols, 1), ntok, cols)
+			outs := make([][]float32, len(ms))
+			for i, m := range ms {
+				outs[i] = make([]float32, ntok*m.Rows)
+			}
+			p.MatMulN(outs, ms, a)
+			for i, m := range ms {
+				want := make([]float32, ntok*m.Rows)
+				p.MatMul(want, m, a)
+				for k := range want {
+					if math.Float32bits(outs[i][k]) != math.Float32bits(want[k]) {
+						t.Fatalf("%v ntok=%d matrix %d out[%d]: fused %v, alone %v", wt, ntok, i, k, outs[i][k], want[k])
+					}
+				}
+			}
+			if n := testing.AllocsPerRun(20, func() { p.MatMulN(outs, ms, a) }); n != 0 {
+				t.Errorf("%v ntok=%d: MatMulN allocates %v times", wt, ntok, n)
+			}
+		}
 	}
 }

@@ -46,6 +46,12 @@ type Pool struct {
 	quit    atomic.Bool
 	wg      sync.WaitGroup
 
+	// MatMulN's jobs, unit offsets and chunk function (see matmul.go).
+	mmN     [maxFused]matmulJob
+	mmOff   [maxFused + 1]int
+	mmCount int
+	mmNFn   func(lo, hi int)
+
 	// MatMul's job, with its chunk function built once (see matmul.go).
 	mm   matmulJob
 	mmFn func(lo, hi int)
@@ -86,6 +92,7 @@ func NewPool(threads int) *Pool {
 	}
 	p := &Pool{threads: threads}
 	p.mmFn = p.matmulChunk
+	p.mmNFn = p.matmulNChunk
 	for i := 1; i < threads; i++ {
 		w := &poolWorker{wake: make(chan struct{}, 1)}
 		p.workers = append(p.workers, w)
