@@ -46,9 +46,7 @@ func (m *Model) forward(phase Phase, p *pass) []float32 {
 
 		t.mark(l, OpQKV)
 		q, k, v := s.q[:ntok*c.QDim()], s.k[:ntok*c.KVDim()], s.v[:ntok*c.VDim()]
-		m.matmul(q, ly.Wq, xn, ntok, dim)
-		m.matmulSameInput(k, ly.Wk, xn, ntok, dim)
-		m.matmulSameInput(v, ly.Wv, xn, ntok, dim)
+		m.matmul3(q, ly.Wq, k, ly.Wk, v, ly.Wv, xn, ntok, dim)
 		addBias(q, ly.Bq)
 		addBias(k, ly.Bk)
 		addBias(v, ly.Bv)
@@ -88,8 +86,7 @@ func (m *Model) forward(phase Phase, p *pass) []float32 {
 
 		t.mark(l, OpFFNUpGate)
 		gate, up := s.gate[:ntok*c.FFN], s.up[:ntok*c.FFN]
-		m.matmul(gate, ly.Wgate, xn, ntok, dim)
-		m.matmulSameInput(up, ly.Wup, xn, ntok, dim)
+		m.matmul3(gate, ly.Wgate, up, ly.Wup, nil, nil, xn, ntok, dim)
 
 		t.mark(l, OpFFNAct)
 		kernels.SwiGLU(gate, gate, up)
@@ -138,6 +135,30 @@ func (m *Model) matmulSameInput(out []float32, w *kernels.Matrix, x []float32, n
 		s.memo.put(w.Type, a)
 	}
 	m.pool.MatMul(out, w, a)
+}
+
+// matmul3 computes two or three matmuls of the same input (q/k/v,
+// gate/up; w3 may be nil) as one pool job when their weights share a type
+// (one dispatch and one wait instead of one each), else one by one.
+func (m *Model) matmul3(o1 []float32, w1 *kernels.Matrix, o2 []float32, w2 *kernels.Matrix, o3 []float32, w3 *kernels.Matrix, x []float32, ntok, cols int) {
+	if w2.Type != w1.Type || (w3 != nil && w3.Type != w1.Type) {
+		m.matmul(o1, w1, x, ntok, cols)
+		m.matmulSameInput(o2, w2, x, ntok, cols)
+		if w3 != nil {
+			m.matmulSameInput(o3, w3, x, ntok, cols)
+		}
+		return
+	}
+	s := m.state
+	s.memo.reset()
+	a := s.scratch.Quantize(m.pool, w1.Type, x, ntok, cols)
+	s.memo.put(w1.Type, a)
+	outs, ws := [3][]float32{o1, o2, o3}, [3]*kernels.Matrix{w1, w2, w3}
+	n := 2
+	if w3 != nil {
+		n = 3
+	}
+	m.pool.MatMulN(outs[:n], ws[:n], a)
 }
 
 func addBias(x, b []float32) {
