@@ -138,10 +138,12 @@ func (m *Model) matmulSameInput(out []float32, w *kernels.Matrix, x []float32, n
 }
 
 // matmul3 computes two or three matmuls of the same input (q/k/v,
-// gate/up; w3 may be nil) as one pool job when their weights share a type
-// (one dispatch and one wait instead of one each), else one by one.
+// gate/up; w3 may be nil) as one pool job when their weights take the same
+// activation type (one dispatch and one wait instead of one each; Q4_K and
+// Q6_K share Q8_K), else one by one.
 func (m *Model) matmul3(o1 []float32, w1 *kernels.Matrix, o2 []float32, w2 *kernels.Matrix, o3 []float32, w3 *kernels.Matrix, x []float32, ntok, cols int) {
-	if w2.Type != w1.Type || (w3 != nil && w3.Type != w1.Type) {
+	at := vecDotType(w1.Type)
+	if vecDotType(w2.Type) != at || (w3 != nil && vecDotType(w3.Type) != at) {
 		m.matmul(o1, w1, x, ntok, cols)
 		m.matmulSameInput(o2, w2, x, ntok, cols)
 		if w3 != nil {
