@@ -23,7 +23,7 @@ func (f *modelFlags) register(cmd *cobra.Command) {
 	cmd.Flags().StringVarP(&f.path, "model", "m", "", "GGUF model file (required)")
 	cmd.Flags().IntVarP(&f.threads, "threads", "t", 0, "threads (0: physical cores)")
 	cmd.Flags().IntVarP(&f.ctx, "ctx-size", "c", 0, "context window in tokens (0: min(trained, 4096))")
-	cmd.Flags().IntVarP(&f.batch, "batch-size", "b", 64, "prompt tokens per forward pass")
+	cmd.Flags().IntVarP(&f.batch, "batch-size", "b", 0, "prompt tokens per forward pass (0: the engine default, 512)")
 	cmd.Flags().StringVar(&f.kvType, "kv-type", "f16", "KV cache storage: f16, q8_0 or f32")
 	cmd.Flags().IntVar(&f.kvBlock, "kv-block", 16, "positions per KV cache block")
 	cmd.Flags().IntVar(&f.kvSize, "kv-size", 0, "positions the KV cache may hold over all sequences (0: 4 x context); memory is taken as used")
