@@ -26,6 +26,10 @@ type Options struct {
 	// <= 0: 4 x Context. Memory is taken on demand, so a large cap costs
 	// nothing until it is used.
 	KVPositions int
+	// Pack says when the packed weight copies the fast kernels read are
+	// made: PackAtLoad (default, ""), PackBackground or PackLazy (see
+	// packing.go).
+	Pack string
 }
 
 // ParseKVType maps a --kv-type value to a storage type.
@@ -61,6 +65,9 @@ type Model struct {
 	ctx       int // context window of one sequence
 
 	embedDequant func(src []byte, dst []float32)
+
+	packer   *kernels.Packer // background packing, or nil
+	packTime time.Duration   // how long packing took, once known
 }
 
 // Load opens a GGUF file and prepares it for inference. Weights stay in the
@@ -117,6 +124,10 @@ func newModel(f *gguf.File, opt Options) (*Model, error) {
 	if err != nil {
 		return nil, err
 	}
+	packMode, err := ParsePackMode(opt.Pack)
+	if err != nil {
+		return nil, err
+	}
 	if kvType == ggml.Q8_0 && (cfg.HeadDim%32 != 0 || cfg.HeadDimV%32 != 0) {
 		return nil, fmt.Errorf("engine: a q8_0 KV cache needs head sizes that are multiples of 32, this model has %d", cfg.HeadDim)
 	}
@@ -147,11 +158,13 @@ func newModel(f *gguf.File, opt Options) (*Model, error) {
 	}
 	m.seq = cache.NewSeq()
 	m.Timers.Enabled = opt.Timers
+	m.startPacking(packMode)
 	return m, nil
 }
 
 // Close releases the worker pool and the file mapping.
 func (m *Model) Close() error {
+	m.stopPacking()
 	m.pool.Close()
 	return m.File.Close()
 }

@@ -54,6 +54,7 @@ type File struct {
 	kvIndex     map[string]int
 	tensorIndex map[string]int
 	closer      func() error
+	mapped      bool // data is a file mapping Release may advise on
 }
 
 // Open maps the file at path read-only (or reads it where mmap is not
@@ -73,6 +74,7 @@ func Open(path string) (*File, error) {
 		return nil, fmt.Errorf("gguf: %s: %w", path, err)
 	}
 	f.closer = closer
+	f.mapped = closer != nil
 	return f, nil
 }
 
@@ -83,6 +85,7 @@ func Open(path string) (*File, error) {
 // buffer.
 func (f *File) Close() error {
 	f.data = nil
+	f.mapped = false
 	if f.closer == nil {
 		return nil
 	}

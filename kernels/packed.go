@@ -2,6 +2,7 @@ package kernels
 
 import (
 	"sync"
+	"sync/atomic"
 
 	"github.com/gollm/gollm/ggml"
 )
@@ -60,46 +61,83 @@ type actPacker struct {
 	pack func(dst, src []byte, rowBytes, n int)
 }
 
-// matrixPack is the packed copy of a Matrix, made once on first use (or by
-// Pool.Prepare).
+// matrixPack holds the packed copy of a Matrix. The copy is made once:
+// on first use by MatMul, by Pool.Prepare, or by a Packer in the background.
+// It is published through an atomic pointer, so a MatMul that runs while a
+// Packer is still working on the matrix multiplies the row-major data
+// instead of waiting (same bits either way, see above).
 type matrixPack struct {
-	once sync.Once
-	kern *packedKernels // layout of data; nil when the matrix stays row-major
+	mu         sync.Mutex // serializes packing the matrix in the foreground
+	copy       atomic.Pointer[packedCopy]
+	background atomic.Bool // a Packer owns the packing: MatMul must not pack
+}
+
+// packedCopy is one packed layout of a matrix.
+type packedCopy struct {
+	kern *packedKernels // layout of data
 	data []byte         // groups of packRows rows, each nb block columns
 	rows int            // rows covered by data (a multiple of packRows)
 }
 
 // packedFor returns m's packed copy for the active implementation, packing
-// it on first use, or nil when the active set multiplies m row by row.
-func (m *Matrix) packedFor(p *Pool) *matrixPack {
-	if int(m.Type) >= maxType {
-		return nil
-	}
-	k := active.packed[m.Type]
-	if k == nil || m.Rows < packRows {
+// it now unless a Packer owns it, or nil when m is multiplied row by row
+// (no packed layout for its type, or not packed yet).
+func (m *Matrix) packedFor(p *Pool) *packedCopy {
+	k := m.packedKernels()
+	if k == nil {
 		return nil
 	}
 	mp := &m.pack
-	mp.once.Do(func() { m.packWith(p, k) })
-	if mp.kern != k {
+	pc := mp.copy.Load()
+	if pc == nil {
+		if mp.background.Load() {
+			return nil // the Packer publishes it when done
+		}
+		mp.mu.Lock()
+		if pc = mp.copy.Load(); pc == nil {
+			pc = m.packWith(k, p.For)
+			mp.copy.Store(pc)
+		}
+		mp.mu.Unlock()
+	}
+	if pc.kern != k {
 		return nil // packed for another implementation (SetImpl in tests)
 	}
-	return mp
+	return pc
 }
 
-// packWith fills m.pack with k's layout, splitting the groups over p.
-func (m *Matrix) packWith(p *Pool, k *packedKernels) {
+// packedKernels is the packed layout the active implementation uses for m,
+// or nil.
+func (m *Matrix) packedKernels() *packedKernels {
+	if int(m.Type) >= maxType || m.Rows < packRows {
+		return nil
+	}
+	return active.packed[m.Type]
+}
+
+// packWith makes m's packed copy in k's layout, splitting the groups with
+// split (Pool.For, or a plain call).
+func (m *Matrix) packWith(k *packedKernels, split func(n int, fn func(lo, hi int))) *packedCopy {
 	rb := m.RowBytes()
 	groups := m.Rows / packRows
 	nb := m.Cols / blockElems(m.Type)
 	gb := nb * k.groupBlockBytes
-	data := make([]byte, groups*gb)
-	p.For(groups, func(lo, hi int) {
+	pc := &packedCopy{kern: k, rows: groups * packRows}
+	data := allocPacked(pc, groups*gb)
+	pc.data = data
+	split(groups, func(lo, hi int) {
 		for g := lo; g < hi; g++ {
 			k.pack(data[g*gb:(g+1)*gb], m.Data[g*packRows*rb:(g+1)*packRows*rb], rb)
 		}
 	})
-	m.pack.kern, m.pack.data, m.pack.rows = k, data, groups*packRows
+	return pc
+}
+
+// Packed reports whether m has a packed copy for the active implementation
+// (matrices whose type has no packed layout never do).
+func (m *Matrix) Packed() bool {
+	pc := m.pack.copy.Load()
+	return pc != nil && pc.kern == m.packedKernels()
 }
 
 // Prepare packs every matrix the active implementation multiplies in a
@@ -124,4 +162,15 @@ func blockElems(t ggml.Type) int {
 		return 1
 	}
 	return qk
+}
+
+// ReplacedData is the prefix of m.Data that m's packed copy replaces (MatMul
+// no longer reads it), or nil while m has no packed copy. Callers that own
+// the memory may release it (e.g. madvise a mapping).
+func (m *Matrix) ReplacedData() []byte {
+	pc := m.pack.copy.Load()
+	if pc == nil {
+		return nil
+	}
+	return m.Data[:pc.rows*m.RowBytes()]
 }

@@ -162,6 +162,9 @@ func benchOne(bm benchModel, threads, ctx int, f *benchFlags, tests []bench.Test
 		return nil, err
 	}
 	defer m.Close()
+	// Like llama-bench, which repacks inside its model load: the timed runs
+	// start once the weights are packed, not while a packer shares the cores.
+	m.WaitPacked()
 	if f.prof.labels() {
 		m.EnableProfileLabels()
 	}

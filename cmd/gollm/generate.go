@@ -135,11 +135,23 @@ func runGenerate(g *generateFlags) (err error) {
 	return printTimings(timings)
 }
 
+// packNote says how the weight packing went, for the load line.
+func packNote(m *engine.Model) string {
+	done, took := m.PackStatus()
+	switch {
+	case !done:
+		return " (weights still being packed in the background)"
+	case took > 0:
+		return fmt.Sprintf(" (+ weights packed in %.0f ms)", ms(took))
+	}
+	return ""
+}
+
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 
 func printSummary(m *engine.Model, r *engine.Result) {
 	w := os.Stderr
-	fmt.Fprintf(w, "load:     %.1f ms\n", ms(m.LoadTime))
+	fmt.Fprintf(w, "load:     %.1f ms%s\n", ms(m.LoadTime), packNote(m))
 	fmt.Fprintf(w, "prompt:   %d tokens, prefill %.1f ms (%.1f tok/s), TTFT %.1f ms\n",
 		len(r.PromptTokens), ms(r.Stats.Prefill), r.PrefillTPS(), ms(r.Stats.TTFT))
 	fmt.Fprintf(w, "generate: %d tokens, decode %.1f ms (%.2f tok/s), stop: %s, %d threads\n",

@@ -17,6 +17,7 @@ type modelFlags struct {
 	kvType  string
 	kvBlock int
 	kvSize  int
+	pack    string
 }
 
 func (f *modelFlags) register(cmd *cobra.Command) {
@@ -27,6 +28,7 @@ func (f *modelFlags) register(cmd *cobra.Command) {
 	cmd.Flags().StringVar(&f.kvType, "kv-type", "f16", "KV cache storage: f16, q8_0 or f32")
 	cmd.Flags().IntVar(&f.kvBlock, "kv-block", 16, "positions per KV cache block")
 	cmd.Flags().IntVar(&f.kvSize, "kv-size", 0, "positions the KV cache may hold over all sequences (0: 4 x context); memory is taken as used")
+	cmd.Flags().StringVar(&f.pack, "pack", engine.PackAtLoad, "when to repack weights for the fast kernels: load (before load returns), background (in idle time; products read the unpacked weights meanwhile) or lazy (on first use)")
 }
 
 func (f *modelFlags) load(timers bool) (*engine.Model, error) {
@@ -45,11 +47,14 @@ func (f *modelFlags) load(timers bool) (*engine.Model, error) {
 	if _, err := engine.ParseKVType(f.kvType); err != nil {
 		return nil, usageErr("%v", err)
 	}
+	if _, err := engine.ParsePackMode(f.pack); err != nil {
+		return nil, usageErr("%v", err)
+	}
 	if _, err := os.Stat(f.path); err != nil {
 		return nil, fmt.Errorf("model: %w", err)
 	}
 	return engine.Load(f.path, engine.Options{Threads: f.threads, Context: f.ctx, Batch: f.batch, Timers: timers,
-		KVType: f.kvType, KVBlock: f.kvBlock, KVPositions: f.kvSize})
+		KVType: f.kvType, KVBlock: f.kvBlock, KVPositions: f.kvSize, Pack: f.pack})
 }
 
 // promptFlags read a prompt from -p or --file.
