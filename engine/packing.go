@@ -60,12 +60,15 @@ func (m *Model) startPacking(mode string) {
 	ms := m.Weights.forwardOrder()
 	switch mode {
 	case PackAtLoad:
+		// One matrix at a time, releasing each one's mapped pages as soon
+		// as it is packed: the peak memory then holds one matrix twice, not
+		// the whole model.
 		start := time.Now()
-		m.pool.Prepare(ms...)
-		m.packTime = time.Since(start)
 		for _, mat := range ms {
+			m.pool.Prepare(mat)
 			m.releasePacked(mat)
 		}
+		m.packTime = time.Since(start)
 	case PackBackground:
 		m.packer = kernels.PackInBackground(m.pool, ms, m.releasePacked)
 	}
