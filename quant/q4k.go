@@ -74,21 +74,56 @@ func kScalesMins(b []byte, scales, mins *[8]float32, dOff, dminOff, scOff int) {
 	putF16(b[dminOff:], maxMin/63)
 }
 
+// qkx2Params are the make_qkx2_quants parameters of a K-quant type.
+type qkx2Params struct {
+	nmax         int
+	rmin, rdelta float32
+	nstep        int
+	nums         []float32 // the candidates' iscale numerators (k_search_kernels.go)
+}
+
+var (
+	q4kParams = qkx2Params{nmax: 15, rmin: -1, rdelta: 0.1, nstep: 20, nums: q4kNums}
+	q5kParams = qkx2Params{nmax: 31, rmin: -0.5, rdelta: 0.1, nstep: 15, nums: q5kNums}
+)
+
+// kSearchBlock runs the scale/min search of the eight sub-blocks: the
+// installed kernel if there is one and it takes the block, else the scalar
+// search. It reports whether L holds the search's levels (the kernel leaves
+// them to kRequantize, which needs them only for sub-blocks whose stored
+// scale is zero).
+func kSearchBlock(x *[qkK]float32, L *[qkK]uint8, scales, mins *[8]float32, p *qkx2Params) (haveL bool) {
+	if f := kSearch.QKX2; f != nil {
+		var ok bool
+		if *scales, *mins, ok = f(x, p.nmax, p.nums); ok {
+			return false
+		}
+	}
+	kSubblockSearch(x, L, scales, mins, p.nmax, p.rmin, p.rdelta, p.nstep)
+	return true
+}
+
+// kSubblockWeights returns the search weights of sub-block xs: av_x + |x|
+// with av_x the RMS of the sub-block.
+func kSubblockWeights(xs *[32]float32) (w [32]float32) {
+	var sumX2 float32
+	for _, v := range xs {
+		sumX2 += float32(v * v)
+	}
+	avX := sqrt32(sumX2 / 32)
+	for l, v := range xs {
+		w[l] = avX + abs32(v)
+	}
+	return w
+}
+
 // kSubblockSearch runs the per-32 scale/min search shared by the Q4_K and
 // Q5_K reference quantizers: weights av_x + |x| with av_x the RMS of the
 // sub-block, then make_qkx2_quants.
 func kSubblockSearch(x *[qkK]float32, L *[qkK]uint8, scales, mins *[8]float32, nmax int, rmin, rdelta float32, nstep int) {
 	var weights [8][32]float32
 	for j := 0; j < 8; j++ {
-		xs := x[32*j : 32*j+32]
-		var sumX2 float32
-		for _, v := range xs {
-			sumX2 += float32(v * v)
-		}
-		avX := sqrt32(sumX2 / 32)
-		for l, v := range xs {
-			weights[j][l] = avX + abs32(v)
-		}
+		weights[j] = kSubblockWeights((*[32]float32)(x[32*j:]))
 	}
 	for j := 0; j < 8; j += 2 {
 		x0, x1 := (*[32]float32)(x[32*j:]), (*[32]float32)(x[32*j+32:])
@@ -99,16 +134,29 @@ func kSubblockSearch(x *[qkK]float32, L *[qkK]uint8, scales, mins *[8]float32, n
 	}
 }
 
+// kSubblockLevels stores the search's levels of sub-block j into L (the
+// scalar search on that sub-block alone).
+func kSubblockLevels(x *[qkK]float32, L *[qkK]uint8, j int, p *qkx2Params) {
+	xs, Ls := (*[32]float32)(x[32*j:]), (*[32]uint8)(L[32*j:])
+	w := kSubblockWeights(xs)
+	qkx2Search32(xs, &w, Ls, p.nmax, p.rmin, p.rdelta, p.nstep)
+}
+
 // kRequantize recomputes the levels of each 32-value sub-block from the
 // stored (f16-rounded) scales, keeping the search's levels where the scale is
-// zero, as the Q4_K/Q5_K reference quantizers do.
-func kRequantize(x *[qkK]float32, L *[qkK]uint8, b []byte, dOff, dminOff, scOff, nmax int) {
+// zero, as the Q4_K/Q5_K reference quantizers do. Without them (haveL
+// false) it runs the search again for such a sub-block.
+func kRequantize(x *[qkK]float32, L *[qkK]uint8, b []byte, dOff, dminOff, scOff int, p *qkx2Params, haveL bool) {
+	nmax := p.nmax
 	dAll := getF16(b[dOff:])
 	mAll := getF16(b[dminOff:])
 	for j := 0; j < 8; j++ {
 		sc, m := ScaleMinK4(j, b[scOff:scOff+12])
 		d := dAll * float32(sc)
 		if d == 0 {
+			if !haveL {
+				kSubblockLevels(x, L, j, p)
+			}
 			continue
 		}
 		dm := mAll * float32(m)
@@ -128,9 +176,9 @@ func QuantizeRowQ4_K(src []float32, dst []byte) {
 	for i := 0; i < nb; i++ {
 		x := (*[qkK]float32)(src[i*qkK:])
 		b := (*[q4kBytes]byte)(dst[i*q4kBytes:])
-		kSubblockSearch(x, &L, &scales, &mins, 15, -1, 0.1, 20)
+		haveL := kSearchBlock(x, &L, &scales, &mins, &q4kParams)
 		kScalesMins(b[:], &scales, &mins, q4kD, q4kDmin, q4kScales)
-		kRequantize(x, &L, b[:], q4kD, q4kDmin, q4kScales, 15)
+		kRequantize(x, &L, b[:], q4kD, q4kDmin, q4kScales, &q4kParams, haveL)
 		q := b[q4kQs : q4kQs+128]
 		for j := 0; j < qkK; j += 64 {
 			for l := 0; l < 32; l++ {

@@ -66,9 +66,9 @@ func QuantizeRowQ5_K(src []float32, dst []byte) {
 	for i := 0; i < nb; i++ {
 		x := (*[qkK]float32)(src[i*qkK:])
 		b := (*[q5kBytes]byte)(dst[i*q5kBytes:])
-		kSubblockSearch(x, &L, &scales, &mins, 31, -0.5, 0.1, 15)
+		haveL := kSearchBlock(x, &L, &scales, &mins, &q5kParams)
 		kScalesMins(b[:], &scales, &mins, q5kD, q5kDmin, q5kScales)
-		kRequantize(x, &L, b[:], q5kD, q5kDmin, q5kScales, 31)
+		kRequantize(x, &L, b[:], q5kD, q5kDmin, q5kScales, &q5kParams, haveL)
 
 		qh := b[q5kQh : q5kQh+32]
 		clear(qh)

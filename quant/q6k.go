@@ -59,10 +59,18 @@ func QuantizeRowQ6_K(src []float32, dst []byte) {
 		x := (*[qkK]float32)(src[i*qkK:])
 		b := (*[q6kBytes]byte)(dst[i*q6kBytes:])
 		var maxScale, maxAbsScale float32
-		for ib := 0; ib < 16; ib += 2 {
-			scales[ib], scales[ib+1] = q6kSearchPair(
-				(*[16]float32)(x[16*ib:]), (*[16]float32)(x[16*ib+16:]),
-				L[16*ib:16*ib+16], L[16*ib+16:16*ib+32])
+		// An installed kernel gives the scales only; the levels of the
+		// search are needed below just for sub-blocks whose scale is zero.
+		kernelDone := false
+		if f := kSearch.Q6K; f != nil {
+			scales, kernelDone = f(x, q6kNums)
+		}
+		if !kernelDone {
+			for ib := 0; ib < 16; ib += 2 {
+				scales[ib], scales[ib+1] = q6kSearchPair(
+					(*[16]float32)(x[16*ib:]), (*[16]float32)(x[16*ib+16:]),
+					L[16*ib:16*ib+16], L[16*ib+16:16*ib+32])
+			}
 		}
 		for _, s := range scales {
 			if as := abs32(s); as > maxAbsScale {
@@ -87,6 +95,9 @@ func QuantizeRowQ6_K(src []float32, dst []byte) {
 		for j := 0; j < 16; j++ {
 			d := dAll * float32(int8(sc[j]))
 			if d == 0 {
+				if kernelDone {
+					q6kSearchSub((*[16]float32)(x[16*j:]), L[16*j:16*j+16])
+				}
 				continue // keep the levels of the search
 			}
 			for ii := 0; ii < 16; ii++ {

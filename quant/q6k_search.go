@@ -249,6 +249,17 @@ func q6kSearchPair(xa, xb *[16]float32, La, Lb []int8) (sa, sb float32) {
 	return p.finish(xa, La), q.finish(xb, Lb)
 }
 
+// q6kSearchSub runs the search on one sub-block of 16, writing its levels
+// into L and returning its scale.
+func q6kSearchSub(x *[16]float32, L []int8) float32 {
+	var ln q6kLane
+	if !ln.init(x) {
+		w := squares16(x)
+		return makeQXQuants(x[:], 32, L, w[:])
+	}
+	return q6kSearchOne(&ln, x, L)
+}
+
 // q6kSearchOne is the search on one prepared lane.
 func q6kSearchOne(ln *q6kLane, x *[16]float32, L []int8) float32 {
 	if ln.zero {

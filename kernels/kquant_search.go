@@ -1,0 +1,192 @@
+package kernels
+
+import "math"
+
+// The scale searches of the K-quant quantizers (Q4_K and Q5_K:
+// make_qkx2_quants; Q6_K: make_qx_quants), the bulk of `gollm quantize`
+// time for the K-quant mixes, on whole super-blocks with one sub-block per
+// SIMD lane. Package quant defines them (scalar, bit for bit ggml) and
+// cannot import this package, so the SIMD versions are installed into it
+// with quant.SetKSearchKernels from an init function (kquant_search_amd64.go)
+// when the CPU has AVX2; without them quant keeps its scalar search.
+//
+// Lanes make the float order easy to keep: each lane runs ggml's sequence of
+// float32 operations for its own sub-block, element after element, exactly
+// as the scalar code does, so every sum, quotient and comparison is the same
+// IEEE operation on the same operands. Only the levels are computed
+// differently, by adding 1.5*2^23 (ggml's nearest_int trick) and clamping
+// on the bit patterns, which is exact while |iscale*(x - min)| < 2^22; the
+// Q4_K/Q5_K kernel tracks a bound on that product and declines the block
+// (quant then runs the scalar search) when it could be exceeded. Both decline
+// blocks with a NaN or an infinity.
+//
+// The generic functions below are the kernels' definition in Go, lane by
+// lane, and the oracle their assembly is tested against.
+
+// magicRound is 1.5*2^23: adding it to a float32 t with |t| < 2^22 leaves
+// magicRound + round-half-to-even(t), whose bit patterns order as the
+// values.
+const (
+	magicRound float32 = 12582912
+	magicBits          = 0x4b400000
+	expInfBits         = 0x7f800000
+	// qkx2TMax bounds |iscale*(x - min)| where the fast rounding is used:
+	// 4e6 < 2^22 (the same limit as quant's scalar search).
+	qkx2TMax float32 = 4e6
+	// groupMaxEps is ggml's GROUP_MAX_EPS.
+	groupMaxEps float32 = 1e-15
+)
+
+// qkx2Block8Generic is the Q4_K/Q5_K search kernel (see
+// quant.KSearchKernels.QKX2) in Go: make_qkx2_quants with squared errors
+// and weights av_x + |x| on each 32-value sub-block, returning scales and
+// negated mins. ok is false when some x is not finite or some candidate's
+// levels could fall outside the fast rounding's range.
+func qkx2Block8Generic(x *[256]float32, nmax int, nums []float32) (scales, negMins [8]float32, ok bool) {
+	fnmax := float32(nmax)
+	top := magicBits + uint32(nmax)
+	level := func(t float32) float32 {
+		b := min(max(math.Float32bits(t+magicRound), magicBits), top)
+		return math.Float32frombits(b) - magicRound
+	}
+	var absMax uint32 // the largest |x|, as bits
+	var tMax uint32   // the largest bound on |iscale*(x - min)|, as bits
+	for j := 0; j < 8; j++ {
+		xs := (*[32]float32)(x[32*j:])
+		var sumX2 float32
+		mn, mx := xs[0], xs[0]
+		for i, v := range xs {
+			sumX2 += float32(v * v)
+			if i > 0 {
+				if v < mn {
+					mn = v
+				}
+				if v > mx {
+					mx = v
+				}
+			}
+			absMax = max(absMax, math.Float32bits(v)&^(1<<31))
+		}
+		avX := float32(math.Sqrt(float64(sumX2 / 32)))
+		var w [32]float32
+		for i, v := range xs {
+			w[i] = avX + float32(math.Abs(float64(v)))
+		}
+		sumW, sumX := w[0], float32(w[0]*xs[0])
+		for i := 1; i < 32; i++ {
+			sumW += w[i]
+			sumX += float32(w[i] * xs[i])
+		}
+		minX := mn
+		if mn > 0 {
+			mn = 0
+		}
+		done := mx == mn
+		r := mx - mn
+		iscale := fnmax / r
+		scale := 1 / iscale
+		if !done {
+			tMax = max(tMax, math.Float32bits(float32(iscale*r))&^(1<<31))
+		}
+		var best float32
+		for i, v := range xs {
+			l := level(float32(iscale * (v - mn)))
+			d := float32(float32(scale*l)+mn) - v
+			best += float32(w[i] * float32(d*d))
+		}
+		min := mn
+		var lv [32]float32
+		for _, num := range nums {
+			r := mx - min
+			iscale := num / r
+			// |x - min| is at most m (rounding is monotonic), so no
+			// product exceeds |iscale|*m.
+			m := max(math.Float32bits(r)&^(1<<31), math.Float32bits(minX-min)&^(1<<31))
+			t := float32(math.Float32frombits(math.Float32bits(iscale)&^(1<<31)) * math.Float32frombits(m))
+			if !done {
+				tMax = max(tMax, math.Float32bits(t))
+			}
+			var sumL, sumL2, sumXL float32
+			for i, v := range xs {
+				l := level(float32(iscale * (v - min)))
+				lv[i] = l
+				wl := float32(w[i] * l)
+				sumL += wl
+				sumL2 += float32(wl * l)
+				sumXL += float32(wl * v)
+			}
+			D := float32(sumW*sumL2) - float32(sumL*sumL)
+			ts := (float32(sumW*sumXL) - float32(sumX*sumL)) / D
+			tm := (float32(sumL2*sumX) - float32(sumL*sumXL)) / D
+			if tm > 0 {
+				tm = 0
+				ts = sumXL / sumL2
+			}
+			var e float32
+			for i, v := range xs {
+				d := float32(float32(ts*lv[i])+tm) - v
+				e += float32(w[i] * float32(d*d))
+			}
+			if !done && D > 0 && e < best {
+				best, scale, min = e, ts, tm
+			}
+		}
+		if done {
+			scale = 0
+		}
+		scales[j], negMins[j] = scale, -min
+	}
+	ok = absMax < expInfBits && tMax < math.Float32bits(qkx2TMax)
+	return scales, negMins, ok
+}
+
+// q6kBlock16Generic is the Q6_K search kernel (see
+// quant.KSearchKernels.Q6K) in Go: make_qx_quants with nmax 32 and weights
+// x*x on each 16-value sub-block, returning the scales. Levels are within
+// [-33, 33] before clamping whatever the data (|iscale*x| <= |nums|), so
+// only non-finite input makes ok false.
+func q6kBlock16Generic(x *[256]float32, nums []float32) (scales [16]float32, ok bool) {
+	level := func(t float32) float32 {
+		b := min(max(math.Float32bits(t+magicRound), magicBits-32), magicBits+31)
+		return math.Float32frombits(b) - magicRound
+	}
+	var absMax uint32
+	for j := 0; j < 16; j++ {
+		xs := (*[16]float32)(x[16*j:])
+		var amax, mx float32
+		var w, wx [16]float32
+		for i, v := range xs {
+			absMax = max(absMax, math.Float32bits(v)&^(1<<31))
+			if a := float32(math.Abs(float64(v))); a > amax {
+				amax, mx = a, v
+			}
+			w[i] = v * v
+			wx[i] = w[i] * v
+		}
+		var scale, best float32
+		for k, num := range nums {
+			iscale := num / mx
+			var sumLX, sumL2 float32
+			for i, v := range xs {
+				l := level(float32(iscale * v))
+				sumLX += float32(wx[i] * l)
+				sumL2 += float32(float32(w[i]*l) * l)
+			}
+			if k == 0 {
+				scale = 0
+				if sumL2 != 0 {
+					scale = sumLX / sumL2
+				}
+				best = scale * sumLX
+			} else if sumL2 > 0 && float32(sumLX*sumLX) > float32(best*sumL2) {
+				scale = sumLX / sumL2
+				best = scale * sumLX
+			}
+		}
+		if amax < groupMaxEps {
+			scale = 0
+		}
+		scales[j] = scale
+	}
+	return scales, absMax < expInfBits
+}

@@ -1,0 +1,65 @@
+//go:build !purego
+
+package kernels
+
+import (
+	"github.com/gollm/gollm/quant"
+	"golang.org/x/sys/cpu"
+)
+
+// hasKSearchAVX2 reports whether the AVX2 search kernels can run (they use
+// AVX2 integer min/max and gathers, nothing of FMA).
+var hasKSearchAVX2 = cpu.X86.HasAVX2
+
+func init() {
+	if hasKSearchAVX2 {
+		quant.SetKSearchKernels(quant.KSearchKernels{QKX2: qkx2Block8Asm, Q6K: q6kBlock16Asm})
+	}
+}
+
+// qkx2Scratch is the working memory of qkx2Block8AVX2 (offsets in the .s
+// file): the sub-blocks transposed (x[i][j] is value i of sub-block j),
+// their weights, the current candidate's levels, per-lane constants and
+// the results.
+type qkx2Scratch struct {
+	x, w, lv        [32][8]float32
+	max, minX, sumW [8]float32
+	sumX, notDone   [8]float32
+	scales, negMins [8]float32
+}
+
+//go:noescape
+func qkx2Block8AVX2(x *[256]float32, s *qkx2Scratch, nums *float32, n int, nmax float32, top uint32) bool
+
+func qkx2Block8Asm(x *[256]float32, nmax int, nums []float32) (scales, negMins [8]float32, ok bool) {
+	if len(nums) == 0 {
+		return qkx2Block8Generic(x, nmax, nums)
+	}
+	var s qkx2Scratch
+	ok = qkx2Block8AVX2(x, &s, &nums[0], len(nums), float32(nmax), magicBits+uint32(nmax))
+	return s.scales, s.negMins, ok
+}
+
+// q6kScratch is the working memory of q6kBlock16AVX2: x transposed in two
+// halves of eight sub-blocks (x[h][i][j] is value i of sub-block 8h+j),
+// the weights x*x and x*x*x, the largest |x| of each sub-block, the best
+// scale and best value of each half (scale, best, scale, best) and the
+// results.
+type q6kScratch struct {
+	x, w, wx [2][16][8]float32
+	amax     [2][8]float32
+	sb       [4][8]float32
+	scales   [16]float32
+}
+
+//go:noescape
+func q6kBlock16AVX2(x *[256]float32, s *q6kScratch, nums *float32, n int) bool
+
+func q6kBlock16Asm(x *[256]float32, nums []float32) (scales [16]float32, ok bool) {
+	if len(nums) == 0 {
+		return q6kBlock16Generic(x, nums)
+	}
+	var s q6kScratch
+	ok = q6kBlock16AVX2(x, &s, &nums[0], len(nums))
+	return s.scales, ok
+}
