@@ -55,6 +55,14 @@ type kernelSet struct {
 	packed    [maxType]*packedKernels // indexed by weight type; nil: row by row (packed.go)
 	actQuad   [maxType]*actPacker     // indexed by activation type: the quad layout packed kernels read
 
+	// vecDotQuad is the order of the prefill tokens that fall in whole
+	// groups of four (tokens 0 .. ntok&^3-1), for types whose llama.cpp
+	// four-token kernel sums in another order than its one-token kernel
+	// (Q4_K: repacked gemm vs gemv, vecdot_repack.go); nil: vecDot. The
+	// multi-token kernels of such a type (vecDot4, packed gemm with four
+	// tokens) compute this order.
+	vecDotQuad [maxType]vecDotFunc
+
 	dot      func(a, b []float32) float32
 	axpy     func(y []float32, a float32, x []float32)
 	dotF16   func(q []float32, k []uint16) float32
@@ -100,6 +108,7 @@ func newGenericSet() *kernelSet {
 	s.vecDot[ggml.F32] = vecDotF32F32Generic
 	s.vecDot1[ggml.F16] = vecDotF16F16DecodeGeneric
 	s.vecDot1[ggml.F32] = vecDotF32F32DecodeGeneric
+	s.vecDotQuad[ggml.Q4_K] = vecDotQ4_KQ8_KQuadGeneric
 
 	// The generic activation quantizers are ggml's reference ones.
 	s.quantize[ggml.Q8_0] = quantizeActQ8_0

@@ -172,9 +172,9 @@ func TestVecDot4VsVecDot(t *testing.T) {
 				f4(n, w, abuf[1:], stride, out[1:], ostride)
 				for k := 0; k < 4; k++ {
 					a := abuf[1+k*stride : 1+k*stride+arow]
-					// Same per-token float order as the single kernel:
-					// prefill and decode must agree to the bit.
-					want := s.vecDot[wt](n, w, a)
+					// Same per-token float order as the single kernel
+					// (Q4_K: its four-token order), to the bit.
+					want := s.tokenDot(wt, k, 4)(n, w, a)
 					if got := out[1+k*ostride]; got != want {
 						t.Errorf("%s %v nb=%d token %d: x4 %v, single %v", s.name, wt, nb, k, got, want)
 					}

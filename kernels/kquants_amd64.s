@@ -10,11 +10,13 @@
 // AVX2+FMA+F16C row dot products of the K-quants with Q8_K activations, nb
 // whole 256-element blocks each. See vecdot_amd64.go for the contract.
 //
-// The float steps follow the generic kernels exactly: Q6_K (like ggml's
-// AVX2 kernel) scales the eight int32 lanes and accumulates them with one
-// FMA per block; Q4_K reduces each block to two exact integers (scaled
-// quants, mins x block sums) and adds (y.d*x.d)*isum - (y.d*x.dmin)*summ
-// unfused, as dotK4 does. The integer parts are exact in any order.
+// The float steps follow the generic kernels exactly, which follow
+// llama.cpp on AVX2: Q2_K, Q3_K, Q5_K and Q6_K keep ggml_vec_dot's eight
+// int32 lanes, scale them and accumulate them with one FMA per block
+// (vecdot_lanes.go); Q4_K follows the repacked kernels (vecdot_repack.go):
+// exact integers per block (one token) or per pair of sub-blocks (four
+// tokens), fused into separate quant and min accumulators. The integer
+// parts are exact in any order.
 
 // shufW16 + 32k: VPSHUFB mask broadcasting int16 element k of each lane.
 DATA shufW16<>+0(SB)/8, $0x0100010001000100
@@ -219,6 +221,35 @@ GLOBL shufPairW16<>(SB), RODATA|NOPTR, $128
 	Q4_K_TOK(R10, ao, Y7)
 
 
+// One pair of sub-blocks (64-element chunk) for four tokens in the gemm
+// order: the four tokens' exact sums s (int32 lanes Y4-Y7 reduced to X4,
+// lanes = tokens), then X0 = fma(float(s), X8, X0).
+#define Q4_K_PAIR4(qo, ao, so) \
+	VPXOR        Y4, Y4, Y4      \
+	VPXOR        Y5, Y5, Y5      \
+	VPXOR        Y6, Y6, Y6      \
+	VPXOR        Y7, Y7, Y7      \
+	Q4_K_CHUNK4(qo, ao, so)      \
+	VPHADDD      Y5, Y4, Y4      \
+	VPHADDD      Y7, Y6, Y6      \
+	VPHADDD      Y6, Y4, Y4      \
+	VEXTRACTI128 $1, Y4, X5      \
+	VPADDD       X5, X4, X4      \
+	VCVTDQ2PS    X4, X4          \
+	VFMADD231PS  X4, X8, X0
+
+// X4..X7 (token t: its four pairs' min terms) become pair k: the four
+// tokens' min terms of pair k (X10-X13 scratch).
+#define TRANSPOSE4_I32 \
+	VPUNPCKLDQ  X5, X4, X10  \
+	VPUNPCKHDQ  X5, X4, X11  \
+	VPUNPCKLDQ  X7, X6, X12  \
+	VPUNPCKHDQ  X7, X6, X13  \
+	VPUNPCKLQDQ X12, X10, X4 \
+	VPUNPCKHQDQ X12, X10, X5 \
+	VPUNPCKLQDQ X13, X11, X6 \
+	VPUNPCKHQDQ X13, X11, X7
+
 // Q6_K, 4 tokens. X4 raw scales, Y5 unpacked quants, Y6 scales, Y7 temp,
 // Y10/Y11 ql rows, Y13 = 0x30 bytes, Y2/Y3/Y12/Y14 per-token int32 sums;
 // qh is re-read from memory per chunk.
@@ -390,7 +421,8 @@ TEXT ·vecDotQ4_KQ8_KAVX2(SB), NOSPLIT, $0-28
 	MOVQ nb+0(FP), CX
 	MOVQ w+8(FP), SI
 	MOVQ a+16(FP), DI
-	VXORPS X0, X0, X0   // the float sum, in the generic kernel's order
+	VXORPS X0, X0, X0   // acc: the quants
+	VXORPS X1, X1, X1   // accm: the mins
 	BYTE_CONST($0x0F0F0F0F, X15, Y15)
 	TESTQ CX, CX
 	JZ    q4kdone
@@ -441,8 +473,8 @@ q4kloop:
 	Q4_K_CHUNK(2)
 	Q4_K_CHUNK(3)
 
-	// sum += (y.d*x.d)*isum - (y.d*x.dmin)*summ, unfused, as the generic
-	// kernel (dotK4) computes it.
+	// The gemv order (vecDotQ4_KQ8_KGeneric): acc = fma(isum, x.d*y.d,
+	// acc), accm = fma(summ, x.dmin*y.d, accm).
 	VPSHUFD      $0x4e, X4, X5
 	VPADDD       X5, X4, X4
 	VPSHUFD      $0xb1, X4, X5
@@ -455,12 +487,10 @@ q4kloop:
 	VCVTPH2PS    X7, X7
 	VPBROADCASTW 2(SI), X8
 	VCVTPH2PS    X8, X8
-	VMULSS       X7, X6, X7
-	VMULSS       X9, X7, X7
-	VMULSS       X8, X6, X8
-	VMULSS       X4, X8, X8
-	VSUBSS       X8, X7, X7
-	VADDSS       X7, X0, X0
+	VMULSS       X6, X7, X7
+	VMULSS       X6, X8, X8
+	VFMADD231SS  X9, X7, X0
+	VFMADD231SS  X4, X8, X1
 
 	ADDQ $144, SI
 	ADDQ $292, DI
@@ -468,6 +498,7 @@ q4kloop:
 	JNZ  q4kloop
 
 q4kdone:
+	VSUBSS X1, X0, X0
 	VZEROUPPER
 	MOVSS X0, ret+24(FP)
 	RET
@@ -556,46 +587,36 @@ q4kx4loop:
 	VEXTRACTI128 $1, Y2, X3
 	VPERMQ    $0x44, Y2, Y2
 
-	VPXOR Y4, Y4, Y4
-	VPXOR Y5, Y5, Y5
-	VPXOR Y6, Y6, Y6
-	VPXOR Y7, Y7, Y7
-	Q4_K_CHUNK4(16, 4, 0)
-	Q4_K_CHUNK4(48, 68, 64)
-	Q4_K_CHUNK4(80, 132, 128)
-	Q4_K_CHUNK4(112, 196, 192)
-
-	// The generic kernel's float order for four tokens at once (lanes =
-	// tokens): isum and summ per token, then (y.d*x.d)*isum -
-	// (y.d*x.dmin)*summ added to X0.
-	VPHADDD      Y5, Y4, Y4
-	VPHADDD      Y7, Y6, Y6
-	VPHADDD      Y6, Y4, Y4
-	VEXTRACTI128 $1, Y4, X5
-	VPADDD       X5, X4, X4
-	Q4_K_MINS(DI, X5)
-	Q4_K_MINS(R8, X6)
-	Q4_K_MINS(R9, X7)
-	Q4_K_MINS(R10, X8)
-	VPHADDD      X6, X5, X5
-	VPHADDD      X8, X7, X7
-	VPHADDD      X7, X5, X5
-	VMOVSS       0(DI), X6
-	VINSERTPS    $0x10, 0(R8), X6, X6
-	VINSERTPS    $0x20, 0(R9), X6, X6
-	VINSERTPS    $0x30, 0(R10), X6, X6
-	VPBROADCASTW 0(SI), X7
-	VCVTPH2PS    X7, X7
-	VPBROADCASTW 2(SI), X8
+	// The gemm order (vecDotQ4_KQ8_KQuadGeneric), lanes = tokens: X8 =
+	// x.d*y.d, X9 = x.dmin*y.d; per pair of sub-blocks acc (X0) =
+	// fma(s, X8, acc); then the four pairs' min terms into accm (X1).
+	VMOVSS       0(DI), X10
+	VINSERTPS    $0x10, 0(R8), X10, X10
+	VINSERTPS    $0x20, 0(R9), X10, X10
+	VINSERTPS    $0x30, 0(R10), X10, X10
+	VPBROADCASTW 0(SI), X8
 	VCVTPH2PS    X8, X8
+	VMULPS       X10, X8, X8
+	VPBROADCASTW 2(SI), X9
+	VCVTPH2PS    X9, X9
+	VMULPS       X10, X9, X9
+	Q4_K_PAIR4(16, 4, 0)
+	Q4_K_PAIR4(48, 68, 64)
+	Q4_K_PAIR4(80, 132, 128)
+	Q4_K_PAIR4(112, 196, 192)
+	Q4_K_MINS(DI, X4)
+	Q4_K_MINS(R8, X5)
+	Q4_K_MINS(R9, X6)
+	Q4_K_MINS(R10, X7)
+	TRANSPOSE4_I32
 	VCVTDQ2PS    X4, X4
+	VFMADD231PS  X4, X9, X1
 	VCVTDQ2PS    X5, X5
-	VMULPS       X7, X6, X7
-	VMULPS       X4, X7, X7
-	VMULPS       X8, X6, X8
-	VMULPS       X5, X8, X8
-	VSUBPS       X8, X7, X7
-	VADDPS       X7, X0, X0
+	VFMADD231PS  X5, X9, X1
+	VCVTDQ2PS    X6, X6
+	VFMADD231PS  X6, X9, X1
+	VCVTDQ2PS    X7, X7
+	VFMADD231PS  X7, X9, X1
 
 	ADDQ $144, SI
 	ADVANCE4(292)
@@ -603,6 +624,7 @@ q4kx4loop:
 	JNZ  q4kx4loop
 
 q4kx4done:
+	VSUBPS X1, X0, X0
 	STORE_LANES4
 
 // func vecDotQ6_KQ8_Kx4AVX2(nb int, w, a *byte, stride int, out *float32, ostride int)
@@ -642,7 +664,8 @@ TEXT ·vecDotQ5_KQ8_KAVX2(SB), NOSPLIT, $0-28
 	MOVQ nb+0(FP), CX
 	MOVQ w+8(FP), SI
 	MOVQ a+16(FP), DI
-	VXORPS X0, X0, X0   // the float sum, in the generic kernel's order
+	VXORPS Y0, Y0, Y0   // acc: eight lanes
+	VXORPS X1, X1, X1   // summs
 	BYTE_CONST($0x0F0F0F0F, X15, Y15)
 	BYTE_CONST($0x01010101, X13, Y13)
 	TESTQ CX, CX
@@ -695,26 +718,23 @@ q5kloop:
 	Q5_K_CHUNK(2, 4, 5)
 	Q5_K_CHUNK(3, 6, 7)
 
-	// sum += (y.d*x.d)*isum - (y.d*x.dmin)*summ, unfused, as the generic
-	// kernel (dotK4) computes it.
+	// ggml_vec_dot_q5_K_q8_K's order (vecDotQ5_KQ8_KGeneric): summs =
+	// fma(-(y.d*x.dmin), summ, summs), acc = fma(y.d*x.d, lanes, acc).
 	VPSHUFD      $0x4e, X4, X5
 	VPADDD       X5, X4, X4
 	VPSHUFD      $0xb1, X4, X5
 	VPADDD       X5, X4, X4
-	HSUM_I32(Y9, X9, X5)
-	VCVTDQ2PS    X9, X9
 	VCVTDQ2PS    X4, X4
-	VMOVSS       0(DI), X6
-	VPBROADCASTW 0(SI), X7
-	VCVTPH2PS    X7, X7
+	VBROADCASTSS 0(DI), Y6
 	VPBROADCASTW 2(SI), X8
 	VCVTPH2PS    X8, X8
-	VMULSS       X7, X6, X7
-	VMULSS       X9, X7, X7
 	VMULSS       X8, X6, X8
-	VMULSS       X4, X8, X8
-	VSUBSS       X8, X7, X7
-	VADDSS       X7, X0, X0
+	VFNMADD231SS X4, X8, X1
+	VPBROADCASTW 0(SI), X7
+	VCVTPH2PS    X7, Y7
+	VMULPS       Y7, Y6, Y7
+	VCVTDQ2PS    Y9, Y9
+	VFMADD231PS  Y9, Y7, Y0
 
 	ADDQ $176, SI
 	ADDQ $292, DI
@@ -722,13 +742,37 @@ q5kloop:
 	JNZ  q5kloop
 
 q5kdone:
+	HSUM(Y0, X0, X2)
+	VADDSS X1, X0, X0
 	VZEROUPPER
 	MOVSS X0, ret+24(FP)
 	RET
 
+// Token t's step of ggml_vec_dot_q5_K_q8_K after a block: its eight
+// float lanes (at mem) += (y.d*x.d) * lanes (int32 in sumi; X10 = x.d
+// broadcast, Y12/Y13 scratch).
+#define Q5_K_ACC(P, sumi, mem) \
+	VBROADCASTSS 0(P), Y12     \
+	VMULPS       Y12, Y10, Y12 \
+	VCVTDQ2PS    sumi, sumi    \
+	VMOVUPS      mem, Y13      \
+	VFMADD231PS  sumi, Y12, Y13 \
+	VMOVUPS      Y13, mem
+
+// X (lane 0) = the eight-lane sum of the float lanes at mem (X12, X13
+// scratch).
+#define Q5_K_OUT(mem, X) \
+	VMOVUPS mem, Y12     \
+	HSUM(Y12, X12, X13)  \
+	VMOVAPS X12, X
+
 // func vecDotQ5_KQ8_Kx4AVX2(nb int, w, a *byte, stride int, out *float32, ostride int)
-TEXT ·vecDotQ5_KQ8_Kx4AVX2(SB), NOSPLIT, $0-48
+TEXT ·vecDotQ5_KQ8_Kx4AVX2(SB), NOSPLIT, $128-48
 	X4_PROLOGUE
+	VMOVUPS Y0, acc0-128(SP)
+	VMOVUPS Y0, acc1-96(SP)
+	VMOVUPS Y0, acc2-64(SP)
+	VMOVUPS Y0, acc3-32(SP)
 	BYTE_CONST($0x0F0F0F0F, X15, Y15)
 	BYTE_CONST($0x01010101, X1, Y1)
 	TESTQ CX, CX
@@ -772,14 +816,14 @@ q5kx4loop:
 	Q5_K_CHUNK4(112, 132, 128, 4, 5)
 	Q5_K_CHUNK4(144, 196, 192, 6, 7)
 
-	// The generic kernel's float order for four tokens at once (lanes =
-	// tokens): isum and summ per token, then (y.d*x.d)*isum -
-	// (y.d*x.dmin)*summ added to X0.
-	VPHADDD      Y5, Y4, Y4
-	VPHADDD      Y7, Y6, Y6
-	VPHADDD      Y6, Y4, Y4
-	VEXTRACTI128 $1, Y4, X5
-	VPADDD       X5, X4, X4
+	// ggml_vec_dot_q5_K_q8_K's order per token (vecDotQ5_KQ8_KGeneric):
+	// the eight lanes on the stack, summs in lane t of X0.
+	VPBROADCASTW 0(SI), X10
+	VCVTPH2PS    X10, Y10
+	Q5_K_ACC(DI, Y4, acc0-128(SP))
+	Q5_K_ACC(R8, Y5, acc1-96(SP))
+	Q5_K_ACC(R9, Y6, acc2-64(SP))
+	Q5_K_ACC(R10, Y7, acc3-32(SP))
 	Q4_K_MINS(DI, X5)
 	Q4_K_MINS(R8, X6)
 	Q4_K_MINS(R9, X7)
@@ -791,18 +835,11 @@ q5kx4loop:
 	VINSERTPS    $0x10, 0(R8), X6, X6
 	VINSERTPS    $0x20, 0(R9), X6, X6
 	VINSERTPS    $0x30, 0(R10), X6, X6
-	VPBROADCASTW 0(SI), X7
-	VCVTPH2PS    X7, X7
 	VPBROADCASTW 2(SI), X8
 	VCVTPH2PS    X8, X8
-	VCVTDQ2PS    X4, X4
-	VCVTDQ2PS    X5, X5
-	VMULPS       X7, X6, X7
-	VMULPS       X4, X7, X7
 	VMULPS       X8, X6, X8
-	VMULPS       X5, X8, X8
-	VSUBPS       X8, X7, X7
-	VADDPS       X7, X0, X0
+	VCVTDQ2PS    X5, X5
+	VFNMADD231PS X5, X8, X0
 
 	ADDQ $176, SI
 	ADVANCE4(292)
@@ -810,6 +847,15 @@ q5kx4loop:
 	JNZ  q5kx4loop
 
 q5kx4done:
+	// out_t = hsum8(acc_t) + summs_t
+	Q5_K_OUT(acc0-128(SP), X4)
+	Q5_K_OUT(acc1-96(SP), X5)
+	Q5_K_OUT(acc2-64(SP), X6)
+	Q5_K_OUT(acc3-32(SP), X7)
+	VINSERTPS $0x10, X5, X4, X4
+	VINSERTPS $0x20, X6, X4, X4
+	VINSERTPS $0x30, X7, X4, X4
+	VADDPS    X0, X4, X0
 	STORE_LANES4
 
 // func vecDotQ3_KQ8_KAVX2(nb int, w, a *byte) float32
@@ -910,7 +956,7 @@ TEXT ·vecDotQ2_KQ8_KAVX2(SB), NOSPLIT, $0-28
 	MOVQ nb+0(FP), CX
 	MOVQ w+8(FP), SI
 	MOVQ a+16(FP), DI
-	VXORPS X0, X0, X0   // the float sum, in the generic kernel's order
+	VXORPS Y0, Y0, Y0   // eight float lanes (ggml_vec_dot_q2_K_q8_K)
 	BYTE_CONST($0x03030303, X15, Y15)
 	BYTE_CONST($0x0F0F0F0F, X14, Y14)
 	TESTQ CX, CX
@@ -927,9 +973,8 @@ q2kloop:
 	VPAND     X14, X3, X3
 	VPMOVZXBW X2, Y2
 	VPMOVZXBW X3, Y3
-	// summs = mins . bsums
+	// the min lanes: mins . bsums pairwise
 	VPMADDWD  260(DI), Y3, Y3
-	HSUM_I32(Y3, X3, X4)
 	VPERMQ    $0xee, Y2, Y8
 	VPERMQ    $0x44, Y2, Y2
 
@@ -944,22 +989,20 @@ q2kloop:
 	Q2_K_GROUP(2, 164, Y8, 32)
 	Q2_K_GROUP(4, 196, Y8, 64)
 	Q2_K_GROUP(6, 228, Y8, 96)
-	HSUM_I32(Y9, X9, X4)
 
-	// sum += (y.d*x.d)*isum - (y.d*x.dmin)*summs, unfused
-	VMOVSS       0(DI), X6
+	// acc = fma(-(y.d*x.dmin), min lanes, acc), then fma(y.d*x.d, lanes,
+	// acc), as vecDotQ2_KQ8_KGeneric.
+	VBROADCASTSS 0(DI), Y6
 	VPBROADCASTW 80(SI), X7
-	VCVTPH2PS    X7, X7
+	VCVTPH2PS    X7, Y7
 	VPBROADCASTW 82(SI), X8
-	VCVTPH2PS    X8, X8
-	VMULSS       X7, X6, X7
-	VMULSS       X8, X6, X8
-	VCVTDQ2PS    X9, X9
-	VCVTDQ2PS    X3, X3
-	VMULSS       X9, X7, X7
-	VMULSS       X3, X8, X8
-	VSUBSS       X8, X7, X7
-	VADDSS       X7, X0, X0
+	VCVTPH2PS    X8, Y8
+	VMULPS       Y7, Y6, Y7
+	VMULPS       Y8, Y6, Y8
+	VCVTDQ2PS    Y3, Y3
+	VFNMADD231PS Y3, Y8, Y0
+	VCVTDQ2PS    Y9, Y9
+	VFMADD231PS  Y9, Y7, Y0
 
 	ADDQ $84, SI
 	ADDQ $292, DI
@@ -967,6 +1010,7 @@ q2kloop:
 	JNZ  q2kloop
 
 q2kdone:
+	HSUM(Y0, X0, X1)
 	VZEROUPPER
 	MOVSS X0, ret+24(FP)
 	RET

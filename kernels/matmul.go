@@ -1,6 +1,10 @@
 package kernels
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/gollm/gollm/ggml"
+)
 
 // Tile sizes of the prefill path: a thread takes rowTile weight rows at a
 // time and walks the tokens in blocks of tokTile, so that the rows (a few KiB
@@ -23,6 +27,8 @@ type matmulJob struct {
 	wRow     int // bytes per weight row
 	aRow     int // bytes per activation row
 	dot      vecDotFunc
+	dotQ     vecDotFunc    // tokens before quadEnd (vecDotQuad); nil: none
+	quadEnd  int           // ntok&^3 when dotQ is set, else 0
 	dot4     vecDot4Func   // nil: the type has no multi-token kernel
 	dot8     vecDot4Func   // nil: the type has no 8-token kernel
 	dotR4    vecDotR4Func  // nil: the type has no four-row kernel
@@ -147,6 +153,9 @@ func (p *Pool) newMatmulJob(out []float32, w *Matrix, a *Acts) (matmulJob, int) 
 	if d1 := active.vecDot1[w.Type]; d1 != nil && !job.prefill {
 		job.dot, job.dotR4 = d1, nil // llama.cpp's one-token order
 	}
+	if dq := active.vecDotQuad[w.Type]; dq != nil && job.prefill {
+		job.dotQ, job.quadEnd = dq, a.NTok&^3 // llama.cpp's four-token order
+	}
 	if f := active.vecDot4x4[w.Type]; f != nil {
 		job.dot2x4, job.tileRows = f, 4
 	}
@@ -224,8 +233,9 @@ func (j *matmulJob) run(lo, hi int) {
 					}
 					for ; t < te; t++ {
 						at := j.a[t*j.aRow : (t+1)*j.aRow]
+						dot := j.dotAt(t)
 						for k := 0; k < tr; k++ {
-							j.out[t*j.rows+r+k] = j.dot(j.cols, wr[k*j.wRow:(k+1)*j.wRow], at)
+							j.out[t*j.rows+r+k] = dot(j.cols, wr[k*j.wRow:(k+1)*j.wRow], at)
 						}
 					}
 				}
@@ -244,11 +254,33 @@ func (j *matmulJob) run(lo, hi int) {
 					}
 				}
 				for ; t < te; t++ {
-					j.out[t*j.rows+r] = j.dot(j.cols, wr, j.a[t*j.aRow:(t+1)*j.aRow])
+					j.out[t*j.rows+r] = j.dotAt(t)(j.cols, wr, j.a[t*j.aRow:(t+1)*j.aRow])
 				}
 			}
 		}
 	}
+}
+
+// dotAt is the single-token kernel for prefill token t: the multi-token
+// kernels cover whole groups of four (they compute the four-token order of
+// a vecDotQuad type), so this is for tokens left over.
+func (j *matmulJob) dotAt(t int) vecDotFunc {
+	if t < j.quadEnd {
+		return j.dotQ
+	}
+	return j.dot
+}
+
+// tokenDot is the single-token kernel whose result MatMul gives for token
+// tok of an ntok-token batch of weight type t (tests compare with it).
+func (s *kernelSet) tokenDot(t ggml.Type, tok, ntok int) vecDotFunc {
+	if f := s.vecDot1[t]; f != nil && ntok == 1 {
+		return f
+	}
+	if f := s.vecDotQuad[t]; f != nil && ntok > 1 && tok < ntok&^3 {
+		return f
+	}
+	return s.vecDot[t]
 }
 
 // runPacked computes units [lo, hi) of a packed matmul.
@@ -271,10 +303,17 @@ func (j *matmulJob) runPacked(lo, hi int) {
 		q1 := min(q0+quadTile, j.nquads)
 		g := u % j.gUnits
 		if g == j.groups { // tail rows, row by row
+			te := min(4*q1, j.ntok)
 			for r := g * packRows; r < j.rows; r++ {
 				wr := j.w[r*j.wRow : (r+1)*j.wRow]
-				for t := 4 * q0; t < min(4*q1, j.ntok); t++ {
-					j.out[t*j.rows+r] = j.dot(j.cols, wr, j.a[t*j.aRow:(t+1)*j.aRow])
+				t := 4 * q0
+				if j.dot4 != nil {
+					for ; t+4 <= te; t += 4 {
+						j.dot4(j.cols, wr, j.a[t*j.aRow:(t+4)*j.aRow], j.aRow, j.out[t*j.rows+r:], j.rows)
+					}
+				}
+				for ; t < te; t++ {
+					j.out[t*j.rows+r] = j.dotAt(t)(j.cols, wr, j.a[t*j.aRow:(t+1)*j.aRow])
 				}
 			}
 			continue

@@ -84,6 +84,10 @@ func q4_Kx8GemvAsm(nb int, w, a []byte, out []float32) {
 	q4_Kx8GemvAVX2(packedArgs(nb, q4_KGroupBytes, q8_KQuadBytes, w, a, out, packRows))
 }
 
+// q4_Kx8GemmAsm runs a whole quad through the gemm (llama.cpp's four-token
+// order) and the tokens of a partial quad (the last ntok%4 of a batch)
+// through the gemv, as llama.cpp does: token t's fields sit 4t bytes into
+// each slot of the quad layout, so the gemv reads it from a[4t:].
 func q4_Kx8GemmAsm(nb int, w, a []byte, out []float32, ostride, ntok int) {
 	checkGemmOut(out, ostride, ntok)
 	if nb == 0 {
@@ -91,5 +95,11 @@ func q4_Kx8GemmAsm(nb int, w, a []byte, out []float32, ostride, ntok int) {
 		return
 	}
 	nb, pw, pa, po := packedArgs(nb, q4_KGroupBytes, q8_KQuadBytes, w, a, out, packRows)
-	q4_Kx8GemmAVX2(nb, pw, pa, po, ostride, ntok)
+	if ntok == 4 {
+		q4_Kx8GemmAVX2(nb, pw, pa, po, ostride, ntok)
+		return
+	}
+	for t := 0; t < ntok; t++ {
+		q4_Kx8GemvAVX2(nb, pw, &a[4*t], &out[t*ostride])
+	}
 }

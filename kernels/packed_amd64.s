@@ -286,12 +286,16 @@ q40gmdone:
 // Q4_K x Q8_K, one group of eight rows (layouts: q4_KGroupBytes and
 // q8_KQuad in packed_q8.go).
 //
-// Per block column and row, as vecDotQ4_KQ8_KGeneric: the exact integers
-// isum = sum_j sc(j)*dot(j) and summ = sum_j m(j)*P(j), then
-// acc += (d_a*d_w)*float(isum) - (d_a*dmin_w)*float(summ), unfused. A
-// piece's products fit int16 for four pieces (eight byte products of at
-// most 2*15*127 per int16 half), so each half chunk (pieces 4h..4h+3) is
-// summed in int16 and then scaled with one VPMADDWD by the scale pairs.
+// Per row, the float order of llama.cpp's repacked kernels
+// (vecdot_repack.go): the gemv (one token) sums a block column to the
+// exact integers isum = sum_j sc(j)*dot(j) and summ = sum_j m(j)*P(j) and
+// accumulates acc = fma(isum, d_w*d_a, acc), accm = fma(summ,
+// dmin_w*d_a, accm); the gemm (four tokens) accumulates acc per pair of
+// sub-blocks (chunk) and the min terms per chunk in a second pass over
+// the block columns. The result is acc - accm. A piece's products fit
+// int16 for four pieces (eight byte products of at most 2*15*127 per int16
+// half), so each half chunk (pieces 4h..4h+3) is summed in int16 and then
+// scaled with one VPMADDWD by the scale pairs.
 
 // One piece for token 0: the 32 bytes at wo(SI) against the activation
 // slots at ao(DI) (low nibbles) and ao+16(DI) (high), added to int16 acc.
@@ -337,20 +341,19 @@ q40gmdone:
 	VPMADDWD     Y7, Y6, Y6      \
 	VPADDD       Y6, Y9, Y9
 
-// acc += (d_a*d_w)*float(isum) - (d_a*dmin_w)*float(summ) for token t,
-// isum in I (clobbered), summ in Y9; Y6, Y7, Y12 scratch.
-#define Q4K_FLOAT(t, I, acc) \
+// The gemv step of token t: acc = fma(isum, d_w*d_a, acc), accm =
+// fma(summ, dmin_w*d_a, accm), isum in I (clobbered), summ in Y9; Y6, Y7,
+// Y12 scratch.
+#define Q4K_FLOAT(t, I, acc, accm) \
 	VCVTDQ2PS    Y9, Y9       \
 	VBROADCASTSS 4*t(DI), Y7  \
 	VCVTPH2PS    16(SI), Y6   \
-	VMULPS       Y6, Y7, Y6   \
-	VMULPS       Y9, Y6, Y9   \
+	VMULPS       Y7, Y6, Y6   \
+	VFMADD231PS  Y9, Y6, accm \
 	VCVTPH2PS    (SI), Y12    \
-	VMULPS       Y12, Y7, Y12 \
+	VMULPS       Y7, Y12, Y12 \
 	VCVTDQ2PS    I, I         \
-	VMULPS       I, Y12, I    \
-	VSUBPS       Y9, I, I     \
-	VADDPS       I, acc, acc
+	VFMADD231PS  I, Y12, acc
 
 // func q4_Kx8GemvAVX2(nb int, w, a *byte, out *float32)
 TEXT ·q4_Kx8GemvAVX2(SB), NOSPLIT, $0-32
@@ -360,6 +363,7 @@ TEXT ·q4_Kx8GemvAVX2(SB), NOSPLIT, $0-32
 	MOVQ out+24(FP), DX
 	PK_CONSTS
 	VXORPS Y10, Y10, Y10
+	VXORPS Y11, Y11, Y11
 	TESTQ  CX, CX
 	JZ     q4kgvdone
 
@@ -393,20 +397,22 @@ q4kgvloop:
 	Q4K_HALF1(3, 0)
 	Q4K_HALF1(3, 1)
 	Q4K_MINS(0)
-	Q4K_FLOAT(0, Y8, Y10)
+	Q4K_FLOAT(0, Y8, Y10, Y11)
 	ADDQ $1184, SI
 	ADDQ $1104, DI
 	DECQ CX
 	JNZ  q4kgvloop
 
 q4kgvdone:
+	VSUBPS  Y11, Y10, Y10
 	VMOVUPS Y10, (DX)
 	VZEROUPPER
 	RET
 
-// The four-token version: int16 sums Y0-Y3, int32 isum Y4-Y7 (reusing Y0-Y3
-// and Y9 for the float steps), float accumulators Y8, Y10, Y11, Y13; the
-// nibbles of each piece are unpacked once (Y12 low, Y14 high).
+// The four-token version (gemm order, a whole quad): int16 sums Y0-Y3,
+// int32 chunk sums Y4-Y7, float accumulators Y8, Y10, Y11, Y13; the
+// nibbles of each piece are unpacked once (Y12 low, Y14 high). The min
+// terms are accumulated after the main loop, in Y4-Y7.
 
 // One piece for the four tokens.
 #define Q4K_PIECE4(wo, ao) \
@@ -458,40 +464,87 @@ q4kgvdone:
 	VPMADDWD  Y12, Y3, Y3                             \
 	VPADDD    Y3, Y7, Y7
 
-// Q4K_MINS and Q4K_FLOAT with other registers: summ into Y9 from Y0/Y1,
-// scratch Y1, Y2, Y3.
-#define Q4K_MINS4(t) \
-	VPMOVZXBW    96(SI), Y0      \
-	VPBROADCASTD 16+4*t(DI), Y1  \
-	VPMADDWD     Y1, Y0, Y9      \
-	VPMOVZXBW    112(SI), Y0     \
-	VPBROADCASTD 32+4*t(DI), Y1  \
-	VPMADDWD     Y1, Y0, Y0      \
-	VPADDD       Y0, Y9, Y9      \
-	VPMOVZXBW    128(SI), Y0     \
-	VPBROADCASTD 48+4*t(DI), Y1  \
-	VPMADDWD     Y1, Y0, Y0      \
-	VPADDD       Y0, Y9, Y9      \
-	VPMOVZXBW    144(SI), Y0     \
-	VPBROADCASTD 64+4*t(DI), Y1  \
-	VPMADDWD     Y1, Y0, Y0      \
-	VPADDD       Y0, Y9, Y9
+// The block column's scales d_w*d_a_t of the four tokens, on the stack
+// (Y9, Y12 scratch).
+#define Q4K_DD4 \
+	VCVTPH2PS    (SI), Y12        \
+	VBROADCASTSS 0(DI), Y9        \
+	VMULPS       Y9, Y12, Y9      \
+	VMOVUPS      Y9, dd0-128(SP)  \
+	VBROADCASTSS 4(DI), Y9        \
+	VMULPS       Y9, Y12, Y9      \
+	VMOVUPS      Y9, dd1-96(SP)   \
+	VBROADCASTSS 8(DI), Y9        \
+	VMULPS       Y9, Y12, Y9      \
+	VMOVUPS      Y9, dd2-64(SP)   \
+	VBROADCASTSS 12(DI), Y9       \
+	VMULPS       Y9, Y12, Y9      \
+	VMOVUPS      Y9, dd3-32(SP)
 
-#define Q4K_FLOAT4(t, I, acc) \
-	VCVTDQ2PS    Y9, Y9      \
-	VBROADCASTSS 4*t(DI), Y1 \
-	VCVTPH2PS    16(SI), Y2  \
-	VMULPS       Y2, Y1, Y2  \
-	VMULPS       Y9, Y2, Y9  \
-	VCVTPH2PS    (SI), Y3    \
-	VMULPS       Y3, Y1, Y3  \
-	VCVTDQ2PS    I, I        \
-	VMULPS       I, Y3, I    \
-	VSUBPS       Y9, I, I    \
-	VADDPS       I, acc, acc
+// Chunk k for the four tokens: its two halves into the int32 sums Y4-Y7,
+// then acc_t = fma(float(s), d_w*d_a_t, acc_t).
+#define Q4K_CHUNK4(k) \
+	VPXOR        Y4, Y4, Y4             \
+	VPXOR        Y5, Y5, Y5             \
+	VPXOR        Y6, Y6, Y6             \
+	VPXOR        Y7, Y7, Y7             \
+	Q4K_HALF4(k, 0)                     \
+	Q4K_HALF4(k, 1)                     \
+	VCVTDQ2PS    Y4, Y4                 \
+	VFMADD231PS  dd0-128(SP), Y4, Y8    \
+	VCVTDQ2PS    Y5, Y5                 \
+	VFMADD231PS  dd1-96(SP), Y5, Y10    \
+	VCVTDQ2PS    Y6, Y6                 \
+	VFMADD231PS  dd2-64(SP), Y6, Y11    \
+	VCVTDQ2PS    Y7, Y7                 \
+	VFMADD231PS  dd3-32(SP), Y7, Y13
+
+// The min terms of chunk k for token t: accm = fma(float(m), dm, accm)
+// with the chunk's min pairs in Y9 (Y14 scratch).
+#define Q4K_MINK(k, t, dm, accm) \
+	VPBROADCASTD 16+16*k+4*t(DI), Y14 \
+	VPMADDWD     Y14, Y9, Y14         \
+	VCVTDQ2PS    Y14, Y14             \
+	VFMADD231PS  Y14, dm, accm
+
+// One block column's min terms for the four tokens: dm_t = dmin_w*d_a_t
+// in Y0-Y3 (Y12 scratch), accumulators Y4-Y7.
+#define Q4K_MINS4 \
+	VCVTPH2PS    16(SI), Y12 \
+	VBROADCASTSS 0(DI), Y0   \
+	VMULPS       Y0, Y12, Y0 \
+	VBROADCASTSS 4(DI), Y1   \
+	VMULPS       Y1, Y12, Y1 \
+	VBROADCASTSS 8(DI), Y2   \
+	VMULPS       Y2, Y12, Y2 \
+	VBROADCASTSS 12(DI), Y3  \
+	VMULPS       Y3, Y12, Y3 \
+	VPMOVZXBW    96(SI), Y9  \
+	Q4K_MINK(0, 0, Y0, Y4)   \
+	Q4K_MINK(0, 1, Y1, Y5)   \
+	Q4K_MINK(0, 2, Y2, Y6)   \
+	Q4K_MINK(0, 3, Y3, Y7)   \
+	VPMOVZXBW    112(SI), Y9 \
+	Q4K_MINK(1, 0, Y0, Y4)   \
+	Q4K_MINK(1, 1, Y1, Y5)   \
+	Q4K_MINK(1, 2, Y2, Y6)   \
+	Q4K_MINK(1, 3, Y3, Y7)   \
+	VPMOVZXBW    128(SI), Y9 \
+	Q4K_MINK(2, 0, Y0, Y4)   \
+	Q4K_MINK(2, 1, Y1, Y5)   \
+	Q4K_MINK(2, 2, Y2, Y6)   \
+	Q4K_MINK(2, 3, Y3, Y7)   \
+	VPMOVZXBW    144(SI), Y9 \
+	Q4K_MINK(3, 0, Y0, Y4)   \
+	Q4K_MINK(3, 1, Y1, Y5)   \
+	Q4K_MINK(3, 2, Y2, Y6)   \
+	Q4K_MINK(3, 3, Y3, Y7)
 
 // func q4_Kx8GemmAVX2(nb int, w, a *byte, out *float32, ostride, ntok int)
-TEXT ·q4_Kx8GemmAVX2(SB), NOSPLIT, $0-48
+//
+// A whole quad only (ntok 4): the Go wrapper runs partial quads, which
+// llama.cpp multiplies with its gemv, through q4_Kx8GemvAVX2.
+TEXT ·q4_Kx8GemmAVX2(SB), NOSPLIT, $128-48
 	MOVQ nb+0(FP), CX
 	MOVQ w+8(FP), SI
 	MOVQ a+16(FP), DI
@@ -507,33 +560,36 @@ TEXT ·q4_Kx8GemmAVX2(SB), NOSPLIT, $0-48
 	JZ     q4kgmdone
 
 q4kgmloop:
-	VPXOR Y4, Y4, Y4
-	VPXOR Y5, Y5, Y5
-	VPXOR Y6, Y6, Y6
-	VPXOR Y7, Y7, Y7
-	Q4K_HALF4(0, 0)
-	Q4K_HALF4(0, 1)
-	Q4K_HALF4(1, 0)
-	Q4K_HALF4(1, 1)
-	Q4K_HALF4(2, 0)
-	Q4K_HALF4(2, 1)
-	Q4K_HALF4(3, 0)
-	Q4K_HALF4(3, 1)
-	Q4K_MINS4(0)
-	Q4K_FLOAT4(0, Y4, Y8)
-	Q4K_MINS4(1)
-	Q4K_FLOAT4(1, Y5, Y10)
-	Q4K_MINS4(2)
-	Q4K_FLOAT4(2, Y6, Y11)
-	Q4K_MINS4(3)
-	Q4K_FLOAT4(3, Y7, Y13)
+	Q4K_DD4
+	Q4K_CHUNK4(0)
+	Q4K_CHUNK4(1)
+	Q4K_CHUNK4(2)
+	Q4K_CHUNK4(3)
 	ADDQ $1184, SI
 	ADDQ $1104, DI
 	DECQ CX
 	JNZ  q4kgmloop
 
+	// The min terms: a second pass over the block columns.
+	MOVQ nb+0(FP), CX
+	MOVQ w+8(FP), SI
+	MOVQ a+16(FP), DI
+	VXORPS Y4, Y4, Y4
+	VXORPS Y5, Y5, Y5
+	VXORPS Y6, Y6, Y6
+	VXORPS Y7, Y7, Y7
+
+q4kgmmins:
+	Q4K_MINS4
+	ADDQ $1184, SI
+	ADDQ $1104, DI
+	DECQ CX
+	JNZ  q4kgmmins
+
+	VSUBPS  Y4, Y8, Y8
+	VSUBPS  Y5, Y10, Y9
+	VSUBPS  Y6, Y11, Y10
+	VSUBPS  Y7, Y13, Y11
+
 q4kgmdone:
-	VMOVDQU Y10, Y9
-	VMOVDQU Y11, Y10
-	VMOVDQU Y13, Y11
 	PK_STORE4(q4kgmret)

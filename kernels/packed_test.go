@@ -62,11 +62,11 @@ func TestMatMulBitExact(t *testing.T) {
 						if pc := m.pack.copy.Load(); s.packed[wt] != nil && (pc == nil || pc.kern != s.packed[wt]) && sh.rows >= packRows {
 							t.Fatalf("%s %v: matrix not packed", s.name, wt)
 						}
-						ref := genericSet.vecDot[wt]
-						if f := genericSet.vecDot1[wt]; f != nil && ntok == 1 {
-							ref = f // one-token batches follow ggml_vec_dot
-						}
 						for tok := 0; tok < ntok; tok++ {
+							// llama.cpp's order for this token: one-token
+							// batches follow ggml_vec_dot, Q4_K's whole
+							// quads its repacked gemm.
+							ref := genericSet.tokenDot(wt, tok, ntok)
 							ar := a.Row(tok)
 							for row := 0; row < sh.rows; row++ {
 								want := ref(cols, m.Row(row), ar)

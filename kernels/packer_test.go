@@ -57,10 +57,7 @@ func testPackInBackground(t *testing.T, wt ggml.Type) {
 			want[i] = make([]float32, ntok*rows)
 			for tok := range ntok {
 				for row := range rows {
-					want[i][tok*rows+row] = active.vecDot[wt](cols, m.Row(row), a.Row(tok))
-					if f := active.vecDot1[wt]; f != nil && ntok == 1 {
-						want[i][tok*rows+row] = f(cols, m.Row(row), a.Row(tok))
-					}
+					want[i][tok*rows+row] = active.tokenDot(wt, tok, ntok)(cols, m.Row(row), a.Row(tok))
 				}
 			}
 		}

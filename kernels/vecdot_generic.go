@@ -70,37 +70,6 @@ func dot16(q []int8, y []byte) int32 {
 	return s
 }
 
-func vecDotQ2_KQ8_KGeneric(n int, w, a []byte) float32 {
-	var sum float32
-	var q [qkK]int8
-	for i := 0; i < n/qkK; i++ {
-		x := w[i*q2_KBytes : (i+1)*q2_KBytes]
-		y := a[i*q8_KBytes : (i+1)*q8_KBytes]
-		sc := x[0:16]
-		qs := x[16:80]
-		// Element e = 128c + 32s + l is bits 2s..2s+1 of qs[32c+l].
-		for c := 0; c < 2; c++ {
-			for s := 0; s < 4; s++ {
-				for l := 0; l < 32; l++ {
-					q[128*c+32*s+l] = int8(qs[32*c+l] >> (2 * s) & 3)
-				}
-			}
-		}
-		// The mins (high nibbles of the scales) only need the activation
-		// block sums.
-		var summs, isum int32
-		for j := 0; j < 16; j++ {
-			summs += q8KBsum(y, j) * int32(sc[j]>>4)
-			isum += int32(sc[j]&0x0F) * dot16(q[16*j:], y[4+16*j:])
-		}
-		yd := f32at(y, 0)
-		dall := yd * f16at(x, 80)
-		dmin := yd * f16at(x, 82)
-		sum += dall*float32(isum) - dmin*float32(summs)
-	}
-	return sum
-}
-
 // unpackQ3KScales decodes the sixteen 6-bit scales of a Q3_K block (12
 // bytes: low nibbles in bytes 0-7, high 2-bit pairs in bytes 8-11) as ggml
 // does, without the -32 offset.
@@ -129,58 +98,4 @@ func scaleMinK4(j int, q []byte) (d, m uint8) {
 		return q[j] & 63, q[j+4] & 63
 	}
 	return q[j+4]&0x0F | (q[j-4]>>6)<<4, q[j+4]>>4 | (q[j]>>6)<<4
-}
-
-// dotK4 finishes a Q4_K/Q5_K block whose 256 quants (0..31) are in q.
-func dotK4(x, y []byte, q *[qkK]int8) float32 {
-	sc := x[4:16]
-	var isum, summ int32
-	for j := 0; j < 8; j++ {
-		d, m := scaleMinK4(j, sc)
-		summ += int32(m) * (q8KBsum(y, 2*j) + q8KBsum(y, 2*j+1))
-		isum += int32(d) * (dot16(q[32*j:], y[4+32*j:]) + dot16(q[32*j+16:], y[4+32*j+16:]))
-	}
-	yd := f32at(y, 0)
-	return yd*f16at(x, 0)*float32(isum) - yd*f16at(x, 2)*float32(summ)
-}
-
-func vecDotQ4_KQ8_KGeneric(n int, w, a []byte) float32 {
-	var sum float32
-	var q [qkK]int8
-	for i := 0; i < n/qkK; i++ {
-		x := w[i*q4_KBytes : (i+1)*q4_KBytes]
-		y := a[i*q8_KBytes : (i+1)*q8_KBytes]
-		qs := x[16:144]
-		// Sub-block 2k is the low nibbles of qs[32k..32k+31], 2k+1 the high.
-		for k := 0; k < 4; k++ {
-			for l := 0; l < 32; l++ {
-				b := qs[32*k+l]
-				q[64*k+l] = int8(b & 0x0F)
-				q[64*k+32+l] = int8(b >> 4)
-			}
-		}
-		sum += dotK4(x, y, &q)
-	}
-	return sum
-}
-
-func vecDotQ5_KQ8_KGeneric(n int, w, a []byte) float32 {
-	var sum float32
-	var q [qkK]int8
-	for i := 0; i < n/qkK; i++ {
-		x := w[i*q5_KBytes : (i+1)*q5_KBytes]
-		y := a[i*q8_KBytes : (i+1)*q8_KBytes]
-		qh := x[16:48]
-		qs := x[48:176]
-		// As Q4_K, plus 16 when bit 2k (low) or 2k+1 (high) of qh[l] is set.
-		for k := 0; k < 4; k++ {
-			for l := 0; l < 32; l++ {
-				b := qs[32*k+l]
-				q[64*k+l] = int8(b&0x0F | (qh[l]>>(2*k)&1)<<4)
-				q[64*k+32+l] = int8(b>>4 | (qh[l]>>(2*k+1)&1)<<4)
-			}
-		}
-		sum += dotK4(x, y, &q)
-	}
-	return sum
 }

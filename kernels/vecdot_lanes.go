@@ -185,3 +185,96 @@ func vecDotQ3_KQ8_KGeneric(n int, w, a []byte) float32 {
 	}
 	return hsum8(&acc)
 }
+
+// Q2_K follows ggml_vec_dot_q2_K_q8_K on AVX2: per super-block the min
+// terms go into the same eight lanes first (lane l: m(2l)*bsums[2l] +
+// m(2l+1)*bsums[2l+1], fused with -d_a*dmin_w), then the scaled quants
+// (kLanes, fused with d_a*d_w); one horizontal sum at the end.
+
+func vecDotQ2_KQ8_KGeneric(n int, w, a []byte) float32 {
+	var acc [8]float32
+	var q [qkK]int8
+	var sc [16]int32
+	for i := 0; i < n/qkK; i++ {
+		x := w[i*q2_KBytes : (i+1)*q2_KBytes]
+		y := a[i*q8_KBytes : (i+1)*q8_KBytes]
+		scb := x[0:16]
+		qs := x[16:80]
+		// Element e = 128c + 32s + l is bits 2s..2s+1 of qs[32c+l].
+		for c := 0; c < 2; c++ {
+			for s := 0; s < 4; s++ {
+				for l := 0; l < 32; l++ {
+					q[128*c+32*s+l] = int8(qs[32*c+l] >> (2 * s) & 3)
+				}
+			}
+		}
+		var mins [8]int32
+		for l := range mins {
+			mins[l] = int32(scb[2*l]>>4)*q8KBsum(y, 2*l) + int32(scb[2*l+1]>>4)*q8KBsum(y, 2*l+1)
+		}
+		for j := range sc {
+			sc[j] = int32(scb[j] & 0x0F)
+		}
+		yd := f32at(y, 0)
+		fmaLanes(&acc, -yd*f16at(x, 82), &mins)
+		lanes := kLanes(&q, &sc, y[4:])
+		fmaLanes(&acc, yd*f16at(x, 80), &lanes)
+	}
+	return hsum8(&acc)
+}
+
+// unpackQ5K decodes the 256 quants (0..31) of a Q5_K block: sub-block 2k
+// is the low nibbles of qs[32k..32k+31] plus bit 2k of qh as bit 4, 2k+1
+// the high nibbles plus bit 2k+1.
+func unpackQ5K(x []byte, q *[qkK]int8) {
+	qh := x[16:48]
+	qs := x[48:176]
+	for k := 0; k < 4; k++ {
+		for l := 0; l < 32; l++ {
+			b := qs[32*k+l]
+			q[64*k+l] = int8(b&0x0F | (qh[l]>>(2*k)&1)<<4)
+			q[64*k+32+l] = int8(b>>4 | (qh[l]>>(2*k+1)&1)<<4)
+		}
+	}
+}
+
+// k4Lanes is the lane split of a Q4_K/Q5_K super-block (quants in q, one
+// 6-bit scale per 32 elements from the packed scale bytes sc): lane l sums
+// scale*q*a over the elements e with e%32 in [4l, 4l+4). mins returns the
+// eight 6-bit mins.
+func k4Lanes(q *[qkK]int8, sc []byte, a []byte) (l [8]int32, mins [8]int32) {
+	for j := 0; j < 8; j++ {
+		d, m := scaleMinK4(j, sc)
+		mins[j] = int32(m)
+		for e := 32 * j; e < 32*j+32; e++ {
+			l[(e&31)>>2] += int32(d) * int32(q[e]) * int32(int8(a[e]))
+		}
+	}
+	return l, mins
+}
+
+// Q5_K follows ggml_vec_dot_q5_K_q8_K on AVX2 (llama.cpp does not repack
+// Q5_K on x86): acc += (d_a*d_w) * k4Lanes per super-block, and the min
+// terms summed as one exact integer per block into a float scalar, summs =
+// fma(-d_a*dmin_w, float(Σ m(j)*P(j)), summs) (C's `summs += dmin * x`,
+// contracted by the compiler); result hsum8(acc) + summs.
+
+func vecDotQ5_KQ8_KGeneric(n int, w, a []byte) float32 {
+	var acc [8]float32
+	var summs float32
+	var q [qkK]int8
+	for i := 0; i < n/qkK; i++ {
+		x := w[i*q5_KBytes : (i+1)*q5_KBytes]
+		y := a[i*q8_KBytes : (i+1)*q8_KBytes]
+		unpackQ5K(x, &q)
+		lanes, mins := k4Lanes(&q, x[4:16], y[4:])
+		var summ int32
+		for j, m := range mins {
+			summ += m * (q8KBsum(y, 2*j) + q8KBsum(y, 2*j+1))
+		}
+		yd := f32at(y, 0)
+		summs = fma32(-yd*f16at(x, 2), float32(summ), summs)
+		fmaLanes(&acc, yd*f16at(x, 0), &lanes)
+	}
+	return hsum8(&acc) + summs
+}

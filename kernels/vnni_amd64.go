@@ -98,7 +98,7 @@ func q8_0Tile4x4VNNIAsm(n int, w []byte, wstride int, a []byte, astride int, aq 
 }
 
 //go:noescape
-func q4_Kx8GemvVNNI(nb int, w, a *byte, out *float32)
+func q4_Kx8GemvVNNI(nb int, w, a, aq *byte, out *float32)
 
 //go:noescape
 func q4_Kx8GemmVNNI(nb int, w, a *byte, out *float32, ostride, ntok int)
@@ -108,9 +108,14 @@ func q4_Kx8GemvVNNIAsm(nb int, w, a []byte, out []float32) {
 		clear(out[:packRows])
 		return
 	}
-	q4_Kx8GemvVNNI(packedArgs(nb, q4_KGroupBytes, q8_KQuadBytes, w, a, out, packRows))
+	nb, pw, pa, po := packedArgs(nb, q4_KGroupBytes, q8_KQuadBytes, w, a, out, packRows)
+	q4_Kx8GemvVNNI(nb, pw, pa, pa, po)
 }
 
+// q4_Kx8GemmVNNIAsm runs a whole quad through the gemm and the tokens of a
+// partial quad through the gemv (llama.cpp's orders, see q4_Kx8GemmAsm);
+// token t's scale and sums sit 4t bytes into their slots of the
+// q8_KQuadTok layout, its quants 256t bytes into the block column.
 func q4_Kx8GemmVNNIAsm(nb int, w, a []byte, out []float32, ostride, ntok int) {
 	checkGemmOut(out, ostride, ntok)
 	if nb == 0 {
@@ -118,7 +123,13 @@ func q4_Kx8GemmVNNIAsm(nb int, w, a []byte, out []float32, ostride, ntok int) {
 		return
 	}
 	nb, pw, pa, po := packedArgs(nb, q4_KGroupBytes, q8_KQuadBytes, w, a, out, packRows)
-	q4_Kx8GemmVNNI(nb, pw, pa, po, ostride, ntok)
+	if ntok == 4 {
+		q4_Kx8GemmVNNI(nb, pw, pa, po, ostride, ntok)
+		return
+	}
+	for t := 0; t < ntok; t++ {
+		q4_Kx8GemvVNNI(nb, pw, &a[4*t], &a[256*t], &out[t*ostride])
+	}
 }
 
 //go:noescape
