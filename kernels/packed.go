@@ -20,9 +20,11 @@ import (
 // own, chosen for its kernels.
 //
 // Packing changes where bytes sit, never the arithmetic: each packed kernel
-// computes every row's dot product in the float order of the generic
-// single-row kernel of its type (vecdot_generic.go), so a packed MatMul
-// equals the row-by-row one bit for bit (packed_test.go).
+// computes every row's dot product in the float order of the generic kernel
+// of its type for that token (kernelSet.tokenDot: the single-row order, or
+// for Q4_K tokens in whole groups of four llama.cpp's repacked-gemm order,
+// vecdot_repack.go), so a packed MatMul equals the row-by-row one bit for
+// bit (packed_test.go).
 //
 // Activations for packed kernels are interleaved too, four tokens at a time
 // (a quad; see Acts.x4): per block the four tokens' float scales, their
