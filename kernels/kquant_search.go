@@ -23,18 +23,18 @@ import "math"
 // The generic functions below are the kernels' definition in Go, lane by
 // lane, and the oracle their assembly is tested against.
 
-// magicRound is 1.5*2^23: adding it to a float32 t with |t| < 2^22 leaves
-// magicRound + round-half-to-even(t), whose bit patterns order as the
+// kqsMagicRound is 1.5*2^23: adding it to a float32 t with |t| < 2^22 leaves
+// kqsMagicRound + round-half-to-even(t), whose bit patterns order as the
 // values.
 const (
-	magicRound float32 = 12582912
-	magicBits          = 0x4b400000
-	expInfBits         = 0x7f800000
-	// qkx2TMax bounds |iscale*(x - min)| where the fast rounding is used:
+	kqsMagicRound float32 = 12582912
+	kqsMagicBits          = 0x4b400000
+	kqsInfBits            = 0x7f800000
+	// kqsTMax bounds |iscale*(x - min)| where the fast rounding is used:
 	// 4e6 < 2^22 (the same limit as quant's scalar search).
-	qkx2TMax float32 = 4e6
-	// groupMaxEps is ggml's GROUP_MAX_EPS.
-	groupMaxEps float32 = 1e-15
+	kqsTMax float32 = 4e6
+	// kqsGroupMaxEps is ggml's GROUP_MAX_EPS.
+	kqsGroupMaxEps float32 = 1e-15
 )
 
 // qkx2Block8Generic is the Q4_K/Q5_K search kernel (see
@@ -44,10 +44,10 @@ const (
 // levels could fall outside the fast rounding's range.
 func qkx2Block8Generic(x *[256]float32, nmax int, nums []float32) (scales, negMins [8]float32, ok bool) {
 	fnmax := float32(nmax)
-	top := magicBits + uint32(nmax)
+	top := kqsMagicBits + uint32(nmax)
 	level := func(t float32) float32 {
-		b := min(max(math.Float32bits(t+magicRound), magicBits), top)
-		return math.Float32frombits(b) - magicRound
+		b := min(max(math.Float32bits(t+kqsMagicRound), kqsMagicBits), top)
+		return math.Float32frombits(b) - kqsMagicRound
 	}
 	var absMax uint32 // the largest |x|, as bits
 	var tMax uint32   // the largest bound on |iscale*(x - min)|, as bits
@@ -136,8 +136,20 @@ func qkx2Block8Generic(x *[256]float32, nmax int, nums []float32) (scales, negMi
 		}
 		scales[j], negMins[j] = scale, -min
 	}
-	ok = absMax < expInfBits && tMax < math.Float32bits(qkx2TMax)
+	ok = absMax < kqsInfBits && tMax < math.Float32bits(kqsTMax)
 	return scales, negMins, ok
+}
+
+// qkx2Block8x2Generic is qkx2Block8Generic on two super-blocks; ok only
+// if both are.
+func qkx2Block8x2Generic(x *[512]float32, nmax int, nums []float32) (scales, negMins [16]float32, ok bool) {
+	s0, m0, ok0 := qkx2Block8Generic((*[256]float32)(x[:256]), nmax, nums)
+	s1, m1, ok1 := qkx2Block8Generic((*[256]float32)(x[256:]), nmax, nums)
+	copy(scales[:8], s0[:])
+	copy(scales[8:], s1[:])
+	copy(negMins[:8], m0[:])
+	copy(negMins[8:], m1[:])
+	return scales, negMins, ok0 && ok1
 }
 
 // q6kBlock16Generic is the Q6_K search kernel (see
@@ -147,8 +159,8 @@ func qkx2Block8Generic(x *[256]float32, nmax int, nums []float32) (scales, negMi
 // only non-finite input makes ok false.
 func q6kBlock16Generic(x *[256]float32, nums []float32) (scales [16]float32, ok bool) {
 	level := func(t float32) float32 {
-		b := min(max(math.Float32bits(t+magicRound), magicBits-32), magicBits+31)
-		return math.Float32frombits(b) - magicRound
+		b := min(max(math.Float32bits(t+kqsMagicRound), kqsMagicBits-32), kqsMagicBits+31)
+		return math.Float32frombits(b) - kqsMagicRound
 	}
 	var absMax uint32
 	for j := 0; j < 16; j++ {
@@ -183,10 +195,27 @@ func q6kBlock16Generic(x *[256]float32, nums []float32) (scales [16]float32, ok 
 				best = scale * sumLX
 			}
 		}
-		if amax < groupMaxEps {
+		if amax < kqsGroupMaxEps {
 			scale = 0
 		}
 		scales[j] = scale
 	}
-	return scales, absMax < expInfBits
+	return scales, absMax < kqsInfBits
+}
+
+// kLevelsGeneric is the K-quant requantization kernel (see
+// quant.KSearchKernels.Levels) in Go.
+func kLevelsGeneric(x *[256]float32, g int, d, a [16]float32, lo, hi, off int) (L [256]uint8) {
+	for i, v := range x {
+		j := i / g
+		L[i] = uint8(min(max(kqsNearestInt((v+a[j])/d[j]), lo), hi) + off)
+	}
+	return L
+}
+
+// kqsNearestInt is ggml's nearest_int: the float addition of 1.5*2^23
+// rounds, the low mantissa bits are read back (meaningless but
+// deterministic beyond 2^22, for infinities and NaN).
+func kqsNearestInt(f float32) int {
+	return int(math.Float32bits(f+kqsMagicRound)&0x007fffff) - 0x00400000
 }

@@ -29,6 +29,11 @@ type KSearchKernels struct {
 	// value and cost an allocation per row.)
 	QKX2 func(x *[256]float32, nmax int, nums []float32) (scales, negMins [8]float32, ok bool)
 
+	// QKX2Pair is QKX2 on two consecutive super-blocks (x[:256] and
+	// x[256:]), ok only if it takes both; a kernel may do two at once
+	// faster than one after the other.
+	QKX2Pair func(x *[512]float32, nmax int, nums []float32) (scales, negMins [16]float32, ok bool)
+
 	// Q6K is make_qx_quants with nmax 32 and rmse_type 1 (weights x_i^2)
 	// on each of the sixteen 16-value sub-blocks of x, as
 	// quantize_row_q6_K_ref calls it: nums[0] = -32 gives the first
@@ -38,6 +43,16 @@ type KSearchKernels struct {
 	// GROUP_MAX_EPS) and ok, or ok false to leave the super-block to the
 	// scalar search.
 	Q6K func(x *[256]float32, nums []float32) (scales [16]float32, ok bool)
+
+	// Levels is the requantization step of the Q4_K, Q5_K and Q6_K
+	// quantizers: for sub-blocks of g values (g = 16 or 32; 256/g of
+	// them, the first 256/g entries of d and a), L[i] = clamp(
+	// nearest_int((x[i] + a[j])/d[j]), lo, hi) + off with j = i/g,
+	// nearest_int being ggml's (the magic-number trick, for every input,
+	// as nearestInt). Q6_K's x/d is (x + 0)/d: adding +0 changes no
+	// quotient's rounding. Levels of sub-blocks with d[j] == 0 are
+	// unspecified (the callers keep the search's there).
+	Levels func(x *[256]float32, g int, d, a [16]float32, lo, hi, off int) [256]uint8
 }
 
 // kSearch is the installed set; it is written only by SetKSearchKernels

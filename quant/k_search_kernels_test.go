@@ -20,6 +20,25 @@ var scalarKSearch = KSearchKernels{
 		kSubblockSearch(x, &L, &scales, &negMins, p.nmax, p.rmin, p.rdelta, p.nstep)
 		return scales, negMins, true
 	},
+	// The pair declines pairs whose first value is negative.
+	QKX2Pair: func(x *[512]float32, nmax int, nums []float32) (scales, negMins [16]float32, ok bool) {
+		if x[0] < 0 {
+			return scales, negMins, false
+		}
+		for k := 0; k < 2; k++ {
+			var L [256]uint8
+			var s, m [8]float32
+			p := q4kParams
+			if nmax == q5kParams.nmax {
+				p = q5kParams
+			}
+			kSubblockSearch((*[256]float32)(x[256*k:]), &L, &s, &m, p.nmax, p.rmin, p.rdelta, p.nstep)
+			copy(scales[8*k:], s[:])
+			copy(negMins[8*k:], m[:])
+		}
+		return scales, negMins, true
+	},
+	Levels: scalarLevels,
 	Q6K: func(x *[256]float32, nums []float32) (scales [16]float32, ok bool) {
 		var L [256]int8
 		for j := 0; j < 16; j++ {
@@ -29,14 +48,28 @@ var scalarKSearch = KSearchKernels{
 	},
 }
 
+// scalarLevels is the Levels contract in plain Go, with junk where it is
+// unspecified (d == 0), which must not reach the output.
+func scalarLevels(x *[256]float32, g int, d, a [16]float32, lo, hi, off int) (L [256]uint8) {
+	for i, v := range x {
+		j := i / g
+		if d[j] == 0 {
+			L[i] = 0xEE
+			continue
+		}
+		L[i] = uint8(clampInt(nearestInt((v+a[j])/d[j]), lo, hi) + off)
+	}
+	return L
+}
+
 func TestKSearchKernelsKeepBytes(t *testing.T) {
 	prev := SetKSearchKernels(KSearchKernels{})
 	defer SetKSearchKernels(prev)
 	// Normal blocks, and blocks with sub-blocks a million times smaller
 	// than the rest (their 6-bit scale rounds to zero, so the search's own
 	// levels are kept), zero and constant sub-blocks.
-	x := genBlocks("normal", 16, 1, 9)
-	for b := 4; b < 16; b++ {
+	x := genBlocks("normal", 17, 1, 9)
+	for b := 4; b < 17; b++ {
 		for i := 0; i < 256; i++ {
 			switch j := i / 32; {
 			case b%4 == 0 && (j == 1 || j == 6):
@@ -59,14 +92,22 @@ func TestKSearchKernelsKeepBytes(t *testing.T) {
 		{"Q5_K", q5kBytes, QuantizeRowQ5_K},
 		{"Q6_K", q6kBytes, QuantizeRowQ6_K},
 	} {
-		want := make([]byte, 16*c.bytes)
-		got := make([]byte, 16*c.bytes)
+		want := make([]byte, 17*c.bytes)
+		got := make([]byte, 17*c.bytes)
 		SetKSearchKernels(KSearchKernels{})
 		c.q(x, want)
-		SetKSearchKernels(scalarKSearch)
-		c.q(x, got)
-		if !bytes.Equal(got, want) {
-			t.Errorf("%s: bytes differ with a scales-only search kernel", c.name)
+		for _, k := range []struct {
+			name string
+			k    KSearchKernels
+		}{
+			{"scales-only searches", scalarKSearch},
+			{"a levels kernel", KSearchKernels{Levels: scalarLevels}},
+		} {
+			SetKSearchKernels(k.k)
+			c.q(x, got)
+			if !bytes.Equal(got, want) {
+				t.Errorf("%s: bytes differ with %s", c.name, k.name)
+			}
 		}
 	}
 }

@@ -103,6 +103,42 @@ func kSearchBlock(x *[qkK]float32, L *[qkK]uint8, scales, mins *[8]float32, p *q
 	return true
 }
 
+// kRowSearcher runs kSearchBlock over the consecutive blocks of a row,
+// two at a time when a pair kernel is installed: search(i) returns the
+// results of block i, computing those of block i+1 along with them.
+type kRowSearcher struct {
+	p            *qkx2Params
+	src          []float32
+	nb           int
+	next         int // the block whose results are in nextS, nextM; -1: none
+	nextS, nextM [8]float32
+}
+
+func newKRowSearcher(p *qkx2Params, src []float32, nb int) kRowSearcher {
+	return kRowSearcher{p: p, src: src, nb: nb, next: -1}
+}
+
+// search stores the scales and mins of block i (and its levels, if it
+// reports haveL; see kSearchBlock).
+func (s *kRowSearcher) search(i int, L *[qkK]uint8, scales, mins *[8]float32) (haveL bool) {
+	if s.next == i {
+		*scales, *mins = s.nextS, s.nextM
+		return false
+	}
+	if f := kSearch.QKX2Pair; f != nil && i+1 < s.nb {
+		sc, mn, ok := f((*[2 * qkK]float32)(s.src[i*qkK:]), s.p.nmax, s.p.nums)
+		if ok {
+			copy(scales[:], sc[:8])
+			copy(mins[:], mn[:8])
+			copy(s.nextS[:], sc[8:])
+			copy(s.nextM[:], mn[8:])
+			s.next = i + 1
+			return false
+		}
+	}
+	return kSearchBlock((*[qkK]float32)(s.src[i*qkK:]), L, scales, mins, s.p)
+}
+
 // kSubblockWeights returns the search weights of sub-block xs: av_x + |x|
 // with av_x the RMS of the sub-block.
 func kSubblockWeights(xs *[32]float32) (w [32]float32) {
@@ -150,6 +186,22 @@ func kRequantize(x *[qkK]float32, L *[qkK]uint8, b []byte, dOff, dminOff, scOff 
 	nmax := p.nmax
 	dAll := getF16(b[dOff:])
 	mAll := getF16(b[dminOff:])
+	if f := kSearch.Levels; f != nil {
+		var d, dm [16]float32
+		for j := 0; j < 8; j++ {
+			sc, m := ScaleMinK4(j, b[scOff:scOff+12])
+			d[j], dm[j] = dAll*float32(sc), mAll*float32(m)
+		}
+		lv := f(x, 32, d, dm, 0, nmax, 0)
+		for j := 0; j < 8; j++ {
+			if d[j] != 0 {
+				copy(L[32*j:32*j+32], lv[32*j:])
+			} else if !haveL {
+				kSubblockLevels(x, L, j, p)
+			}
+		}
+		return
+	}
 	for j := 0; j < 8; j++ {
 		sc, m := ScaleMinK4(j, b[scOff:scOff+12])
 		d := dAll * float32(sc)
@@ -173,10 +225,11 @@ func QuantizeRowQ4_K(src []float32, dst []byte) {
 	nb := blockCount(len(src), len(dst), q4kBytes)
 	var L [qkK]uint8
 	var scales, mins [8]float32
+	rs := newKRowSearcher(&q4kParams, src, nb)
 	for i := 0; i < nb; i++ {
 		x := (*[qkK]float32)(src[i*qkK:])
 		b := (*[q4kBytes]byte)(dst[i*q4kBytes:])
-		haveL := kSearchBlock(x, &L, &scales, &mins, &q4kParams)
+		haveL := rs.search(i, &L, &scales, &mins)
 		kScalesMins(b[:], &scales, &mins, q4kD, q4kDmin, q4kScales)
 		kRequantize(x, &L, b[:], q4kD, q4kDmin, q4kScales, &q4kParams, haveL)
 		q := b[q4kQs : q4kQs+128]

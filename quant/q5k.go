@@ -63,10 +63,11 @@ func QuantizeRowQ5_K(src []float32, dst []byte) {
 	nb := blockCount(len(src), len(dst), q5kBytes)
 	var L [qkK]uint8
 	var scales, mins [8]float32
+	rs := newKRowSearcher(&q5kParams, src, nb)
 	for i := 0; i < nb; i++ {
 		x := (*[qkK]float32)(src[i*qkK:])
 		b := (*[q5kBytes]byte)(dst[i*q5kBytes:])
-		haveL := kSearchBlock(x, &L, &scales, &mins, &q5kParams)
+		haveL := rs.search(i, &L, &scales, &mins)
 		kScalesMins(b[:], &scales, &mins, q5kD, q5kDmin, q5kScales)
 		kRequantize(x, &L, b[:], q5kD, q5kDmin, q5kScales, &q5kParams, haveL)
 

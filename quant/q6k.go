@@ -91,17 +91,36 @@ func QuantizeRowQ6_K(src []float32, dst []byte) {
 			sc[ib] = uint8(int8(min(127, nearestInt(iscale*scales[ib]))))
 		}
 
+		// The levels from the stored scales; where a scale is zero, the
+		// search's levels are kept.
 		dAll := getF16(b[q6kD:])
-		for j := 0; j < 16; j++ {
-			d := dAll * float32(int8(sc[j]))
-			if d == 0 {
-				if kernelDone {
+		if f := kSearch.Levels; f != nil {
+			var d [16]float32
+			for j := range d {
+				d[j] = dAll * float32(int8(sc[j]))
+			}
+			lv := f(x, 16, d, [16]float32{}, -32, 31, 32)
+			for j := 0; j < 16; j++ {
+				if d[j] != 0 {
+					for ii, l := range lv[16*j : 16*j+16] {
+						L[16*j+ii] = int8(l)
+					}
+				} else if kernelDone {
 					q6kSearchSub((*[16]float32)(x[16*j:]), L[16*j:16*j+16])
 				}
-				continue // keep the levels of the search
 			}
-			for ii := 0; ii < 16; ii++ {
-				L[16*j+ii] = int8(clampInt(nearestInt(x[16*j+ii]/d), -32, 31) + 32)
+		} else {
+			for j := 0; j < 16; j++ {
+				d := dAll * float32(int8(sc[j]))
+				if d == 0 {
+					if kernelDone {
+						q6kSearchSub((*[16]float32)(x[16*j:]), L[16*j:16*j+16])
+					}
+					continue // keep the levels of the search
+				}
+				for ii := 0; ii < 16; ii++ {
+					L[16*j+ii] = int8(clampInt(nearestInt(x[16*j+ii]/d), -32, 31) + 32)
+				}
 			}
 		}
 

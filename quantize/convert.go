@@ -6,8 +6,11 @@ import (
 	"runtime"
 	"sync"
 	"sync/atomic"
+	"unsafe"
 
+	"github.com/gollm/gollm/ggml"
 	"github.com/gollm/gollm/gguf"
+	"github.com/gollm/gollm/kernels"
 	"github.com/gollm/gollm/quant"
 )
 
@@ -87,6 +90,10 @@ func (cv *converter) write(w io.Writer, tp *TensorPlan) error {
 	}
 	from, _ := quant.Lookup(tp.From) // checked by MakePlan
 	to, _ := quant.Lookup(tp.To)
+	decode := from.Dequantize
+	if tp.From == ggml.F16 {
+		decode = decodeF16
+	}
 	var inFlight chan error // the write of the previous chunk
 	wait := func() error {
 		if inFlight == nil {
@@ -108,7 +115,7 @@ func (cv *converter) write(w io.Writer, tp *TensorPlan) error {
 				if validate(tp.From, ri) >= 0 {
 					return validateErr(tp.Name, tp.From, r0+r, "input has NaN/Inf")
 				}
-				from.Dequantize(ri, row)
+				decode(ri, row)
 				to.Quantize(row, ro)
 				if validate(tp.To, ro) >= 0 {
 					return validateErr(tp.Name, tp.To, r0+r, "result overflows")
@@ -199,4 +206,15 @@ func (cv *converter) parallel(n, rowBytes int64, fn func(worker int, a, b int64)
 	work(0)
 	wg.Wait()
 	return firstEr
+}
+
+// decodeF16 is quant.DequantizeRowF16 through the SIMD converter of package
+// kernels (F16C on amd64), which widens halves exactly as the table does:
+// the same floats, for every input the NaN/Inf check lets through.
+func decodeF16(src []byte, dst []float32) {
+	if len(dst) == 0 || uintptr(unsafe.Pointer(&src[0]))%2 != 0 {
+		quant.DequantizeRowF16(src, dst)
+		return
+	}
+	kernels.F16ToF32(dst, unsafe.Slice((*uint16)(unsafe.Pointer(&src[0])), len(dst)))
 }
