@@ -81,17 +81,20 @@ func q6kBlock16Asm(x *[256]float32, nums []float32) (scales [16]float32, ok bool
 }
 
 //go:noescape
-func kLevelsAVX2(x *[256]float32, d, a *[32]float32, lo, hi, off int32, L *[256]uint8)
+func kLevelsAVX2(x *[256]float32, d, a *[16]float32, h int, lo, hi, off int32, L *[256]uint8)
 
 func kLevelsAsm(x *[256]float32, g int, d, a [16]float32, lo, hi, off int) (L [256]uint8) {
-	if g != 16 && g != 32 {
+	// Each step of the assembly does 32 values: one sub-block of 32, or
+	// two of 16 (the second's d and a h bytes after the first's).
+	var h int
+	switch g {
+	case 32:
+		h = 0
+	case 16:
+		h = 4
+	default:
 		return kLevelsGeneric(x, g, d, a, lo, hi, off)
 	}
-	// The divisor and offset of each run of 8 values.
-	var d8, a8 [32]float32
-	for c := range d8 {
-		d8[c], a8[c] = d[8*c/g], a[8*c/g]
-	}
-	kLevelsAVX2(x, &d8, &a8, int32(lo), int32(hi), int32(off), &L)
+	kLevelsAVX2(x, &d, &a, h, int32(lo), int32(hi), int32(off), &L)
 	return L
 }

@@ -1241,14 +1241,15 @@ q6kfail:
 	RET
 
 
-// func kLevelsAVX2(x *[256]float32, d, a *[32]float32, lo, hi, off int32, L *[256]uint8)
+// func kLevelsAVX2(x *[256]float32, d, a *[16]float32, h int, lo, hi, off int32, L *[256]uint8)
 //
-// L[i] = clamp(nearest_int((x[i] + a[c])/d[c]), lo, hi) + off, c = i/8,
-// with ggml's nearest_int on the bits: ((bits of v + 1.5*2^23) & 0x7fffff)
-// - 0x400000, exact for every v.
-#define KLEV(c, Y) \
-	VBROADCASTSS 4*c(DX), Y4  \
-	VBROADCASTSS 4*c(BX), Y       \
+// L[i] = clamp(nearest_int((x[i] + a[j])/d[j]), lo, hi) + off for
+// sub-blocks j of 32 values (h = 0) or 16 (h = 4: the second 16 of each 32
+// use the next d and a), with ggml's nearest_int on the bits: ((bits of
+// v + 1.5*2^23) & 0x7fffff) - 0x400000, exact for every v.
+#define KLEV(c, GD, GA, Y) \
+	VBROADCASTSS GD, Y4       \
+	VBROADCASTSS GA, Y        \
 	VADDPS  32*c(SI), Y, Y    \
 	VDIVPS  Y4, Y, Y          \
 	VADDPS  Y15, Y, Y         \
@@ -1258,31 +1259,33 @@ q6kfail:
 	VPMINSD Y11, Y, Y         \
 	VPADDD  Y10, Y, Y
 
-TEXT ·kLevelsAVX2(SB), NOSPLIT, $0-48
+TEXT ·kLevelsAVX2(SB), NOSPLIT, $0-56
 	MOVQ x+0(FP), SI
 	MOVQ d+8(FP), DX
 	MOVQ a+16(FP), BX
-	MOVQ L+40(FP), DI
+	MOVQ h+24(FP), R8
+	MOVQ L+48(FP), DI
 	BCAST($0x4b400000, X15, Y15)
 	BCAST($0x007fffff, X14, Y14)
 	BCAST($0x00400000, X13, Y13)
-	MOVL lo+24(FP), AX
+	MOVL lo+32(FP), AX
 	VMOVD AX, X12
 	VPBROADCASTD X12, Y12
-	MOVL hi+28(FP), AX
+	MOVL hi+36(FP), AX
 	VMOVD AX, X11
 	VPBROADCASTD X11, Y11
-	MOVL off+32(FP), AX
+	MOVL off+40(FP), AX
 	VMOVD AX, X10
 	VPBROADCASTD X10, Y10
 	VMOVDQU kqsPerm<>(SB), Y9
+	LEAQ 4(R8), R9
 	MOVQ $8, CX
 
 klevloop:
-	KLEV(0, Y0)
-	KLEV(1, Y1)
-	KLEV(2, Y2)
-	KLEV(3, Y3)
+	KLEV(0, (DX), (BX), Y0)
+	KLEV(1, (DX), (BX), Y1)
+	KLEV(2, (DX)(R8*1), (BX)(R8*1), Y2)
+	KLEV(3, (DX)(R8*1), (BX)(R8*1), Y3)
 	// Pack the 32 int32 (in [0, 63]) to bytes; the 128-bit lanes of the
 	// packs interleave the four vectors by dwords, which VPERMD undoes.
 	VPACKSSDW Y1, Y0, Y0
@@ -1291,8 +1294,8 @@ klevloop:
 	VPERMD    Y0, Y9, Y0
 	VMOVDQU   Y0, (DI)
 	ADDQ $128, SI
-	ADDQ $16, DX
-	ADDQ $16, BX
+	ADDQ R9, DX
+	ADDQ R9, BX
 	ADDQ $32, DI
 	DECQ CX
 	JNZ  klevloop

@@ -1,6 +1,10 @@
 package quant
 
-import "github.com/gollm/gollm/ggml"
+import (
+	"encoding/binary"
+
+	"github.com/gollm/gollm/ggml"
+)
 
 // Q4_K block (ggml block_q4_K), 144 bytes for 256 values in 8 sub-blocks of
 // 32: value = d*sc_j*q - dmin*m_j, with 6-bit (sc, m) pairs (see ScaleMinK4)
@@ -232,11 +236,21 @@ func QuantizeRowQ4_K(src []float32, dst []byte) {
 		haveL := rs.search(i, &L, &scales, &mins)
 		kScalesMins(b[:], &scales, &mins, q4kD, q4kDmin, q4kScales)
 		kRequantize(x, &L, b[:], q4kD, q4kDmin, q4kScales, &q4kParams, haveL)
-		q := b[q4kQs : q4kQs+128]
-		for j := 0; j < qkK; j += 64 {
-			for l := 0; l < 32; l++ {
-				q[j/2+l] = L[j+l] | L[j+l+32]<<4
-			}
+		q4kPack(b, &L)
+	}
+}
+
+// q4kPack stores the levels (0..15) into the block's nibbles as ggml
+// does, value l of each 64 in the low nibble and value l+32 in the high
+// one, eight bytes at a time: the mask keeps each byte's shifted level
+// within its byte, as the per-byte code's truncation would.
+func q4kPack(b *[q4kBytes]byte, L *[qkK]uint8) {
+	q := (*[128]byte)(b[q4kQs:])
+	for j := 0; j < qkK; j += 64 {
+		for l := 0; l < 32; l += 8 {
+			lo := binary.LittleEndian.Uint64(L[j+l:])
+			hi := binary.LittleEndian.Uint64(L[j+l+32:])
+			binary.LittleEndian.PutUint64(q[j/2+l:], lo|hi<<4&0xF0F0F0F0F0F0F0F0)
 		}
 	}
 }

@@ -1,6 +1,10 @@
 package quant
 
-import "github.com/gollm/gollm/ggml"
+import (
+	"encoding/binary"
+
+	"github.com/gollm/gollm/ggml"
+)
 
 // Q6_K block (ggml block_q6_K), 210 bytes for 256 values in 16 sub-blocks of
 // 16: value = d*scales[j]*(q - 32) with 8-bit signed scales and 6-bit quants
@@ -94,19 +98,21 @@ func QuantizeRowQ6_K(src []float32, dst []byte) {
 		// The levels from the stored scales; where a scale is zero, the
 		// search's levels are kept.
 		dAll := getF16(b[q6kD:])
+		var Lu [qkK]uint8 // the levels + 32, as packed
 		if f := kSearch.Levels; f != nil {
 			var d [16]float32
 			for j := range d {
 				d[j] = dAll * float32(int8(sc[j]))
 			}
-			lv := f(x, 16, d, [16]float32{}, -32, 31, 32)
+			Lu = f(x, 16, d, [16]float32{}, -32, 31, 32)
 			for j := 0; j < 16; j++ {
-				if d[j] != 0 {
-					for ii, l := range lv[16*j : 16*j+16] {
-						L[16*j+ii] = int8(l)
+				if d[j] == 0 {
+					if kernelDone {
+						q6kSearchSub((*[16]float32)(x[16*j:]), L[16*j:16*j+16])
 					}
-				} else if kernelDone {
-					q6kSearchSub((*[16]float32)(x[16*j:]), L[16*j:16*j+16])
+					for ii := 16 * j; ii < 16*j+16; ii++ {
+						Lu[ii] = uint8(L[ii])
+					}
 				}
 			}
 		} else {
@@ -122,18 +128,33 @@ func QuantizeRowQ6_K(src []float32, dst []byte) {
 					L[16*j+ii] = int8(clampInt(nearestInt(x[16*j+ii]/d), -32, 31) + 32)
 				}
 			}
-		}
-
-		for n := 0; n < 2; n++ {
-			ql := b[q6kQl+64*n : q6kQl+64*n+64]
-			qh := b[q6kQh+32*n : q6kQh+32*n+32]
-			lv := L[128*n : 128*n+128]
-			for l := 0; l < 32; l++ {
-				q1, q2, q3, q4 := uint8(lv[l]), uint8(lv[l+32]), uint8(lv[l+64]), uint8(lv[l+96])
-				ql[l] = q1&0xF | (q3&0xF)<<4
-				ql[l+32] = q2&0xF | (q4&0xF)<<4
-				qh[l] = q1>>4 | (q2>>4)<<2 | (q3>>4)<<4 | (q4>>4)<<6
+			for i, l := range L {
+				Lu[i] = uint8(l)
 			}
+		}
+		q6kPack(b, &Lu)
+	}
+}
+
+// q6kPack stores the levels (0..63, as every path produces them) into the
+// block's ql and qh as ggml does, eight at a time: the low nibbles of
+// values l and l+64 (l+32 and l+96) share a ql byte, the high two bits of
+// all four a qh byte. Within a uint64 no shift or mask carries across
+// bytes, so each byte gets what the per-byte code would give it.
+func q6kPack(b *[q6kBytes]byte, L *[qkK]uint8) {
+	const lo4, lo2 = 0x0F0F0F0F0F0F0F0F, 0x0303030303030303
+	for n := 0; n < 2; n++ {
+		ql := (*[64]byte)(b[q6kQl+64*n:])
+		qh := (*[32]byte)(b[q6kQh+32*n:])
+		lv := (*[128]uint8)(L[128*n:])
+		for l := 0; l < 32; l += 8 {
+			q1 := binary.LittleEndian.Uint64(lv[l:])
+			q2 := binary.LittleEndian.Uint64(lv[l+32:])
+			q3 := binary.LittleEndian.Uint64(lv[l+64:])
+			q4 := binary.LittleEndian.Uint64(lv[l+96:])
+			binary.LittleEndian.PutUint64(ql[l:], q1&lo4|(q3&lo4)<<4)
+			binary.LittleEndian.PutUint64(ql[l+32:], q2&lo4|(q4&lo4)<<4)
+			binary.LittleEndian.PutUint64(qh[l:], q1>>4&lo2|(q2>>4&lo2)<<2|(q3>>4&lo2)<<4|(q4>>4&lo2)<<6)
 		}
 	}
 }
