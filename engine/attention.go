@@ -28,6 +28,11 @@ type attnJob struct {
 	out    []float32      // [ntok][Heads*HeadDimV]
 	scale  float32        // 1/sqrt(HeadDim)
 
+	// Queries over more than fastMin positions take the fast path
+	// (attention_fast.go): fastAttnMinPositions, tests change it.
+	fastMin int
+	fast    *fastAttn
+
 	// Per-item scratch, sized for a full batch at load.
 	q16   []uint16  // [item][HeadDim] query as f16 (f16 cache)
 	qq    []byte    // [item][Q8_0 row of HeadDim] query as Q8_0 (q8_0 cache)
@@ -39,11 +44,28 @@ type attnJob struct {
 func (j *attnJob) run(lo, hi int) {
 	c := j.c
 	group := c.Heads / c.KVHeads
+	slot, fastHeads := -1, 0
+	var sc *fastScratch
 	for item := lo; item < hi; item++ {
 		tok, h := item/c.Heads, item%c.Heads
 		v := &j.views[j.tokSeq[tok]]
 		n := j.tokPos[tok] + 1
 		kvh := h / group
+		if n > j.fastMin {
+			// The fast path serves several heads of a KV head at once:
+			// the item of the first of them does, the others have nothing
+			// left to do.
+			if fastHeads == 0 {
+				fastHeads = j.fastGroup(len(j.tokPos))
+			}
+			if h%group%fastHeads == 0 {
+				if sc == nil {
+					slot, sc = j.fast.claim()
+				}
+				j.attendFast(sc, tok, h, min(fastHeads, group-h%group), n, v)
+			}
+			continue
+		}
 		q := j.q[item*c.HeadDim : (item+1)*c.HeadDim]
 		out := j.out[item*c.HeadDimV : (item+1)*c.HeadDimV]
 		switch {
@@ -56,6 +78,9 @@ func (j *attnJob) run(lo, hi int) {
 		default:
 			j.attendF32Acc(item, v, n, kvh, q, out)
 		}
+	}
+	if sc != nil {
+		j.fast.release(slot)
 	}
 }
 

@@ -73,6 +73,9 @@ func newRunState(c *Config, batch int) *runState {
 		acc16: make([]uint16, items*c.HeadDimV),
 		acc32: make([]float32, items*c.HeadDimV),
 		vtmp:  make([]float32, items*c.HeadDimV),
+
+		fastMin: fastAttnMinPositions,
+		fast:    newFastAttn(c),
 	}
 	s.attnFn = s.attn.run
 	return s

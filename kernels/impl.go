@@ -83,6 +83,12 @@ type kernelSet struct {
 	madF16Rows2 func(acc1, acc2, v []uint16, stride int, ms1, vs1, ms2, vs2 []float32)
 	madF16Rows  func(acc, v []uint16, stride int, ms, vs []float32)
 
+	// The long-context attention kernels (attn_fast.go).
+	f16RowsToF32 func(dst []float32, dstStride int, src []uint16, srcStride, rows, n int)
+	attnScores   func(s []float32, sStride int, q, k []float32, heads, rows8, dim int)
+	attnSoftmax  func(s []float32, sStride, heads, rows int, m, l, alpha []float32)
+	attnAccumV   func(acc, p []float32, pStride int, v []float32, heads, rows, dim int, alpha []float32)
+
 	// swiglu computes out[i] = siluVec(gate[i]) * up[i] for the first full
 	// groups of 8 and returns how many it did (a multiple of 8); it may stop
 	// early at a group it does not handle (silu.go).
@@ -133,6 +139,10 @@ func newGenericSet() *kernelSet {
 	s.dotF16Rows2 = dotF16Rows2Generic
 	s.madF16Rows2 = madF16Rows2Generic
 	s.madF16Rows = madF16RowsGeneric
+	s.f16RowsToF32 = f16RowsToF32Generic
+	s.attnScores = attnScoresGeneric
+	s.attnSoftmax = attnSoftmaxGeneric
+	s.attnAccumV = attnAccumVGeneric
 	return s
 }
 

@@ -1,0 +1,175 @@
+package engine
+
+import (
+	"math"
+	"math/bits"
+	"runtime"
+	"sync/atomic"
+
+	"github.com/gollm/gollm/ggml"
+	"github.com/gollm/gollm/kernels"
+	"github.com/gollm/gollm/kvcache"
+	"github.com/gollm/gollm/quant"
+)
+
+// fastAttnMinPositions is the number of cached positions past which a
+// query takes the fast attention path (attendFast) instead of llama.cpp's
+// f16 arithmetic. Up to it, logits match llama.cpp's (the golden tests'
+// prompts are far shorter); beyond it the exact path's per-row f16
+// rounding costs ~10x the fast path's time per position, and llama.cpp
+// itself changes kernels at 512.
+const fastAttnMinPositions = 256
+
+// Shape of the fast path's work.
+const (
+	// fastMaxHeads bounds the query heads one item serves (the scratch
+	// holds their queries, scores and accumulators next to the K/V tile).
+	fastMaxHeads = 8
+	// fastMinItems: in a pass with fewer (token, KV head) pairs than this
+	// (decode of a model with few KV heads), a KV head's query heads are
+	// split over several items so every thread gets work.
+	fastMinItems = 4
+	// fastTileFloats is the f32 budget of one K/V tile (16 KiB, L1).
+	fastTileFloats = 4096
+	// fastMaxSlots bounds the scratch slots (concurrent workers).
+	fastMaxSlots = 64
+)
+
+// fastAttn is the fast path's shape and its per-worker scratch. A worker
+// claims a slot for the span of one pool chunk; slots for as many workers
+// as the machine has CPUs are allocated at load, more (a pool with more
+// threads than CPUs) on their first use.
+type fastAttn struct {
+	hdp, hdvp int // head sizes rounded up to 8 (zero padding)
+	tile      int // cached rows per tile, a multiple of 8
+	heads     int // query heads per item at most
+
+	busy  atomic.Uint64 // bit i: slot i is claimed
+	slots [fastMaxSlots]*fastScratch
+}
+
+// fastScratch is one worker's scratch: the scaled queries, the f32
+// accumulators, the scores of a tile and the tile's K and V rows widened
+// to f32, each row zero-padded to hdp/hdvp (the padding is never
+// written).
+type fastScratch struct {
+	q, acc, s, k, v []float32
+	m, l, alpha     []float32 // online-softmax state per head
+}
+
+func newFastAttn(c *Config) *fastAttn {
+	f := &fastAttn{
+		hdp:   (c.HeadDim + 7) &^ 7,
+		hdvp:  (c.HeadDimV + 7) &^ 7,
+		heads: min(c.Heads/max(c.KVHeads, 1), fastMaxHeads),
+	}
+	f.tile = min(max(fastTileFloats/(f.hdp+f.hdvp), 8), 32) &^ 7
+	for i := 0; i < min(runtime.NumCPU(), fastMaxSlots); i++ {
+		f.slots[i] = f.newScratch()
+	}
+	return f
+}
+
+func (f *fastAttn) newScratch() *fastScratch {
+	h, t := f.heads, f.tile
+	return &fastScratch{
+		q: make([]float32, h*f.hdp), acc: make([]float32, h*f.hdvp), s: make([]float32, h*t),
+		k: make([]float32, t*f.hdp), v: make([]float32, t*f.hdvp),
+		m: make([]float32, h), l: make([]float32, h), alpha: make([]float32, h),
+	}
+}
+
+// claim returns a free slot and its index; with every slot taken (more
+// workers than fastMaxSlots) it waits for one.
+func (f *fastAttn) claim() (int, *fastScratch) {
+	for {
+		b := f.busy.Load()
+		if b == math.MaxUint64 {
+			runtime.Gosched()
+			continue
+		}
+		i := bits.TrailingZeros64(^b)
+		if f.busy.CompareAndSwap(b, b|1<<i) {
+			if f.slots[i] == nil {
+				f.slots[i] = f.newScratch() // only the claimer touches slot i
+			}
+			return i, f.slots[i]
+		}
+	}
+}
+
+func (f *fastAttn) release(i int) { f.busy.And(^(uint64(1) << i)) }
+
+// fastGroup returns how many query heads of a KV head one item serves in
+// a pass of ntok tokens.
+func (j *attnJob) fastGroup(ntok int) int {
+	group := j.c.Heads / j.c.KVHeads
+	items := max(ntok*j.c.KVHeads, 1)
+	parts := min(max((fastMinItems+items-1)/items, (group+fastMaxHeads-1)/fastMaxHeads, 1), group)
+	return (group + parts - 1) / parts
+}
+
+// attendFast is attention for query heads h0..h0+nh-1 of token tok (one
+// KV head) over n cached positions, in f32 with an online softmax per
+// tile of cached rows: each tile's K and V rows are widened once and
+// serve all nh heads (kernels/attn_fast.go). Its results differ from the
+// exact path's by f16 rounding (~1e-3 relative).
+func (j *attnJob) attendFast(sc *fastScratch, tok, h0, nh, n int, v *kvcache.View) {
+	c, f := j.c, j.fast
+	hd, hdv, hdp, hdvp, tile := c.HeadDim, c.HeadDimV, f.hdp, f.hdvp, f.tile
+	kvh := h0 / (c.Heads / c.KVHeads)
+	q := j.q[(tok*c.Heads+h0)*hd : (tok*c.Heads+h0+nh)*hd]
+	for g := 0; g < nh; g++ {
+		qs, qg := sc.q[g*hdp:g*hdp+hd], q[g*hd:(g+1)*hd]
+		for d, x := range qg {
+			qs[d] = x * j.scale
+		}
+		sc.m[g], sc.l[g] = float32(math.Inf(-1)), 0
+	}
+	clear(sc.acc[:nh*hdvp])
+	for p0 := 0; p0 < n; p0 += tile {
+		rows := min(tile, n-p0)
+		for r := 0; r < rows; {
+			b, i := (p0+r)/v.BlockLen, (p0+r)%v.BlockLen
+			cnt := min(v.BlockLen-i, rows-r)
+			j.widenRows(v, b, i, cnt, kvh, sc.k[r*hdp:], sc.v[r*hdvp:])
+			r += cnt
+		}
+		kernels.AttnScores(sc.s, tile, sc.q, sc.k, nh, rows, hdp)
+		kernels.AttnSoftmax(sc.s, tile, nh, rows, sc.m, sc.l, sc.alpha)
+		kernels.AttnAccumV(sc.acc, sc.s, tile, sc.v, nh, rows, hdvp, sc.alpha)
+	}
+	out := j.out[(tok*c.Heads+h0)*hdv : (tok*c.Heads+h0+nh)*hdv]
+	for g := 0; g < nh; g++ {
+		o := out[g*hdv : (g+1)*hdv]
+		copy(o, sc.acc[g*hdvp:g*hdvp+hdv])
+		kernels.Scale(o, safeInv(sc.l[g]))
+	}
+}
+
+// widenRows writes rows i..i+cnt-1 of block b, KV head kvh, as f32 rows of
+// the tile scratch (k rows hdp apart, v rows hdvp apart).
+func (j *attnJob) widenRows(v *kvcache.View, b, i, cnt, kvh int, k, vv []float32) {
+	c, f := j.c, j.fast
+	hd, hdv := c.HeadDim, c.HeadDimV
+	kvDim, vDim := c.KVDim(), c.VDim()
+	switch v.Type {
+	case ggml.F16:
+		kernels.F16RowsToF32(k, f.hdp, v.KF16(b)[i*kvDim+kvh*hd:], kvDim, cnt, hd)
+		kernels.F16RowsToF32(vv, f.hdvp, v.VF16(b)[i*vDim+kvh*hdv:], vDim, cnt, hdv)
+	case ggml.F32:
+		kb, vb := v.KF32(b), v.VF32(b)
+		for r := 0; r < cnt; r++ {
+			copy(k[r*f.hdp:r*f.hdp+hd], kb[(i+r)*kvDim+kvh*hd:])
+			copy(vv[r*f.hdvp:r*f.hdvp+hdv], vb[(i+r)*vDim+kvh*hdv:])
+		}
+	default: // Q8_0: whole blocks of 32 per head (checked at load)
+		kHead, vHead := hd/32*34, hdv/32*34
+		for r := 0; r < cnt; r++ {
+			kr := v.K[b][(i+r)*v.KRowBytes+kvh*kHead : (i+r)*v.KRowBytes+(kvh+1)*kHead]
+			vr := v.V[b][(i+r)*v.VRowBytes+kvh*vHead : (i+r)*v.VRowBytes+(kvh+1)*vHead]
+			quant.DequantizeRowQ8_0(kr, k[r*f.hdp:r*f.hdp+hd])
+			quant.DequantizeRowQ8_0(vr, vv[r*f.hdvp:r*f.hdvp+hdv])
+		}
+	}
+}

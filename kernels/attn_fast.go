@@ -1,0 +1,103 @@
+package kernels
+
+// The kernels of the long-context attention path. llama.cpp's f16
+// flash-attention arithmetic (attn_f16.go) rounds its accumulator to f16
+// after every cached row and reduces every score horizontally; reproducing
+// it costs ~40-50 ns per (query head, cached position). Past a few hundred
+// positions the engine no longer needs llama.cpp's bits, and these kernels
+// do the same attention in f32 at a few ns per (head, position):
+//
+//   - a tile of cached rows is widened from f16 to f32 once (F16RowsToF32)
+//     into an L1-sized scratch, and every query head of the KV head's GQA
+//     group reads it from there;
+//   - AttnScores takes eight rows per head at a time, one 8-lane FMA
+//     accumulator per row, and reduces the eight accumulators together
+//     with a transpose (no horizontal sum per row);
+//   - AttnSoftmax is one online-softmax step per tile and head: the tile's
+//     maximum, one rescale factor for what was accumulated before, the
+//     weights from a vectorized f32 exponential (expFast);
+//   - AttnAccumV rescales each head's f32 accumulator once and adds the
+//     tile's weighted value rows with FMAs.
+//
+// Every SIMD implementation computes the generic code's bits
+// (attn_fast_generic.go): same lanes, same reduction trees, same fused
+// operations.
+
+// F16RowsToF32 widens rows rows of n halves, src[r*srcStride:][:n], into
+// dst[r*dstStride:][:n]. Elements of dst past n in each row are left as
+// they are.
+func F16RowsToF32(dst []float32, dstStride int, src []uint16, srcStride, rows, n int) {
+	if rows <= 0 || n <= 0 {
+		return
+	}
+	_ = dst[(rows-1)*dstStride+n-1]
+	_ = src[(rows-1)*srcStride+n-1]
+	active.f16RowsToF32(dst, dstStride, src, srcStride, rows, n)
+}
+
+// AttnScores sets s[g*sStride+r] = q[g*dim:][:dim] · k[r*dim:][:dim] for
+// every head g < heads and row r < rows8, rows8 = rows rounded up to a
+// multiple of 8 (k and s must hold the padding rows; their scores are
+// garbage the softmax masks). dim must be a multiple of 8 (pad with
+// zeros). Each dot product runs in 8 lanes (lane l sums the elements
+// d ≡ l mod 8 with FMAs, in order) reduced as
+// ((l0+l2)+(l1+l3)) + ((l4+l6)+(l5+l7)).
+func AttnScores(s []float32, sStride int, q, k []float32, heads, rows, dim int) {
+	if heads <= 0 || rows <= 0 || dim <= 0 {
+		return
+	}
+	if dim%8 != 0 || sStride < rows {
+		panic("kernels: AttnScores needs dim%8 == 0 and sStride >= rows")
+	}
+	rows8 := (rows + 7) &^ 7
+	_ = s[(heads-1)*sStride+rows8-1]
+	_ = q[heads*dim-1]
+	_ = k[rows8*dim-1]
+	active.attnScores(s, sStride, q, k, heads, rows8, dim)
+}
+
+// AttnSoftmax is one online-softmax step over a tile of rows scores per
+// head (s[g*sStride:][:rows]; sStride >= rows rounded up to 8) with the
+// running maximum m[g] and sum l[g] of what came before: with M =
+// max(m[g], tile maximum), it sets alpha[g] = e^(m[g]-M) (the factor the
+// earlier accumulator must be scaled by), replaces each score x by its
+// weight e^(x-M) (the padding up to a multiple of 8 by 0), and sets m[g] =
+// M, l[g] = l[g]*alpha[g] + (sum of the weights). Start a sequence with
+// m = -Inf, l = 0. The exponential is expFast.
+func AttnSoftmax(s []float32, sStride, heads, rows int, m, l, alpha []float32) {
+	if heads <= 0 || rows <= 0 {
+		return
+	}
+	rows8 := (rows + 7) &^ 7
+	if sStride < rows8 {
+		panic("kernels: AttnSoftmax needs sStride >= rows rounded up to 8")
+	}
+	_ = s[(heads-1)*sStride+rows8-1]
+	_, _, _ = m[heads-1], l[heads-1], alpha[heads-1]
+	active.attnSoftmax(s, sStride, heads, rows, m, l, alpha)
+}
+
+// AttnAccumV sets acc[g*dim+d] = acc[g*dim+d]*alpha[g] + Σ_r p[g*pStride+r]
+// * v[r*dim+d] for every head g < heads and d < dim (a multiple of 8), the
+// sum over r = 0..rows-1 in order, each step one FMA.
+func AttnAccumV(acc, p []float32, pStride int, v []float32, heads, rows, dim int, alpha []float32) {
+	if heads <= 0 || dim <= 0 {
+		return
+	}
+	if dim%8 != 0 || rows < 0 || (rows > 0 && pStride < rows) {
+		panic("kernels: AttnAccumV needs dim%8 == 0 and pStride >= rows")
+	}
+	_ = acc[heads*dim-1]
+	_ = alpha[heads-1]
+	if rows > 0 {
+		_ = p[(heads-1)*pStride+rows-1]
+		_ = v[rows*dim-1]
+	}
+	active.attnAccumV(acc, p, pStride, v, heads, rows, dim, alpha)
+}
+
+// ExpFast returns the exponential the long-context softmax uses: Cephes'
+// expf polynomial in f32 with fused multiply-adds, its argument clamped to
+// [-86, 88] (so e^x for x < -86 is e^-86 ≈ 4e-38 rather than 0, and no
+// result is subnormal or infinite). Relative error ~1e-7.
+func ExpFast(x float32) float32 { return expFast(x) }
