@@ -49,12 +49,13 @@ type fastAttn struct {
 }
 
 // fastScratch is one worker's scratch: the scaled queries, the f32
-// accumulators, the scores of a tile and the tile's K and V rows widened
-// to f32, each row zero-padded to hdp/hdvp (the padding is never
-// written).
+// accumulators, the scores of a tile and the tile's K rows (in the
+// kernels' K tile layout) and V rows widened to f32, each row
+// zero-padded to hdp/hdvp (the padding is never written).
 type fastScratch struct {
 	q, acc, s, k, v []float32
 	m, l, alpha     []float32 // online-softmax state per head
+	krow            []float32 // one dequantized key row (q8_0 caches)
 }
 
 func newFastAttn(c *Config) *fastAttn {
@@ -76,6 +77,7 @@ func (f *fastAttn) newScratch() *fastScratch {
 		q: make([]float32, h*f.hdp), acc: make([]float32, h*f.hdvp), s: make([]float32, h*t),
 		k: make([]float32, t*f.hdp), v: make([]float32, t*f.hdvp),
 		m: make([]float32, h), l: make([]float32, h), alpha: make([]float32, h),
+		krow: make([]float32, f.hdp),
 	}
 }
 
@@ -132,7 +134,7 @@ func (j *attnJob) attendFast(sc *fastScratch, tok, h0, nh, n int, v *kvcache.Vie
 		for r := 0; r < rows; {
 			b, i := (p0+r)/v.BlockLen, (p0+r)%v.BlockLen
 			cnt := min(v.BlockLen-i, rows-r)
-			j.widenRows(v, b, i, cnt, kvh, sc.k[r*hdp:], sc.v[r*hdvp:])
+			j.widenRows(sc, v, b, i, cnt, kvh, r)
 			r += cnt
 		}
 		kernels.AttnScores(sc.s, tile, sc.q, sc.k, nh, rows, hdp)
@@ -147,29 +149,31 @@ func (j *attnJob) attendFast(sc *fastScratch, tok, h0, nh, n int, v *kvcache.Vie
 	}
 }
 
-// widenRows writes rows i..i+cnt-1 of block b, KV head kvh, as f32 rows of
-// the tile scratch (k rows hdp apart, v rows hdvp apart).
-func (j *attnJob) widenRows(v *kvcache.View, b, i, cnt, kvh int, k, vv []float32) {
+// widenRows writes rows i..i+cnt-1 of block b, KV head kvh, as rows
+// r..r+cnt-1 of the scratch's K and V tiles.
+func (j *attnJob) widenRows(sc *fastScratch, v *kvcache.View, b, i, cnt, kvh, r int) {
 	c, f := j.c, j.fast
 	hd, hdv := c.HeadDim, c.HeadDimV
 	kvDim, vDim := c.KVDim(), c.VDim()
+	vt := sc.v[r*f.hdvp:]
 	switch v.Type {
 	case ggml.F16:
-		kernels.F16RowsToF32(k, f.hdp, v.KF16(b)[i*kvDim+kvh*hd:], kvDim, cnt, hd)
-		kernels.F16RowsToF32(vv, f.hdvp, v.VF16(b)[i*vDim+kvh*hdv:], vDim, cnt, hdv)
+		kernels.AttnWidenK(sc.k, f.hdp, r, v.KF16(b)[i*kvDim+kvh*hd:], kvDim, cnt, hd)
+		kernels.F16RowsToF32(vt, f.hdvp, v.VF16(b)[i*vDim+kvh*hdv:], vDim, cnt, hdv)
 	case ggml.F32:
 		kb, vb := v.KF32(b), v.VF32(b)
-		for r := 0; r < cnt; r++ {
-			copy(k[r*f.hdp:r*f.hdp+hd], kb[(i+r)*kvDim+kvh*hd:])
-			copy(vv[r*f.hdvp:r*f.hdvp+hdv], vb[(i+r)*vDim+kvh*hdv:])
+		for n := 0; n < cnt; n++ {
+			kernels.AttnPutKRow(sc.k, f.hdp, r+n, kb[(i+n)*kvDim+kvh*hd:][:hd])
+			copy(vt[n*f.hdvp:n*f.hdvp+hdv], vb[(i+n)*vDim+kvh*hdv:])
 		}
 	default: // Q8_0: whole blocks of 32 per head (checked at load)
 		kHead, vHead := hd/32*34, hdv/32*34
-		for r := 0; r < cnt; r++ {
-			kr := v.K[b][(i+r)*v.KRowBytes+kvh*kHead : (i+r)*v.KRowBytes+(kvh+1)*kHead]
-			vr := v.V[b][(i+r)*v.VRowBytes+kvh*vHead : (i+r)*v.VRowBytes+(kvh+1)*vHead]
-			quant.DequantizeRowQ8_0(kr, k[r*f.hdp:r*f.hdp+hd])
-			quant.DequantizeRowQ8_0(vr, vv[r*f.hdvp:r*f.hdvp+hdv])
+		for n := 0; n < cnt; n++ {
+			kr := v.K[b][(i+n)*v.KRowBytes+kvh*kHead : (i+n)*v.KRowBytes+(kvh+1)*kHead]
+			vr := v.V[b][(i+n)*v.VRowBytes+kvh*vHead : (i+n)*v.VRowBytes+(kvh+1)*vHead]
+			quant.DequantizeRowQ8_0(kr, sc.krow[:hd])
+			kernels.AttnPutKRow(sc.k, f.hdp, r+n, sc.krow[:hd])
+			quant.DequantizeRowQ8_0(vr, vt[n*f.hdvp:n*f.hdvp+hdv])
 		}
 	}
 }

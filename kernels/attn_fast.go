@@ -7,9 +7,9 @@ package kernels
 // positions the engine no longer needs llama.cpp's bits, and these kernels
 // do the same attention in f32 at a few ns per (head, position):
 //
-//   - a tile of cached rows is widened from f16 to f32 once (F16RowsToF32)
-//     into an L1-sized scratch, and every query head of the KV head's GQA
-//     group reads it from there;
+//   - a tile of cached rows is widened from f16 to f32 once (AttnWidenK,
+//     F16RowsToF32) into an L1-sized scratch, and every query head of the
+//     KV head's GQA group reads it from there;
 //   - AttnScores takes eight rows per head at a time, one 8-lane FMA
 //     accumulator per row, and reduces the eight accumulators together
 //     with a transpose (no horizontal sum per row);
@@ -35,10 +35,53 @@ func F16RowsToF32(dst []float32, dstStride int, src []uint16, srcStride, rows, n
 	active.f16RowsToF32(dst, dstStride, src, srcStride, rows, n)
 }
 
-// AttnScores sets s[g*sStride+r] = q[g*dim:][:dim] · k[r*dim:][:dim] for
-// every head g < heads and row r < rows8, rows8 = rows rounded up to a
-// multiple of 8 (k and s must hold the padding rows; their scores are
-// garbage the softmax masks). dim must be a multiple of 8 (pad with
+// The K tile layout. AttnScores reads a tile of key rows in groups of
+// eight rows, each group 8*dim floats holding four row pairs (r, r+4),
+// each pair 2*dim floats of 16-float slots: slot c is elements 8c..8c+7 of
+// row r, then of row r+4. One 16-lane load is then the same eight
+// elements of two rows, and 8-lane code reads each row's elements in
+// order (kTileIndex). AttnWidenK and AttnPutKRow write rows into it.
+
+// kTileIndex is the index of element d of row r in a K tile of row
+// length dim.
+func kTileIndex(r, d, dim int) int {
+	return r/8*8*dim + r%4*2*dim + d/8*16 + r%8/4*8 + d%8
+}
+
+// AttnKTileLen is the length of a K tile of rows rows (rounded up to 8)
+// of dim floats.
+func AttnKTileLen(rows, dim int) int { return (rows + 7) &^ 7 * dim }
+
+// AttnWidenK widens rows rows of n halves, src[i*srcStride:][:n], into
+// rows row..row+rows-1 of the K tile k of row length dim (a multiple of
+// 8, n <= dim). Elements n..dim-1 of each row are left as they are (zero
+// padding, written once).
+func AttnWidenK(k []float32, dim, row int, src []uint16, srcStride, rows, n int) {
+	if rows <= 0 || n <= 0 {
+		return
+	}
+	if dim%8 != 0 || n > dim || row < 0 {
+		panic("kernels: AttnWidenK needs dim%8 == 0, n <= dim, row >= 0")
+	}
+	_ = k[AttnKTileLen(row+rows, dim)-1]
+	_ = src[(rows-1)*srcStride+n-1]
+	active.attnWidenK(k, dim, row, src, srcStride, rows, n)
+}
+
+// AttnPutKRow writes src (at most dim floats) as row row of the K tile k
+// of row length dim (f32 and dequantized caches).
+func AttnPutKRow(k []float32, dim, row int, src []float32) {
+	_ = k[AttnKTileLen(row+1, dim)-1]
+	for d0 := 0; d0 < len(src); d0 += 8 {
+		i := kTileIndex(row, d0, dim)
+		copy(k[i:i+8], src[d0:min(d0+8, len(src))])
+	}
+}
+
+// AttnScores sets s[g*sStride+r] = q[g*dim:][:dim] · (row r of the K tile
+// k) for every head g < heads and row r < rows8, rows8 = rows rounded up
+// to a multiple of 8 (k and s must hold the padding rows; their scores
+// are garbage the softmax masks). dim must be a multiple of 8 (pad with
 // zeros). Each dot product runs in 8 lanes (lane l sums the elements
 // d ≡ l mod 8 with FMAs, in order) reduced as
 // ((l0+l2)+(l1+l3)) + ((l4+l6)+(l5+l7)).

@@ -8,6 +8,7 @@ package kernels
 // code.
 var avx2AttnFastDone = func() bool {
 	avx2Set.f16RowsToF32 = f16RowsToF32Asm
+	avx2Set.attnWidenK = attnWidenKAsm
 	avx2Set.attnScores = attnScoresAsm
 	avx2Set.attnSoftmax = attnSoftmaxAsm
 	avx2Set.attnAccumV = attnAccumVAsm
@@ -16,6 +17,9 @@ var avx2AttnFastDone = func() bool {
 
 //go:noescape
 func f16RowsToF32AVX2(dst *float32, dstStride int, src *uint16, srcStride, rows, n8 int)
+
+//go:noescape
+func attnWidenKAVX2(k *float32, dim8, row int, src *uint16, srcStride, rows, n8 int)
 
 //go:noescape
 func attnScoresAVX2(s *float32, sStride int, q, k *float32, heads, groups, dim8 int)
@@ -36,6 +40,16 @@ func f16RowsToF32Asm(dst []float32, dstStride int, src []uint16, srcStride, rows
 	}
 }
 
+func attnWidenKAsm(k []float32, dim, row int, src []uint16, srcStride, rows, n int) {
+	n8 := n &^ 7
+	if n8 > 0 {
+		attnWidenKAVX2(&k[0], dim/8, row, &src[0], 2*srcStride, rows, n8/8)
+	}
+	if n8 < n {
+		attnWidenKFrom(k, dim, row, src, srcStride, rows, n8, n)
+	}
+}
+
 func attnScoresAsm(s []float32, sStride int, q, k []float32, heads, rows8, dim int) {
 	attnScoresAVX2(&s[0], 4*sStride, &q[0], &k[0], heads, rows8/8, dim/8)
 }
@@ -50,4 +64,57 @@ func attnAccumVAsm(acc, p []float32, pStride int, v []float32, heads, rows, dim 
 		return
 	}
 	attnAccumVAVX2(&acc[0], dim/8, &p[0], 4*pStride, &v[0], heads, rows, &alpha[0])
+}
+
+// The avx512vnni set gets AVX-512 versions of the widening of V, the
+// scores, the softmax and the value accumulation (AVX512F and VL are
+// enough; the set needs more). Every field is set here, so this works
+// whichever order the package's initializers run in.
+var avx512AttnFastDone = func() bool {
+	vnniSet.f16RowsToF32 = f16RowsToF32AVX512Asm
+	vnniSet.attnWidenK = attnWidenKAsm
+	vnniSet.attnScores = attnScoresAVX512Asm
+	vnniSet.attnSoftmax = attnSoftmaxAVX512Asm
+	vnniSet.attnAccumV = attnAccumVAVX512Asm
+	return true
+}()
+
+//go:noescape
+func f16RowsToF32AVX512(dst *float32, dstStride int, src *uint16, srcStride, rows, n16 int)
+
+//go:noescape
+func attnScoresAVX512(s *float32, sStride int, q, k *float32, heads, groups, dim8 int)
+
+//go:noescape
+func attnSoftmaxAVX512(s *float32, sStride int, heads, rows int, m, l, alpha *float32)
+
+//go:noescape
+func attnAccumVAVX512(acc *float32, dim16 int, p *float32, pStride int, v *float32, heads, rows int, alpha *float32)
+
+func f16RowsToF32AVX512Asm(dst []float32, dstStride int, src []uint16, srcStride, rows, n int) {
+	n16 := n &^ 15
+	if n16 > 0 {
+		f16RowsToF32AVX512(&dst[0], 4*dstStride, &src[0], 2*srcStride, rows, n16/16)
+	}
+	if n16 < n {
+		f16RowsToF32Asm(dst[n16:], dstStride, src[n16:], srcStride, rows, n-n16)
+	}
+}
+
+func attnScoresAVX512Asm(s []float32, sStride int, q, k []float32, heads, rows8, dim int) {
+	attnScoresAVX512(&s[0], 4*sStride, &q[0], &k[0], heads, rows8/8, dim/8)
+}
+
+func attnSoftmaxAVX512Asm(s []float32, sStride, heads, rows int, m, l, alpha []float32) {
+	attnSoftmaxAVX512(&s[0], 4*sStride, heads, rows, &m[0], &l[0], &alpha[0])
+}
+
+// attnAccumVAVX512Asm needs whole vectors of 16 (head sizes 64, 80, 128,
+// ...); others run the AVX2 code.
+func attnAccumVAVX512Asm(acc, p []float32, pStride int, v []float32, heads, rows, dim int, alpha []float32) {
+	if rows == 0 || dim%16 != 0 {
+		attnAccumVAsm(acc, p, pStride, v, heads, rows, dim, alpha)
+		return
+	}
+	attnAccumVAVX512(&acc[0], dim/16, &p[0], 4*pStride, &v[0], heads, rows, &alpha[0])
 }

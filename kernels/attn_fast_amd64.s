@@ -9,134 +9,134 @@
 
 // expFast constants, eight copies each (32-byte memory operands), then the
 // lane indexes 0..7 for the tail masks.
-DATA fastK<>+0(SB)/4, $0xc2ac0000 // lo
-DATA fastK<>+4(SB)/4, $0xc2ac0000
-DATA fastK<>+8(SB)/4, $0xc2ac0000
-DATA fastK<>+12(SB)/4, $0xc2ac0000
-DATA fastK<>+16(SB)/4, $0xc2ac0000
-DATA fastK<>+20(SB)/4, $0xc2ac0000
-DATA fastK<>+24(SB)/4, $0xc2ac0000
-DATA fastK<>+28(SB)/4, $0xc2ac0000
-DATA fastK<>+32(SB)/4, $0x42b00000 // hi
-DATA fastK<>+36(SB)/4, $0x42b00000
-DATA fastK<>+40(SB)/4, $0x42b00000
-DATA fastK<>+44(SB)/4, $0x42b00000
-DATA fastK<>+48(SB)/4, $0x42b00000
-DATA fastK<>+52(SB)/4, $0x42b00000
-DATA fastK<>+56(SB)/4, $0x42b00000
-DATA fastK<>+60(SB)/4, $0x42b00000
-DATA fastK<>+64(SB)/4, $0x3fb8aa3b // log2e
-DATA fastK<>+68(SB)/4, $0x3fb8aa3b
-DATA fastK<>+72(SB)/4, $0x3fb8aa3b
-DATA fastK<>+76(SB)/4, $0x3fb8aa3b
-DATA fastK<>+80(SB)/4, $0x3fb8aa3b
-DATA fastK<>+84(SB)/4, $0x3fb8aa3b
-DATA fastK<>+88(SB)/4, $0x3fb8aa3b
-DATA fastK<>+92(SB)/4, $0x3fb8aa3b
-DATA fastK<>+96(SB)/4, $0xbf318000 // negC1
-DATA fastK<>+100(SB)/4, $0xbf318000
-DATA fastK<>+104(SB)/4, $0xbf318000
-DATA fastK<>+108(SB)/4, $0xbf318000
-DATA fastK<>+112(SB)/4, $0xbf318000
-DATA fastK<>+116(SB)/4, $0xbf318000
-DATA fastK<>+120(SB)/4, $0xbf318000
-DATA fastK<>+124(SB)/4, $0xbf318000
-DATA fastK<>+128(SB)/4, $0x395e8083 // negC2
-DATA fastK<>+132(SB)/4, $0x395e8083
-DATA fastK<>+136(SB)/4, $0x395e8083
-DATA fastK<>+140(SB)/4, $0x395e8083
-DATA fastK<>+144(SB)/4, $0x395e8083
-DATA fastK<>+148(SB)/4, $0x395e8083
-DATA fastK<>+152(SB)/4, $0x395e8083
-DATA fastK<>+156(SB)/4, $0x395e8083
-DATA fastK<>+160(SB)/4, $0x39506967 // p0
-DATA fastK<>+164(SB)/4, $0x39506967
-DATA fastK<>+168(SB)/4, $0x39506967
-DATA fastK<>+172(SB)/4, $0x39506967
-DATA fastK<>+176(SB)/4, $0x39506967
-DATA fastK<>+180(SB)/4, $0x39506967
-DATA fastK<>+184(SB)/4, $0x39506967
-DATA fastK<>+188(SB)/4, $0x39506967
-DATA fastK<>+192(SB)/4, $0x3ab743ce // p1
-DATA fastK<>+196(SB)/4, $0x3ab743ce
-DATA fastK<>+200(SB)/4, $0x3ab743ce
-DATA fastK<>+204(SB)/4, $0x3ab743ce
-DATA fastK<>+208(SB)/4, $0x3ab743ce
-DATA fastK<>+212(SB)/4, $0x3ab743ce
-DATA fastK<>+216(SB)/4, $0x3ab743ce
-DATA fastK<>+220(SB)/4, $0x3ab743ce
-DATA fastK<>+224(SB)/4, $0x3c088908 // p2
-DATA fastK<>+228(SB)/4, $0x3c088908
-DATA fastK<>+232(SB)/4, $0x3c088908
-DATA fastK<>+236(SB)/4, $0x3c088908
-DATA fastK<>+240(SB)/4, $0x3c088908
-DATA fastK<>+244(SB)/4, $0x3c088908
-DATA fastK<>+248(SB)/4, $0x3c088908
-DATA fastK<>+252(SB)/4, $0x3c088908
-DATA fastK<>+256(SB)/4, $0x3d2aa9c1 // p3
-DATA fastK<>+260(SB)/4, $0x3d2aa9c1
-DATA fastK<>+264(SB)/4, $0x3d2aa9c1
-DATA fastK<>+268(SB)/4, $0x3d2aa9c1
-DATA fastK<>+272(SB)/4, $0x3d2aa9c1
-DATA fastK<>+276(SB)/4, $0x3d2aa9c1
-DATA fastK<>+280(SB)/4, $0x3d2aa9c1
-DATA fastK<>+284(SB)/4, $0x3d2aa9c1
-DATA fastK<>+288(SB)/4, $0x3e2aaaaa // p4
-DATA fastK<>+292(SB)/4, $0x3e2aaaaa
-DATA fastK<>+296(SB)/4, $0x3e2aaaaa
-DATA fastK<>+300(SB)/4, $0x3e2aaaaa
-DATA fastK<>+304(SB)/4, $0x3e2aaaaa
-DATA fastK<>+308(SB)/4, $0x3e2aaaaa
-DATA fastK<>+312(SB)/4, $0x3e2aaaaa
-DATA fastK<>+316(SB)/4, $0x3e2aaaaa
-DATA fastK<>+320(SB)/4, $0x3f000000 // p5
-DATA fastK<>+324(SB)/4, $0x3f000000
-DATA fastK<>+328(SB)/4, $0x3f000000
-DATA fastK<>+332(SB)/4, $0x3f000000
-DATA fastK<>+336(SB)/4, $0x3f000000
-DATA fastK<>+340(SB)/4, $0x3f000000
-DATA fastK<>+344(SB)/4, $0x3f000000
-DATA fastK<>+348(SB)/4, $0x3f000000
-DATA fastK<>+352(SB)/4, $0x3f800000 // one
-DATA fastK<>+356(SB)/4, $0x3f800000
-DATA fastK<>+360(SB)/4, $0x3f800000
-DATA fastK<>+364(SB)/4, $0x3f800000
-DATA fastK<>+368(SB)/4, $0x3f800000
-DATA fastK<>+372(SB)/4, $0x3f800000
-DATA fastK<>+376(SB)/4, $0x3f800000
-DATA fastK<>+380(SB)/4, $0x3f800000
-DATA fastK<>+384(SB)/4, $0xff800000 // neginf
-DATA fastK<>+388(SB)/4, $0xff800000
-DATA fastK<>+392(SB)/4, $0xff800000
-DATA fastK<>+396(SB)/4, $0xff800000
-DATA fastK<>+400(SB)/4, $0xff800000
-DATA fastK<>+404(SB)/4, $0xff800000
-DATA fastK<>+408(SB)/4, $0xff800000
-DATA fastK<>+412(SB)/4, $0xff800000
-DATA fastK<>+416(SB)/4, $0 // lane index
-DATA fastK<>+420(SB)/4, $1
-DATA fastK<>+424(SB)/4, $2
-DATA fastK<>+428(SB)/4, $3
-DATA fastK<>+432(SB)/4, $4
-DATA fastK<>+436(SB)/4, $5
-DATA fastK<>+440(SB)/4, $6
-DATA fastK<>+444(SB)/4, $7
-GLOBL fastK<>(SB), RODATA|NOPTR, $448
+DATA ·attnFastK+0(SB)/4, $0xc2ac0000 // lo
+DATA ·attnFastK+4(SB)/4, $0xc2ac0000
+DATA ·attnFastK+8(SB)/4, $0xc2ac0000
+DATA ·attnFastK+12(SB)/4, $0xc2ac0000
+DATA ·attnFastK+16(SB)/4, $0xc2ac0000
+DATA ·attnFastK+20(SB)/4, $0xc2ac0000
+DATA ·attnFastK+24(SB)/4, $0xc2ac0000
+DATA ·attnFastK+28(SB)/4, $0xc2ac0000
+DATA ·attnFastK+32(SB)/4, $0x42b00000 // hi
+DATA ·attnFastK+36(SB)/4, $0x42b00000
+DATA ·attnFastK+40(SB)/4, $0x42b00000
+DATA ·attnFastK+44(SB)/4, $0x42b00000
+DATA ·attnFastK+48(SB)/4, $0x42b00000
+DATA ·attnFastK+52(SB)/4, $0x42b00000
+DATA ·attnFastK+56(SB)/4, $0x42b00000
+DATA ·attnFastK+60(SB)/4, $0x42b00000
+DATA ·attnFastK+64(SB)/4, $0x3fb8aa3b // log2e
+DATA ·attnFastK+68(SB)/4, $0x3fb8aa3b
+DATA ·attnFastK+72(SB)/4, $0x3fb8aa3b
+DATA ·attnFastK+76(SB)/4, $0x3fb8aa3b
+DATA ·attnFastK+80(SB)/4, $0x3fb8aa3b
+DATA ·attnFastK+84(SB)/4, $0x3fb8aa3b
+DATA ·attnFastK+88(SB)/4, $0x3fb8aa3b
+DATA ·attnFastK+92(SB)/4, $0x3fb8aa3b
+DATA ·attnFastK+96(SB)/4, $0xbf318000 // negC1
+DATA ·attnFastK+100(SB)/4, $0xbf318000
+DATA ·attnFastK+104(SB)/4, $0xbf318000
+DATA ·attnFastK+108(SB)/4, $0xbf318000
+DATA ·attnFastK+112(SB)/4, $0xbf318000
+DATA ·attnFastK+116(SB)/4, $0xbf318000
+DATA ·attnFastK+120(SB)/4, $0xbf318000
+DATA ·attnFastK+124(SB)/4, $0xbf318000
+DATA ·attnFastK+128(SB)/4, $0x395e8083 // negC2
+DATA ·attnFastK+132(SB)/4, $0x395e8083
+DATA ·attnFastK+136(SB)/4, $0x395e8083
+DATA ·attnFastK+140(SB)/4, $0x395e8083
+DATA ·attnFastK+144(SB)/4, $0x395e8083
+DATA ·attnFastK+148(SB)/4, $0x395e8083
+DATA ·attnFastK+152(SB)/4, $0x395e8083
+DATA ·attnFastK+156(SB)/4, $0x395e8083
+DATA ·attnFastK+160(SB)/4, $0x39506967 // p0
+DATA ·attnFastK+164(SB)/4, $0x39506967
+DATA ·attnFastK+168(SB)/4, $0x39506967
+DATA ·attnFastK+172(SB)/4, $0x39506967
+DATA ·attnFastK+176(SB)/4, $0x39506967
+DATA ·attnFastK+180(SB)/4, $0x39506967
+DATA ·attnFastK+184(SB)/4, $0x39506967
+DATA ·attnFastK+188(SB)/4, $0x39506967
+DATA ·attnFastK+192(SB)/4, $0x3ab743ce // p1
+DATA ·attnFastK+196(SB)/4, $0x3ab743ce
+DATA ·attnFastK+200(SB)/4, $0x3ab743ce
+DATA ·attnFastK+204(SB)/4, $0x3ab743ce
+DATA ·attnFastK+208(SB)/4, $0x3ab743ce
+DATA ·attnFastK+212(SB)/4, $0x3ab743ce
+DATA ·attnFastK+216(SB)/4, $0x3ab743ce
+DATA ·attnFastK+220(SB)/4, $0x3ab743ce
+DATA ·attnFastK+224(SB)/4, $0x3c088908 // p2
+DATA ·attnFastK+228(SB)/4, $0x3c088908
+DATA ·attnFastK+232(SB)/4, $0x3c088908
+DATA ·attnFastK+236(SB)/4, $0x3c088908
+DATA ·attnFastK+240(SB)/4, $0x3c088908
+DATA ·attnFastK+244(SB)/4, $0x3c088908
+DATA ·attnFastK+248(SB)/4, $0x3c088908
+DATA ·attnFastK+252(SB)/4, $0x3c088908
+DATA ·attnFastK+256(SB)/4, $0x3d2aa9c1 // p3
+DATA ·attnFastK+260(SB)/4, $0x3d2aa9c1
+DATA ·attnFastK+264(SB)/4, $0x3d2aa9c1
+DATA ·attnFastK+268(SB)/4, $0x3d2aa9c1
+DATA ·attnFastK+272(SB)/4, $0x3d2aa9c1
+DATA ·attnFastK+276(SB)/4, $0x3d2aa9c1
+DATA ·attnFastK+280(SB)/4, $0x3d2aa9c1
+DATA ·attnFastK+284(SB)/4, $0x3d2aa9c1
+DATA ·attnFastK+288(SB)/4, $0x3e2aaaaa // p4
+DATA ·attnFastK+292(SB)/4, $0x3e2aaaaa
+DATA ·attnFastK+296(SB)/4, $0x3e2aaaaa
+DATA ·attnFastK+300(SB)/4, $0x3e2aaaaa
+DATA ·attnFastK+304(SB)/4, $0x3e2aaaaa
+DATA ·attnFastK+308(SB)/4, $0x3e2aaaaa
+DATA ·attnFastK+312(SB)/4, $0x3e2aaaaa
+DATA ·attnFastK+316(SB)/4, $0x3e2aaaaa
+DATA ·attnFastK+320(SB)/4, $0x3f000000 // p5
+DATA ·attnFastK+324(SB)/4, $0x3f000000
+DATA ·attnFastK+328(SB)/4, $0x3f000000
+DATA ·attnFastK+332(SB)/4, $0x3f000000
+DATA ·attnFastK+336(SB)/4, $0x3f000000
+DATA ·attnFastK+340(SB)/4, $0x3f000000
+DATA ·attnFastK+344(SB)/4, $0x3f000000
+DATA ·attnFastK+348(SB)/4, $0x3f000000
+DATA ·attnFastK+352(SB)/4, $0x3f800000 // one
+DATA ·attnFastK+356(SB)/4, $0x3f800000
+DATA ·attnFastK+360(SB)/4, $0x3f800000
+DATA ·attnFastK+364(SB)/4, $0x3f800000
+DATA ·attnFastK+368(SB)/4, $0x3f800000
+DATA ·attnFastK+372(SB)/4, $0x3f800000
+DATA ·attnFastK+376(SB)/4, $0x3f800000
+DATA ·attnFastK+380(SB)/4, $0x3f800000
+DATA ·attnFastK+384(SB)/4, $0xff800000 // neginf
+DATA ·attnFastK+388(SB)/4, $0xff800000
+DATA ·attnFastK+392(SB)/4, $0xff800000
+DATA ·attnFastK+396(SB)/4, $0xff800000
+DATA ·attnFastK+400(SB)/4, $0xff800000
+DATA ·attnFastK+404(SB)/4, $0xff800000
+DATA ·attnFastK+408(SB)/4, $0xff800000
+DATA ·attnFastK+412(SB)/4, $0xff800000
+DATA ·attnFastK+416(SB)/4, $0 // lane index
+DATA ·attnFastK+420(SB)/4, $1
+DATA ·attnFastK+424(SB)/4, $2
+DATA ·attnFastK+428(SB)/4, $3
+DATA ·attnFastK+432(SB)/4, $4
+DATA ·attnFastK+436(SB)/4, $5
+DATA ·attnFastK+440(SB)/4, $6
+DATA ·attnFastK+444(SB)/4, $7
+GLOBL ·attnFastK(SB), RODATA|NOPTR, $448
 
-#define KLO fastK<>+0(SB)
-#define KHI fastK<>+32(SB)
-#define KLOG2E fastK<>+64(SB)
-#define KNEGC1 fastK<>+96(SB)
-#define KNEGC2 fastK<>+128(SB)
-#define KP0 fastK<>+160(SB)
-#define KP1 fastK<>+192(SB)
-#define KP2 fastK<>+224(SB)
-#define KP3 fastK<>+256(SB)
-#define KP4 fastK<>+288(SB)
-#define KP5 fastK<>+320(SB)
-#define KONE fastK<>+352(SB)
-#define KNEGINF fastK<>+384(SB)
-#define KLANES fastK<>+416(SB)
+#define KLO ·attnFastK+0(SB)
+#define KHI ·attnFastK+32(SB)
+#define KLOG2E ·attnFastK+64(SB)
+#define KNEGC1 ·attnFastK+96(SB)
+#define KNEGC2 ·attnFastK+128(SB)
+#define KP0 ·attnFastK+160(SB)
+#define KP1 ·attnFastK+192(SB)
+#define KP2 ·attnFastK+224(SB)
+#define KP3 ·attnFastK+256(SB)
+#define KP4 ·attnFastK+288(SB)
+#define KP5 ·attnFastK+320(SB)
+#define KONE ·attnFastK+352(SB)
+#define KNEGINF ·attnFastK+384(SB)
+#define KLANES ·attnFastK+416(SB)
 
 // EXPFAST sets X = expFast(X) lane by lane; T1..T3 are clobbered.
 #define EXPFAST(X, T1, T2, T3) \
@@ -209,23 +209,70 @@ cvtnext:
 	VZEROUPPER
 	RET
 
+// func attnWidenKAVX2(k *float32, dim8, row int, src *uint16, srcStride, rows, n8 int)
+// Widens 8*n8 halves of each row into its slots of the K tile
+// (kTileIndex); srcStride in bytes.
+TEXT ·attnWidenKAVX2(SB), NOSPLIT, $0-56
+	MOVQ k+0(FP), DI
+	MOVQ dim8+8(FP), R8
+	SHLQ $5, R8               // bytes of one row
+	MOVQ row+16(FP), R9
+	MOVQ src+24(FP), SI
+	MOVQ srcStride+32(FP), R10
+	MOVQ rows+40(FP), DX
+
+wkrow:
+	// Row r starts at (r/8)*8 rows + (r%4)*2 rows + ((r%8)/4)*32 bytes.
+	MOVQ  R9, AX
+	SHRQ  $3, AX
+	IMULQ R8, AX
+	SHLQ  $3, AX
+	MOVQ  R9, BX
+	ANDQ  $3, BX
+	IMULQ R8, BX
+	SHLQ  $1, BX
+	ADDQ  BX, AX
+	MOVQ  R9, BX
+	ANDQ  $4, BX
+	SHLQ  $3, BX
+	ADDQ  BX, AX
+	ADDQ  DI, AX
+	MOVQ  SI, BX
+	MOVQ  n8+48(FP), CX
+
+wkchunk:
+	VCVTPH2PS (BX), Y0
+	VMOVUPS   Y0, (AX)
+	ADDQ      $16, BX
+	ADDQ      $64, AX
+	DECQ      CX
+	JNZ       wkchunk
+
+	ADDQ R10, SI
+	INCQ R9
+	DECQ DX
+	JNZ  wkrow
+	VZEROUPPER
+	RET
+
 // func attnScoresAVX2(s *float32, sStride int, q, k *float32, heads, groups, dim8 int)
-// For each head, groups of eight key rows: eight accumulators (one per
-// row), one query load and eight FMAs per 8 elements, then a transpose
-// reduction into the eight scores. sStride in bytes; rows are 32*dim8
-// bytes apart.
+// For each head, groups of eight key rows of the K tile: eight
+// accumulators (one per row), one query load and eight FMAs per 8
+// elements, then a transpose reduction into the eight scores. sStride in
+// bytes.
 TEXT ·attnScoresAVX2(SB), NOSPLIT, $0-56
 	MOVQ s+0(FP), DI
 	MOVQ sStride+8(FP), R8
 	MOVQ q+16(FP), SI
 	MOVQ k+24(FP), DX
 	MOVQ heads+32(FP), R10
-	MOVQ dim8+48(FP), R11
-	SHLQ $5, R11              // row bytes
-	LEAQ (R11)(R11*2), R12    // 3 rows
+	MOVQ dim8+48(FP), R15
+	SHLQ $5, R15              // bytes of one query (one row)
+	LEAQ (R15)(R15*1), R11    // bytes of one row pair
+	LEAQ (R11)(R11*2), R12    // 3 pairs
 
 schead:
-	MOVQ DX, BX               // this group's first key row
+	MOVQ DX, BX               // this group's first pair
 	MOVQ DI, R14              // its scores
 	MOVQ groups+40(FP), R9
 
@@ -238,24 +285,22 @@ scgroup:
 	VXORPS Y5, Y5, Y5
 	VXORPS Y6, Y6, Y6
 	VXORPS Y7, Y7, Y7
-	MOVQ   BX, AX             // rows 0-4 from AX
-	LEAQ   (BX)(R11*4), R15   // rows 5-7 from R15
+	MOVQ   BX, AX
 	MOVQ   SI, R13
-	SUBQ   BX, R13            // the query at AX+R13
 	MOVQ   dim8+48(FP), CX
 
 scdot:
-	VMOVUPS     (AX)(R13*1), Y8
+	VMOVUPS     (R13), Y8
 	VFMADD231PS (AX), Y8, Y0
 	VFMADD231PS (AX)(R11*1), Y8, Y1
 	VFMADD231PS (AX)(R11*2), Y8, Y2
 	VFMADD231PS (AX)(R12*1), Y8, Y3
-	VFMADD231PS (AX)(R11*4), Y8, Y4
-	VFMADD231PS (R15)(R11*1), Y8, Y5
-	VFMADD231PS (R15)(R11*2), Y8, Y6
-	VFMADD231PS (R15)(R12*1), Y8, Y7
-	ADDQ        $32, AX
-	ADDQ        $32, R15
+	VFMADD231PS 32(AX), Y8, Y4
+	VFMADD231PS 32(AX)(R11*1), Y8, Y5
+	VFMADD231PS 32(AX)(R11*2), Y8, Y6
+	VFMADD231PS 32(AX)(R12*1), Y8, Y7
+	ADDQ        $64, AX
+	ADDQ        $32, R13
 	DECQ        CX
 	JNZ         scdot
 
@@ -286,12 +331,12 @@ scdot:
 	VMOVUPS    Y10, (R14)
 
 	ADDQ $32, R14
-	LEAQ (BX)(R11*8), BX
+	LEAQ (BX)(R11*4), BX
 	DECQ R9
 	JNZ  scgroup
 
 	ADDQ R8, DI
-	ADDQ R11, SI
+	ADDQ R15, SI
 	DECQ R10
 	JNZ  schead
 	VZEROUPPER

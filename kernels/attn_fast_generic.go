@@ -19,6 +19,19 @@ func f16RowsToF32Generic(dst []float32, dstStride int, src []uint16, srcStride, 
 	}
 }
 
+func attnWidenKGeneric(k []float32, dim, row int, src []uint16, srcStride, rows, n int) {
+	attnWidenKFrom(k, dim, row, src, srcStride, rows, 0, n)
+}
+
+// attnWidenKFrom widens elements d0..n-1 of each row (SIMD tails).
+func attnWidenKFrom(k []float32, dim, row int, src []uint16, srcStride, rows, d0, n int) {
+	for i := 0; i < rows; i++ {
+		for d := d0; d < n; d++ {
+			k[kTileIndex(row+i, d, dim)] = quant.FP16ToFP32(src[i*srcStride+d])
+		}
+	}
+}
+
 func attnScoresGeneric(s []float32, sStride int, q, k []float32, heads, rows8, dim int) {
 	for g := 0; g < heads; g++ {
 		qg := q[g*dim : (g+1)*dim]
@@ -26,7 +39,7 @@ func attnScoresGeneric(s []float32, sStride int, q, k []float32, heads, rows8, d
 			var acc [8][8]float32 // [row][lane]
 			for d := 0; d < dim; d += 8 {
 				for i := range acc {
-					kr := k[(r0+i)*dim+d : (r0+i)*dim+d+8]
+					kr := k[kTileIndex(r0+i, d, dim):][:8]
 					for l := range acc[i] {
 						acc[i][l] = fma32(kr[l], qg[d+l], acc[i][l])
 					}

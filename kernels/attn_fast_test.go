@@ -60,6 +60,26 @@ func TestAttnFastImplsBitExact(t *testing.T) {
 				}
 			}
 		}
+		// Widening into the K tile, from any row of it.
+		for _, dim := range []int{8, 16, 64, 72, 128, 136} {
+			for _, rows := range []int{1, 3, 5, 8, 16, 21} {
+				n := dim - r.IntN(min(dim, 11))
+				row := r.IntN(12)
+				off := r.IntN(4)
+				srcStride := n + r.IntN(9)
+				src := randHalves(r, off+(rows-1)*srcStride+n, scales[r.IntN(3)])[off:]
+				a := make([]float32, AttnKTileLen(row+rows, dim)+r.IntN(3))
+				for i := range a {
+					a[i] = -7 // must survive outside the rows
+				}
+				b := slices.Clone(a)
+				genericSet.attnWidenK(a, dim, row, src, srcStride, rows, n)
+				s.attnWidenK(b, dim, row, src, srcStride, rows, n)
+				if !sameBits(a, b) {
+					t.Errorf("%s AttnWidenK dim=%d n=%d row=%d rows=%d differs", s.name, dim, n, row, rows)
+				}
+			}
+		}
 		// Scores.
 		for _, dim := range []int{8, 16, 64, 72, 128, 136} {
 			for _, rows8 := range []int{8, 16, 32} {
@@ -172,7 +192,11 @@ func TestAttnFastGenericMath(t *testing.T) {
 	r := rand.New(rand.NewPCG(75, 76))
 	const heads, rows, dim, sStride = 3, 13, 24, 16
 	q := randPadded(r, heads, dim, dim, 0, 1)
-	k := randPadded(r, 16, dim, dim, 0, 1)
+	k := randPadded(r, 16, dim, dim, 0, 1) // rows, then as a K tile
+	kt := make([]float32, AttnKTileLen(16, dim))
+	for j := 0; j < 16; j++ {
+		AttnPutKRow(kt, dim, j, k[j*dim:(j+1)*dim])
+	}
 	v := randPadded(r, rows, dim, dim, 0, 1)
 	s := make([]float32, heads*sStride)
 	m, l, alpha := make([]float32, heads), make([]float32, heads), make([]float32, heads)
@@ -180,7 +204,7 @@ func TestAttnFastGenericMath(t *testing.T) {
 		m[g] = float32(math.Inf(-1))
 	}
 	acc := make([]float32, heads*dim)
-	AttnScores(s, sStride, q, k, heads, rows, dim)
+	AttnScores(s, sStride, q, kt, heads, rows, dim)
 	for g := 0; g < heads; g++ {
 		for j := 0; j < rows; j++ {
 			var want float64
@@ -248,7 +272,7 @@ func BenchmarkAttnFast(b *testing.B) {
 					clear(acc)
 					for p0 := 0; p0 < n; p0 += tile {
 						rows := min(tile, n-p0)
-						set.f16RowsToF32(kt, dim, kc[p0*kvStride:], kvStride, rows, dim)
+						set.attnWidenK(kt, dim, 0, kc[p0*kvStride:], kvStride, rows, dim)
 						set.f16RowsToF32(vt, dim, vc[p0*kvStride:], kvStride, rows, dim)
 						set.attnScores(s, tile, q, kt, heads, (rows+7)&^7, dim)
 						set.attnSoftmax(s, tile, heads, rows, m, l, alpha)
