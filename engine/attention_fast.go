@@ -129,6 +129,7 @@ func (j *attnJob) attendFast(sc *fastScratch, tok, h0, nh, n int, v *kvcache.Vie
 		sc.m[g], sc.l[g] = float32(math.Inf(-1)), 0
 	}
 	clear(sc.acc[:nh*hdvp])
+	j.prefetchRows(v, 0, min(tile, n), kvh)
 	for p0 := 0; p0 < n; p0 += tile {
 		rows := min(tile, n-p0)
 		for r := 0; r < rows; {
@@ -137,6 +138,7 @@ func (j *attnJob) attendFast(sc *fastScratch, tok, h0, nh, n int, v *kvcache.Vie
 			j.widenRows(sc, v, b, i, cnt, kvh, r)
 			r += cnt
 		}
+		j.prefetchRows(v, p0+tile, min(p0+2*tile, n), kvh)
 		kernels.AttnScores(sc.s, tile, sc.q, sc.k, nh, rows, hdp)
 		kernels.AttnSoftmax(sc.s, tile, nh, rows, sc.m, sc.l, sc.alpha)
 		kernels.AttnAccumV(sc.acc, sc.s, tile, sc.v, nh, rows, hdvp, sc.alpha)
@@ -146,6 +148,23 @@ func (j *attnJob) attendFast(sc *fastScratch, tok, h0, nh, n int, v *kvcache.Vie
 		o := out[g*hdv : (g+1)*hdv]
 		copy(o, sc.acc[g*hdvp:g*hdvp+hdv])
 		kernels.Scale(o, safeInv(sc.l[g]))
+	}
+}
+
+// prefetchRows starts loading KV head kvh's K and V of positions
+// [from, to) of an f16 cache into the cache hierarchy.
+func (j *attnJob) prefetchRows(v *kvcache.View, from, to, kvh int) {
+	if v.Type != ggml.F16 {
+		return
+	}
+	c := j.c
+	kvDim, vDim := c.KVDim(), c.VDim()
+	for p := from; p < to; {
+		b, i := p/v.BlockLen, p%v.BlockLen
+		cnt := min(v.BlockLen-i, to-p)
+		kernels.AttnPrefetch(v.KF16(b)[i*kvDim+kvh*c.HeadDim:], kvDim, cnt, c.HeadDim)
+		kernels.AttnPrefetch(v.VF16(b)[i*vDim+kvh*c.HeadDimV:], vDim, cnt, c.HeadDimV)
+		p += cnt
 	}
 }
 

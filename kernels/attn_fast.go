@@ -78,6 +78,18 @@ func AttnPutKRow(k []float32, dim, row int, src []float32) {
 	}
 }
 
+// AttnPrefetch asks the CPU to start loading rows rows of n halves,
+// src[i*stride:][:n], into its caches: the next tile of cached keys or
+// values, while the current one is computed (a KV head's slice of each
+// cached row is too scattered for the hardware prefetchers).
+func AttnPrefetch(src []uint16, stride, rows, n int) {
+	if rows <= 0 || n <= 0 {
+		return
+	}
+	_ = src[(rows-1)*stride+n-1]
+	active.attnPrefetch(src, stride, rows, n)
+}
+
 // AttnScores sets s[g*sStride+r] = q[g*dim:][:dim] · (row r of the K tile
 // k) for every head g < heads and row r < rows8, rows8 = rows rounded up
 // to a multiple of 8 (k and s must hold the padding rows; their scores

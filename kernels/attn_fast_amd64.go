@@ -2,6 +2,8 @@
 
 package kernels
 
+import "unsafe"
+
 // AVX2 versions of the long-context attention kernels (attn_fast.go); the
 // avx512vnni set copies them from the AVX2 set. Strides go to the assembly
 // in bytes; the widening's columns past the last whole 8 run the generic
@@ -9,6 +11,7 @@ package kernels
 var avx2AttnFastDone = func() bool {
 	avx2Set.f16RowsToF32 = f16RowsToF32Asm
 	avx2Set.attnWidenK = attnWidenKAsm
+	avx2Set.attnPrefetch = attnPrefetchAsm
 	avx2Set.attnScores = attnScoresAsm
 	avx2Set.attnSoftmax = attnSoftmaxAsm
 	avx2Set.attnAccumV = attnAccumVAsm
@@ -17,6 +20,9 @@ var avx2AttnFastDone = func() bool {
 
 //go:noescape
 func f16RowsToF32AVX2(dst *float32, dstStride int, src *uint16, srcStride, rows, n8 int)
+
+//go:noescape
+func attnPrefetchRows(src *uint16, stride, rows, lines int)
 
 //go:noescape
 func attnWidenKAVX2(k *float32, dim8, row int, src *uint16, srcStride, rows, n8 int)
@@ -38,6 +44,14 @@ func f16RowsToF32Asm(dst []float32, dstStride int, src []uint16, srcStride, rows
 	if n8 < n {
 		f16RowsToF32Generic(dst[n8:], dstStride, src[n8:], srcStride, rows, n-n8)
 	}
+}
+
+// attnPrefetchAsm touches the 64-byte lines of each row, counted for the
+// first row's alignment (with a stride that is not a multiple of 64 a
+// row's last line may be left out: it is only a hint).
+func attnPrefetchAsm(src []uint16, stride, rows, n int) {
+	start := int(uintptr(unsafe.Pointer(&src[0])) & 63)
+	attnPrefetchRows(&src[0], 2*stride, rows, (start+2*n+63)/64)
 }
 
 func attnWidenKAsm(k []float32, dim, row int, src []uint16, srcStride, rows, n int) {
@@ -72,7 +86,8 @@ func attnAccumVAsm(acc, p []float32, pStride int, v []float32, heads, rows, dim 
 // whichever order the package's initializers run in.
 var avx512AttnFastDone = func() bool {
 	vnniSet.f16RowsToF32 = f16RowsToF32AVX512Asm
-	vnniSet.attnWidenK = attnWidenKAsm
+	vnniSet.attnWidenK = attnWidenKAVX512Asm
+	vnniSet.attnPrefetch = attnPrefetchAsm
 	vnniSet.attnScores = attnScoresAVX512Asm
 	vnniSet.attnSoftmax = attnSoftmaxAVX512Asm
 	vnniSet.attnAccumV = attnAccumVAVX512Asm
@@ -81,6 +96,9 @@ var avx512AttnFastDone = func() bool {
 
 //go:noescape
 func f16RowsToF32AVX512(dst *float32, dstStride int, src *uint16, srcStride, rows, n16 int)
+
+//go:noescape
+func attnWidenKPairsAVX512(k *float32, dim8 int, src *uint16, srcStride, groups, n8 int)
 
 //go:noescape
 func attnScoresAVX512(s *float32, sStride int, q, k *float32, heads, groups, dim8 int)
@@ -98,6 +116,30 @@ func f16RowsToF32AVX512Asm(dst []float32, dstStride int, src []uint16, srcStride
 	}
 	if n16 < n {
 		f16RowsToF32Asm(dst[n16:], dstStride, src[n16:], srcStride, rows, n-n16)
+	}
+}
+
+// attnWidenKAVX512Asm widens the whole groups of eight rows pair by pair
+// and the rows before and after them (a range that starts or ends inside
+// a group) with the AVX2 code.
+func attnWidenKAVX512Asm(k []float32, dim, row int, src []uint16, srcStride, rows, n int) {
+	n8 := n &^ 7
+	end := row + rows
+	lo := min((row+7)&^7, end)
+	hi := max(end&^7, lo)
+	if n8 > 0 {
+		if lo > row {
+			attnWidenKAVX2(&k[0], dim/8, row, &src[0], 2*srcStride, lo-row, n8/8)
+		}
+		if hi > lo {
+			attnWidenKPairsAVX512(&k[lo*dim], dim/8, &src[(lo-row)*srcStride], 2*srcStride, (hi-lo)/8, n8/8)
+		}
+		if end > hi {
+			attnWidenKAVX2(&k[0], dim/8, hi, &src[(hi-row)*srcStride], 2*srcStride, end-hi, n8/8)
+		}
+	}
+	if n8 < n {
+		attnWidenKFrom(k, dim, row, src, srcStride, rows, n8, n)
 	}
 }
 

@@ -209,6 +209,29 @@ cvtnext:
 	VZEROUPPER
 	RET
 
+// func attnPrefetchRows(src *uint16, stride, rows, lines int)
+// PREFETCHT0 of lines 64-byte lines from each row's start (rounded down to
+// its line); stride in bytes.
+TEXT ·attnPrefetchRows(SB), NOSPLIT, $0-32
+	MOVQ src+0(FP), SI
+	ANDQ $-64, SI
+	MOVQ stride+8(FP), R8
+	MOVQ rows+16(FP), DX
+
+pfrow:
+	MOVQ SI, AX
+	MOVQ lines+24(FP), CX
+
+pfline:
+	PREFETCHT0 (AX)
+	ADDQ       $64, AX
+	DECQ       CX
+	JNZ        pfline
+	ADDQ       R8, SI
+	DECQ       DX
+	JNZ        pfrow
+	RET
+
 // func attnWidenKAVX2(k *float32, dim8, row int, src *uint16, srcStride, rows, n8 int)
 // Widens 8*n8 halves of each row into its slots of the K tile
 // (kTileIndex); srcStride in bytes.

@@ -125,6 +125,71 @@ cvtnext:
 	VZEROUPPER
 	RET
 
+// func attnWidenKPairsAVX512(k *float32, dim8 int, src *uint16, srcStride, groups, n8 int)
+// Widens whole groups of eight rows into the K tile: rows p and p+4 of a
+// group, 8 halves of each, make one 16-lane conversion and one store into
+// their pair's slot. k is the first group's start, src its first row's;
+// srcStride in bytes.
+TEXT ·attnWidenKPairsAVX512(SB), NOSPLIT, $0-48
+	MOVQ k+0(FP), DI
+	MOVQ dim8+8(FP), R8
+	SHLQ $6, R8               // bytes of one row pair
+	MOVQ src+16(FP), SI
+	MOVQ srcStride+24(FP), R9
+	MOVQ groups+32(FP), DX
+
+wpgroup:
+	MOVQ SI, AX               // row p
+	LEAQ (SI)(R9*4), BX       // row p+4
+	MOVQ DI, R11              // their slots
+	MOVQ $4, R12
+
+wppair:
+	MOVQ AX, R13
+	MOVQ BX, R14
+	MOVQ R11, R15
+	MOVQ n8+40(FP), CX
+	CMPQ CX, $2
+	JB   wpone
+
+wptwo:
+	VMOVDQU     (R13), X0
+	VINSERTI128 $1, (R14), Y0, Y0
+	VMOVDQU     16(R13), X1
+	VINSERTI128 $1, 16(R14), Y1, Y1
+	VCVTPH2PS   Y0, Z0
+	VCVTPH2PS   Y1, Z1
+	VMOVUPS     Z0, (R15)
+	VMOVUPS     Z1, 64(R15)
+	ADDQ        $32, R13
+	ADDQ        $32, R14
+	ADDQ        $128, R15
+	SUBQ        $2, CX
+	CMPQ        CX, $2
+	JAE         wptwo
+
+wpone:
+	TESTQ       CX, CX
+	JZ          wpnext
+	VMOVDQU     (R13), X0
+	VINSERTI128 $1, (R14), Y0, Y0
+	VCVTPH2PS   Y0, Z0
+	VMOVUPS     Z0, (R15)
+
+wpnext:
+	ADDQ R9, AX
+	ADDQ R9, BX
+	ADDQ R8, R11
+	DECQ R12
+	JNZ  wppair
+
+	LEAQ (SI)(R9*8), SI
+	LEAQ (DI)(R8*4), DI
+	DECQ DX
+	JNZ  wpgroup
+	VZEROUPPER
+	RET
+
 // func attnScoresAVX512(s *float32, sStride int, q, k *float32, heads, groups, dim8 int)
 // Per head, sixteen K tile rows (two groups, eight row-pair accumulators)
 // at a time, then eight for an odd group: per 8 elements one query load

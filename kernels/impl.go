@@ -86,6 +86,7 @@ type kernelSet struct {
 	// The long-context attention kernels (attn_fast.go).
 	f16RowsToF32 func(dst []float32, dstStride int, src []uint16, srcStride, rows, n int)
 	attnWidenK   func(k []float32, dim, row int, src []uint16, srcStride, rows, n int)
+	attnPrefetch func(src []uint16, stride, rows, n int)
 	attnScores   func(s []float32, sStride int, q, k []float32, heads, rows8, dim int)
 	attnSoftmax  func(s []float32, sStride, heads, rows int, m, l, alpha []float32)
 	attnAccumV   func(acc, p []float32, pStride int, v []float32, heads, rows, dim int, alpha []float32)
@@ -142,6 +143,7 @@ func newGenericSet() *kernelSet {
 	s.madF16Rows = madF16RowsGeneric
 	s.f16RowsToF32 = f16RowsToF32Generic
 	s.attnWidenK = attnWidenKGeneric
+	s.attnPrefetch = attnPrefetchGeneric
 	s.attnScores = attnScoresGeneric
 	s.attnSoftmax = attnSoftmaxGeneric
 	s.attnAccumV = attnAccumVGeneric
