@@ -52,9 +52,20 @@ func (j *attnJob) run(lo, hi int) {
 		n := j.tokPos[tok] + 1
 		kvh := h / group
 		if n > j.fastMin {
-			// The fast path serves several heads of a KV head at once:
-			// the item of the first of them does, the others have nothing
-			// left to do.
+			// The fast path serves several heads at once, from the item of
+			// the first of them; the others have nothing left to do. A
+			// few tokens (decode) split their positions instead, each
+			// range served by an item spread over the token's heads.
+			if len(j.tokPos) <= fastSplitTokens {
+				splits, chunk := j.fast.splitPlan(n)
+				if every := c.Heads / splits; h%every == 0 && h/every < splits {
+					if sc == nil {
+						slot, sc = j.fast.claim()
+					}
+					j.attendSplit(sc, tok, h/every, splits, chunk, n, v)
+				}
+				continue
+			}
 			if fastHeads == 0 {
 				fastHeads = j.fastGroup(len(j.tokPos))
 			}

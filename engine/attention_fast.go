@@ -42,13 +42,21 @@ const (
 type fastAttn struct {
 	hdp, hdvp int // head sizes rounded up to 8 (zero padding)
 	tile      int // cached rows per tile, a multiple of 8
-	heads     int // query heads per item at most
+	heads     int // query heads per tile step at most
+	allHeads  int
+
+	// Split decode (attention_split.go): per token of a pass of at most
+	// fastSplitTokens, fastSplits partial slots and the number of its
+	// ranges done.
+	part []float32
+	done []atomic.Int32
 
 	busy  atomic.Uint64 // bit i: slot i is claimed
 	slots [fastMaxSlots]*fastScratch
 }
 
-// fastScratch is one worker's scratch: the scaled queries, the f32
+// fastScratch is one worker's scratch: the zero-padded queries when the
+// head size needs padding (of every head, for split decode), the f32
 // accumulators, the scores of a tile and the tile's K rows (in the
 // kernels' K tile layout) and V rows widened to f32, each row
 // zero-padded to hdp/hdvp (the padding is never written).
@@ -58,13 +66,17 @@ type fastScratch struct {
 	krow            []float32 // one dequantized key row (q8_0 caches)
 }
 
-func newFastAttn(c *Config) *fastAttn {
+func newFastAttn(c *Config, batch int) *fastAttn {
 	f := &fastAttn{
-		hdp:   (c.HeadDim + 7) &^ 7,
-		hdvp:  (c.HeadDimV + 7) &^ 7,
-		heads: min(c.Heads/max(c.KVHeads, 1), fastMaxHeads),
+		hdp:      (c.HeadDim + 7) &^ 7,
+		hdvp:     (c.HeadDimV + 7) &^ 7,
+		heads:    min(c.Heads/max(c.KVHeads, 1), fastMaxHeads),
+		allHeads: c.Heads,
 	}
 	f.tile = min(max(fastTileFloats/(f.hdp+f.hdvp), 8), 32) &^ 7
+	splitTokens := min(batch, fastSplitTokens)
+	f.part = make([]float32, splitTokens*fastSplits*c.Heads*(f.hdvp+2))
+	f.done = make([]atomic.Int32, splitTokens)
 	for i := 0; i < min(runtime.NumCPU(), fastMaxSlots); i++ {
 		f.slots[i] = f.newScratch()
 	}
@@ -74,7 +86,7 @@ func newFastAttn(c *Config) *fastAttn {
 func (f *fastAttn) newScratch() *fastScratch {
 	h, t := f.heads, f.tile
 	return &fastScratch{
-		q: make([]float32, h*f.hdp), acc: make([]float32, h*f.hdvp), s: make([]float32, h*t),
+		q: make([]float32, f.allHeads*f.hdp), acc: make([]float32, h*f.hdvp), s: make([]float32, h*t),
 		k: make([]float32, t*f.hdp), v: make([]float32, t*f.hdvp),
 		m: make([]float32, h), l: make([]float32, h), alpha: make([]float32, h),
 		krow: make([]float32, f.hdp),
@@ -118,14 +130,10 @@ func (j *attnJob) fastGroup(ntok int) int {
 // exact path's by f16 rounding (~1e-3 relative).
 func (j *attnJob) attendFast(sc *fastScratch, tok, h0, nh, n int, v *kvcache.View) {
 	c, f := j.c, j.fast
-	hd, hdv, hdp, hdvp, tile := c.HeadDim, c.HeadDimV, f.hdp, f.hdvp, f.tile
+	hdv, hdvp, tile := c.HeadDimV, f.hdvp, f.tile
 	kvh := h0 / (c.Heads / c.KVHeads)
-	q := j.q[(tok*c.Heads+h0)*hd : (tok*c.Heads+h0+nh)*hd]
+	q := j.queries(sc, tok, h0, nh)
 	for g := 0; g < nh; g++ {
-		qs, qg := sc.q[g*hdp:g*hdp+hd], q[g*hd:(g+1)*hd]
-		for d, x := range qg {
-			qs[d] = x * j.scale
-		}
 		sc.m[g], sc.l[g] = float32(math.Inf(-1)), 0
 	}
 	clear(sc.acc[:nh*hdvp])
@@ -139,9 +147,7 @@ func (j *attnJob) attendFast(sc *fastScratch, tok, h0, nh, n int, v *kvcache.Vie
 			r += cnt
 		}
 		j.prefetchRows(v, p0+tile, min(p0+2*tile, n), kvh)
-		kernels.AttnScores(sc.s, tile, sc.q, sc.k, nh, rows, hdp)
-		kernels.AttnSoftmax(sc.s, tile, nh, rows, sc.m, sc.l, sc.alpha)
-		kernels.AttnAccumV(sc.acc, sc.s, tile, sc.v, nh, rows, hdvp, sc.alpha)
+		j.tileStep(sc, q, nh, rows, sc.m, sc.l, sc.acc)
 	}
 	out := j.out[(tok*c.Heads+h0)*hdv : (tok*c.Heads+h0+nh)*hdv]
 	for g := 0; g < nh; g++ {
@@ -149,6 +155,31 @@ func (j *attnJob) attendFast(sc *fastScratch, tok, h0, nh, n int, v *kvcache.Vie
 		copy(o, sc.acc[g*hdvp:g*hdvp+hdv])
 		kernels.Scale(o, safeInv(sc.l[g]))
 	}
+}
+
+// queries returns the queries of heads h0..h0+nh-1 of token tok, hdp
+// apart: in place when the head size is a multiple of 8, else copied into
+// the scratch's zero padding.
+func (j *attnJob) queries(sc *fastScratch, tok, h0, nh int) []float32 {
+	hd, hdp := j.c.HeadDim, j.fast.hdp
+	q := j.q[(tok*j.c.Heads+h0)*hd : (tok*j.c.Heads+h0+nh)*hd]
+	if hdp == hd {
+		return q
+	}
+	for g := 0; g < nh; g++ {
+		copy(sc.q[g*hdp:g*hdp+hd], q[g*hd:(g+1)*hd])
+	}
+	return sc.q[:nh*hdp]
+}
+
+// tileStep is one online-softmax step of nh <= f.heads query heads over
+// the tile in sc.k/sc.v (rows rows): q holds their queries (hdp apart), m,
+// l and acc their running maximum, sum and accumulator.
+func (j *attnJob) tileStep(sc *fastScratch, q []float32, nh, rows int, m, l, acc []float32) {
+	f := j.fast
+	kernels.AttnScores(sc.s, f.tile, q, sc.k, nh, rows, f.hdp)
+	kernels.AttnSoftmax(sc.s, f.tile, nh, rows, j.scale, m, l, sc.alpha)
+	kernels.AttnAccumV(acc, sc.s, f.tile, sc.v, nh, rows, f.hdvp, sc.alpha)
 }
 
 // prefetchRows starts loading KV head kvh's K and V of positions

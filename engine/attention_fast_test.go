@@ -88,18 +88,30 @@ func newAttnCase(t *testing.T, r *rand.Rand, c Config, blockLen int, typ ggml.Ty
 // queries over more than fastMin positions with the fast path, through
 // pool (nil: one call over every item).
 func (ac *attnCase) run(fastMin int, pool *kernels.Pool) []float32 {
-	s := newRunState(&ac.c, len(ac.tokPos))
+	return ac.runBy(len(ac.tokPos), fastMin, pool)
+}
+
+// runBy is run with the tokens in passes of at most per tokens (passes of
+// fastSplitTokens or fewer take the split decode path).
+func (ac *attnCase) runBy(per, fastMin int, pool *kernels.Pool) []float32 {
+	c := &ac.c
+	s := newRunState(c, per)
 	j := &s.attn
-	j.views, j.tokSeq, j.tokPos, j.q, j.scale = ac.views, ac.tokSeq, ac.tokPos, ac.q, ac.scale
-	j.out = make([]float32, len(ac.tokPos)*ac.c.Heads*ac.c.HeadDimV)
-	j.fastMin = fastMin
-	items := len(ac.tokPos) * ac.c.Heads
-	if pool != nil {
-		pool.For(items, j.run)
-	} else {
-		j.run(0, items)
+	out := make([]float32, len(ac.tokPos)*c.Heads*c.HeadDimV)
+	for t0 := 0; t0 < len(ac.tokPos); t0 += per {
+		t1 := min(t0+per, len(ac.tokPos))
+		j.views, j.tokSeq, j.tokPos, j.scale = ac.views, ac.tokSeq[t0:t1], ac.tokPos[t0:t1], ac.scale
+		j.q = ac.q[t0*c.QDim() : t1*c.QDim()]
+		j.out = out[t0*c.Heads*c.HeadDimV : t1*c.Heads*c.HeadDimV]
+		j.fastMin = fastMin
+		items := (t1 - t0) * c.Heads
+		if pool != nil {
+			pool.For(items, j.run)
+		} else {
+			j.run(0, items)
+		}
 	}
-	return j.out
+	return out
 }
 
 // reference is attention in float64 over the cache's stored values.
@@ -186,9 +198,10 @@ func (ac *attnCase) headErr(got []float32, want func(i int) float64, minN int) (
 	return worst, at
 }
 
-// TestAttendFast compares the fast attention path with a float64 reference
-// and with the exact (llama.cpp) path over a paged cache with shared
-// blocks, several sequences in one batch, prefill-like runs of tokens,
+// TestAttendFast compares the fast attention path (both its items: KV
+// head groups, and split decode) with a float64 reference and with the
+// exact (llama.cpp) path over a paged cache with shared blocks, several
+// sequences in one batch, prefill-like runs of tokens,
 // GQA ratios 1 to 12, head sizes with and without padding, HeadDimV !=
 // HeadDim, and block sizes that do not divide the tile.
 func TestAttendFast(t *testing.T) {
@@ -219,6 +232,13 @@ func TestAttendFast(t *testing.T) {
 				if e, at := ac.headErr(fast, func(i int) float64 { return ref[i] }, 0); e > 1e-4 || math.IsNaN(e) {
 					t.Errorf("fast path vs float64: %.3g at %s", e, at)
 				}
+				// Split decode: one token per pass, and passes of three.
+				for _, per := range []int{1, 3} {
+					split := ac.runBy(per, 0, nil)
+					if e, at := ac.headErr(split, func(i int) float64 { return ref[i] }, 0); e > 1e-4 || math.IsNaN(e) {
+						t.Errorf("split decode (%d per pass) vs float64: %.3g at %s", per, e, at)
+					}
+				}
 				// The exact path rounds its accumulator to f16 after every
 				// row: over hundreds of rows that is ~1e-2 of the output (of
 				// a softmax-weighted mean of random rows, much smaller than
@@ -247,17 +267,22 @@ func TestAttendFast(t *testing.T) {
 }
 
 // TestAttendFastPool: split over a pool (any chunking, slots claimed
-// concurrently) the fast path gives the single call's bits.
+// concurrently, split decode's partials combined by whichever item ends
+// last) the fast path gives the single call's bits.
 func TestAttendFastPool(t *testing.T) {
 	r := rand.New(rand.NewPCG(83, 84))
 	c := Config{Heads: 32, KVHeads: 4, HeadDim: 64, HeadDimV: 64}
 	ac := newAttnCase(t, r, c, 16, ggml.F16, 1)
 	want := ac.run(0, nil)
+	wantSplit := ac.runBy(2, 0, nil)
 	for _, threads := range []int{2, 3, 8} {
 		pool := kernels.NewPool(threads)
 		for range 3 {
 			if got := ac.run(0, pool); !slices.Equal(got, want) {
 				t.Errorf("%d threads: results differ from one call", threads)
+			}
+			if got := ac.runBy(2, 0, pool); !slices.Equal(got, wantSplit) {
+				t.Errorf("%d threads, split decode: results differ from one call", threads)
 			}
 		}
 		pool.Close()
@@ -269,13 +294,15 @@ func TestAttendFastNoAlloc(t *testing.T) {
 	r := rand.New(rand.NewPCG(85, 86))
 	c := Config{Heads: 8, KVHeads: 2, HeadDim: 64, HeadDimV: 64}
 	ac := newAttnCase(t, r, c, 16, ggml.F16, 1)
-	s := newRunState(&c, len(ac.tokPos))
-	j := &s.attn
-	j.views, j.tokSeq, j.tokPos, j.q, j.scale = ac.views, ac.tokSeq, ac.tokPos, ac.q, ac.scale
-	j.out = make([]float32, len(ac.tokPos)*c.Heads*c.HeadDimV)
-	j.fastMin = 0
-	if n := testing.AllocsPerRun(5, func() { j.run(0, len(ac.tokPos)*c.Heads) }); n != 0 {
-		t.Errorf("%v allocations per call", n)
+	for _, per := range []int{len(ac.tokPos), 2} { // group and split items
+		s := newRunState(&c, per)
+		j := &s.attn
+		j.views, j.tokSeq, j.tokPos, j.q, j.scale = ac.views, ac.tokSeq[:per], ac.tokPos[:per], ac.q, ac.scale
+		j.out = make([]float32, per*c.Heads*c.HeadDimV)
+		j.fastMin = 0
+		if n := testing.AllocsPerRun(5, func() { j.run(0, per*c.Heads) }); n != 0 {
+			t.Errorf("%d tokens per pass: %v allocations per call", per, n)
+		}
 	}
 }
 

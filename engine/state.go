@@ -75,7 +75,7 @@ func newRunState(c *Config, batch int) *runState {
 		vtmp:  make([]float32, items*c.HeadDimV),
 
 		fastMin: fastAttnMinPositions,
-		fast:    newFastAttn(c),
+		fast:    newFastAttn(c, batch),
 	}
 	s.attnFn = s.attn.run
 	return s

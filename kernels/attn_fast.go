@@ -112,14 +112,16 @@ func AttnScores(s []float32, sStride int, q, k []float32, heads, rows, dim int) 
 }
 
 // AttnSoftmax is one online-softmax step over a tile of rows scores per
-// head (s[g*sStride:][:rows]; sStride >= rows rounded up to 8) with the
-// running maximum m[g] and sum l[g] of what came before: with M =
-// max(m[g], tile maximum), it sets alpha[g] = e^(m[g]-M) (the factor the
-// earlier accumulator must be scaled by), replaces each score x by its
-// weight e^(x-M) (the padding up to a multiple of 8 by 0), and sets m[g] =
-// M, l[g] = l[g]*alpha[g] + (sum of the weights). Start a sequence with
-// m = -Inf, l = 0. The exponential is expFast.
-func AttnSoftmax(s []float32, sStride, heads, rows int, m, l, alpha []float32) {
+// head (s[g*sStride:][:rows]; sStride >= rows rounded up to 8), scaled by
+// scale > 0 (1/sqrt(head size): the scores are raw dot products), with the
+// running maximum m[g] of the raw scores and sum l[g] of the weights that
+// came before: with M = max(m[g], tile maximum), it sets alpha[g] =
+// e^((m[g]-M)*scale) (the factor the earlier accumulator must be scaled
+// by), replaces each score x by its weight e^((x-M)*scale) (the padding up
+// to a multiple of 8 by 0), and sets m[g] = M, l[g] = l[g]*alpha[g] + (sum
+// of the weights). Start a sequence with m = -Inf, l = 0. The exponential
+// is expFast.
+func AttnSoftmax(s []float32, sStride, heads, rows int, scale float32, m, l, alpha []float32) {
 	if heads <= 0 || rows <= 0 {
 		return
 	}
@@ -129,7 +131,7 @@ func AttnSoftmax(s []float32, sStride, heads, rows int, m, l, alpha []float32) {
 	}
 	_ = s[(heads-1)*sStride+rows8-1]
 	_, _, _ = m[heads-1], l[heads-1], alpha[heads-1]
-	active.attnSoftmax(s, sStride, heads, rows, m, l, alpha)
+	active.attnSoftmax(s, sStride, heads, rows, scale, m, l, alpha)
 }
 
 // AttnAccumV sets acc[g*dim+d] = acc[g*dim+d]*alpha[g] + Σ_r p[g*pStride+r]

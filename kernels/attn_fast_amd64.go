@@ -31,7 +31,7 @@ func attnWidenKAVX2(k *float32, dim8, row int, src *uint16, srcStride, rows, n8 
 func attnScoresAVX2(s *float32, sStride int, q, k *float32, heads, groups, dim8 int)
 
 //go:noescape
-func attnSoftmaxAVX2(s *float32, sStride int, heads, rows int, m, l, alpha *float32)
+func attnSoftmaxAVX2(s *float32, sStride int, heads, rows int, scale float32, m, l, alpha *float32)
 
 //go:noescape
 func attnAccumVAVX2(acc *float32, dim8 int, p *float32, pStride int, v *float32, heads, rows int, alpha *float32)
@@ -68,8 +68,8 @@ func attnScoresAsm(s []float32, sStride int, q, k []float32, heads, rows8, dim i
 	attnScoresAVX2(&s[0], 4*sStride, &q[0], &k[0], heads, rows8/8, dim/8)
 }
 
-func attnSoftmaxAsm(s []float32, sStride, heads, rows int, m, l, alpha []float32) {
-	attnSoftmaxAVX2(&s[0], 4*sStride, heads, rows, &m[0], &l[0], &alpha[0])
+func attnSoftmaxAsm(s []float32, sStride, heads, rows int, scale float32, m, l, alpha []float32) {
+	attnSoftmaxAVX2(&s[0], 4*sStride, heads, rows, scale, &m[0], &l[0], &alpha[0])
 }
 
 func attnAccumVAsm(acc, p []float32, pStride int, v []float32, heads, rows, dim int, alpha []float32) {
@@ -104,7 +104,7 @@ func attnWidenKPairsAVX512(k *float32, dim8 int, src *uint16, srcStride, groups,
 func attnScoresAVX512(s *float32, sStride int, q, k *float32, heads, groups, dim8 int)
 
 //go:noescape
-func attnSoftmaxAVX512(s *float32, sStride int, heads, rows int, m, l, alpha *float32)
+func attnSoftmaxAVX512(s *float32, sStride int, heads, rows int, scale float32, m, l, alpha *float32)
 
 //go:noescape
 func attnAccumVAVX512(acc *float32, dim16 int, p *float32, pStride int, v *float32, heads, rows int, alpha *float32)
@@ -147,8 +147,8 @@ func attnScoresAVX512Asm(s []float32, sStride int, q, k []float32, heads, rows8,
 	attnScoresAVX512(&s[0], 4*sStride, &q[0], &k[0], heads, rows8/8, dim/8)
 }
 
-func attnSoftmaxAVX512Asm(s []float32, sStride, heads, rows int, m, l, alpha []float32) {
-	attnSoftmaxAVX512(&s[0], 4*sStride, heads, rows, &m[0], &l[0], &alpha[0])
+func attnSoftmaxAVX512Asm(s []float32, sStride, heads, rows int, scale float32, m, l, alpha []float32) {
+	attnSoftmaxAVX512(&s[0], 4*sStride, heads, rows, scale, &m[0], &l[0], &alpha[0])
 }
 
 // attnAccumVAVX512Asm needs whole vectors of 16 (head sizes 64, 80, 128,

@@ -365,14 +365,14 @@ scdot:
 	VZEROUPPER
 	RET
 
-// func attnSoftmaxAVX2(s *float32, sStride int, heads, rows int, m, l, alpha *float32)
+// func attnSoftmaxAVX2(s *float32, sStride int, heads, rows int, scale float32, m, l, alpha *float32)
 // sStride in bytes.
-TEXT ·attnSoftmaxAVX2(SB), NOSPLIT, $0-56
+TEXT ·attnSoftmaxAVX2(SB), NOSPLIT, $0-64
 	MOVQ s+0(FP), DI
 	MOVQ heads+16(FP), R10
-	MOVQ m+32(FP), R11
-	MOVQ l+40(FP), R12
-	MOVQ alpha+48(FP), R13
+	MOVQ m+40(FP), R11
+	MOVQ l+48(FP), R12
+	MOVQ alpha+56(FP), R13
 	MOVQ rows+24(FP), DX
 	MOVQ DX, R9
 	SHRQ $3, R9               // full groups
@@ -380,6 +380,7 @@ TEXT ·attnSoftmaxAVX2(SB), NOSPLIT, $0-56
 	VMOVD        DX, X15
 	VPBROADCASTD X15, Y15
 	VPCMPGTD     KLANES, Y15, Y15 // tail mask: lane < rows%8
+	VBROADCASTSS scale+32(FP), Y14
 
 smhead:
 	// The tile's maximum.
@@ -413,6 +414,7 @@ smmaxdone:
 	VMAXSS       X0, X1, X2   // new maximum M = max(m, tile max)
 	VMOVSS       X2, (R11)
 	VSUBSS       X2, X1, X3
+	VMULSS       X14, X3, X3
 	VBROADCASTSS X3, Y3
 	EXPFAST(Y3, Y4, Y5, Y6)   // alpha = e^(m-M)
 	VMOVSS       X3, (R13)
@@ -428,6 +430,7 @@ smmaxdone:
 smexp:
 	VMOVUPS (AX), Y0
 	VSUBPS  Y2, Y0, Y0
+	VMULPS  Y14, Y0, Y0
 	EXPFAST(Y0, Y4, Y5, Y6)
 	VMOVUPS Y0, (AX)
 	VADDPS  Y0, Y7, Y7
@@ -440,6 +443,7 @@ smexptail:
 	JZ      smsum
 	VMOVUPS (AX), Y0
 	VSUBPS  Y2, Y0, Y0
+	VMULPS  Y14, Y0, Y0
 	EXPFAST(Y0, Y4, Y5, Y6)
 	VANDPS  Y15, Y0, Y0
 	VMOVUPS Y0, (AX)

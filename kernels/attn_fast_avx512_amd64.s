@@ -285,16 +285,16 @@ scnext:
 	VZEROUPPER
 	RET
 
-// func attnSoftmaxAVX512(s *float32, sStride int, heads, rows int, m, l, alpha *float32)
+// func attnSoftmaxAVX512(s *float32, sStride int, heads, rows int, scale float32, m, l, alpha *float32)
 // attnSoftmaxAVX2 with 16 scores at a time; the 8-lane sum adds the two
 // halves of each 16 in order, as the generic code adds consecutive groups
 // of 8. sStride in bytes.
-TEXT ·attnSoftmaxAVX512(SB), NOSPLIT, $0-56
+TEXT ·attnSoftmaxAVX512(SB), NOSPLIT, $0-64
 	MOVQ s+0(FP), DI
 	MOVQ heads+16(FP), R10
-	MOVQ m+32(FP), R11
-	MOVQ l+40(FP), R12
-	MOVQ alpha+48(FP), R13
+	MOVQ m+40(FP), R11
+	MOVQ l+48(FP), R12
+	MOVQ alpha+56(FP), R13
 	MOVQ rows+24(FP), DX
 	MOVQ DX, R9
 	SHRQ $4, R9               // groups of 16
@@ -305,6 +305,7 @@ TEXT ·attnSoftmaxAVX512(SB), NOSPLIT, $0-56
 	VMOVD        DX, X15
 	VPBROADCASTD X15, Y15
 	VPCMPGTD     KLANES, Y15, Y15 // tail mask: lane < rows%8
+	VBROADCASTSS scale+32(FP), Z14
 
 smhead:
 	// The tile's maximum.
@@ -346,6 +347,7 @@ smmaxdone:
 	VMAXSS       X0, X1, X2   // new maximum M = max(m, tile max)
 	VMOVSS       X2, (R11)
 	VSUBSS       X2, X1, X3
+	VMULSS       X14, X3, X3
 	VBROADCASTSS X3, Y3
 	EXPFAST8(Y3, Y4, Y5, Y6)  // alpha = e^(m-M)
 	VMOVSS       X3, (R13)
@@ -361,6 +363,7 @@ smmaxdone:
 smexp16:
 	VMOVUPS       (AX), Z0
 	VSUBPS        Z2, Z0, Z0
+	VMULPS        Z14, Z0, Z0
 	EXPFAST16(Z0, Z4, Z5, Z6)
 	VMOVUPS       Z0, (AX)
 	VEXTRACTF64X4 $1, Z0, Y1
@@ -375,6 +378,7 @@ smexp8:
 	JZ      smexptail
 	VMOVUPS (AX), Y0
 	VSUBPS  Y2, Y0, Y0
+	VMULPS  Y14, Y0, Y0
 	EXPFAST8(Y0, Y4, Y5, Y6)
 	VMOVUPS Y0, (AX)
 	VADDPS  Y0, Y7, Y7
@@ -385,6 +389,7 @@ smexptail:
 	JZ      smsum
 	VMOVUPS (AX), Y0
 	VSUBPS  Y2, Y0, Y0
+	VMULPS  Y14, Y0, Y0
 	EXPFAST8(Y0, Y4, Y5, Y6)
 	VANDPS  Y15, Y0, Y0
 	VMOVUPS Y0, (AX)

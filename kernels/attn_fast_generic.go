@@ -78,7 +78,7 @@ func minps(a, b float32) float32 {
 	return b
 }
 
-func attnSoftmaxGeneric(s []float32, sStride, heads, rows int, m, l, alpha []float32) {
+func attnSoftmaxGeneric(s []float32, sStride, heads, rows int, scale float32, m, l, alpha []float32) {
 	negInf := float32(math.Inf(-1))
 	for g := 0; g < heads; g++ {
 		sg := s[g*sStride:]
@@ -89,13 +89,13 @@ func attnSoftmaxGeneric(s []float32, sStride, heads, rows int, m, l, alpha []flo
 			bm = maxps(sg[r], bm)
 		}
 		mNew := maxps(m[g], bm)
-		a := expFast(m[g] - mNew)
+		a := expFast((m[g] - mNew) * scale)
 		var sum [8]float32
 		for r0 := 0; r0 < rows; r0 += 8 {
 			for i := 0; i < 8; i++ {
 				var p float32
 				if r0+i < rows {
-					p = expFast(sg[r0+i] - mNew)
+					p = expFast((sg[r0+i] - mNew) * scale)
 				}
 				sg[r0+i] = p
 				sum[i] += p

@@ -119,8 +119,9 @@ func TestAttnFastImplsBitExact(t *testing.T) {
 						}
 					}
 					sb, mb, lb, ab := slices.Clone(sa), slices.Clone(ma), slices.Clone(la), slices.Clone(aa)
-					genericSet.attnSoftmax(sa, sStride, heads, rows, ma, la, aa)
-					s.attnSoftmax(sb, sStride, heads, rows, mb, lb, ab)
+					scale := []float32{1, 0.125, 0.0883883}[r.IntN(3)]
+					genericSet.attnSoftmax(sa, sStride, heads, rows, scale, ma, la, aa)
+					s.attnSoftmax(sb, sStride, heads, rows, scale, mb, lb, ab)
 					for g := 0; g < heads; g++ {
 						if !sameBits(sa[g*sStride:g*sStride+rows8], sb[g*sStride:g*sStride+rows8]) {
 							t.Errorf("%s AttnSoftmax rows=%d heads=%d: weights of head %d differ", s.name, rows, heads, g)
@@ -217,7 +218,8 @@ func TestAttnFastGenericMath(t *testing.T) {
 		}
 	}
 	scores := slices.Clone(s)
-	AttnSoftmax(s, sStride, heads, rows, m, l, alpha)
+	const scale = 0.3
+	AttnSoftmax(s, sStride, heads, rows, scale, m, l, alpha)
 	AttnAccumV(acc, s, sStride, v, heads, rows, dim, alpha)
 	for g := 0; g < heads; g++ {
 		mx := math.Inf(-1)
@@ -227,7 +229,7 @@ func TestAttnFastGenericMath(t *testing.T) {
 		var sum float64
 		out := make([]float64, dim)
 		for j := 0; j < rows; j++ {
-			w := math.Exp(float64(scores[g*sStride+j]) - mx)
+			w := math.Exp((float64(scores[g*sStride+j]) - mx) * scale)
 			sum += w
 			for d := range out {
 				out[d] += w * float64(v[j*dim+d])
@@ -275,7 +277,7 @@ func BenchmarkAttnFast(b *testing.B) {
 						set.attnWidenK(kt, dim, 0, kc[p0*kvStride:], kvStride, rows, dim)
 						set.f16RowsToF32(vt, dim, vc[p0*kvStride:], kvStride, rows, dim)
 						set.attnScores(s, tile, q, kt, heads, (rows+7)&^7, dim)
-						set.attnSoftmax(s, tile, heads, rows, m, l, alpha)
+						set.attnSoftmax(s, tile, heads, rows, 0.125, m, l, alpha)
 						set.attnAccumV(acc, s, tile, vt, heads, rows, dim, alpha)
 					}
 				}

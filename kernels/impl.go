@@ -88,7 +88,7 @@ type kernelSet struct {
 	attnWidenK   func(k []float32, dim, row int, src []uint16, srcStride, rows, n int)
 	attnPrefetch func(src []uint16, stride, rows, n int)
 	attnScores   func(s []float32, sStride int, q, k []float32, heads, rows8, dim int)
-	attnSoftmax  func(s []float32, sStride, heads, rows int, m, l, alpha []float32)
+	attnSoftmax  func(s []float32, sStride, heads, rows int, scale float32, m, l, alpha []float32)
 	attnAccumV   func(acc, p []float32, pStride int, v []float32, heads, rows, dim int, alpha []float32)
 
 	// swiglu computes out[i] = siluVec(gate[i]) * up[i] for the first full
