@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -136,9 +137,16 @@ func TestGenerateTimingsText(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, s := range []string{"phase", "layer", "op", "decode", "ffn_down"} {
-		if !bytes.Contains(pb, append([]byte{6<<3 | 2, byte(len(s))}, s...)) {
+	has := func(s string) bool { return bytes.Contains(pb, append([]byte{6<<3 | 2, byte(len(s))}, s...)) }
+	for _, s := range []string{"phase", "layer", "op", "decode"} {
+		if !has(s) {
 			t.Errorf("cpu profile has no %q label", s)
 		}
+	}
+	// The run is short (a 260K-parameter model, 100 samples a second), so
+	// which ops get sampled varies; at least one op value must be there.
+	ops := []string{"embedding", "attn_norm", "qkv", "rope", "attention", "attn_out", "ffn_norm", "ffn_up_gate", "ffn_act", "ffn_down", "output_norm", "lm_head", "sampling"}
+	if !slices.ContainsFunc(ops, has) {
+		t.Errorf("cpu profile has none of the op labels %q", ops)
 	}
 }
