@@ -19,6 +19,12 @@ import (
 // cache the weighted sum of V is accumulated in f16. Matching it is what
 // keeps gollm's logits within 1e-6 of llama.cpp's on the test models, where
 // every rounding difference is amplified.
+//
+// A query over more than fastAttnMinPositions cached positions takes the
+// fast path instead (attention_fast.go, attention_split.go): f32
+// arithmetic, each K/V tile widened once for all the query heads of its KV
+// head, ~5-10x less time per position; its items are chosen among the
+// (token, head) indexes the pool hands out.
 type attnJob struct {
 	c      *Config
 	views  []kvcache.View // the layer's blocks, one view per sequence in the batch
