@@ -44,17 +44,6 @@ func ParsePackMode(s string) (string, error) {
 	return "", fmt.Errorf("engine: unknown pack mode %q (have %s, %s, %s)", s, PackAtLoad, PackBackground, PackLazy)
 }
 
-// forwardOrder lists the matrices in the order a forward pass multiplies
-// them, so a background packer stays ahead of the first pass.
-func (w *Weights) forwardOrder() []*kernels.Matrix {
-	var ms []*kernels.Matrix
-	for i := range w.Layers {
-		ly := &w.Layers[i]
-		ms = append(ms, ly.Wq, ly.Wk, ly.Wv, ly.Wo, ly.Wgate, ly.Wup, ly.Wdown)
-	}
-	return append(ms, w.Output)
-}
-
 // startPacking applies the pack mode at the end of Load.
 func (m *Model) startPacking(mode string) {
 	ms := m.Weights.forwardOrder()

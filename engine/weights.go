@@ -190,13 +190,19 @@ func loadLayer(l loader, a *Arch, c *Config, i int, ly *Layer) error {
 // weightBytes is the bytes of weights one decode token streams from memory.
 func (w *Weights) weightBytes() int64 {
 	var n int64
-	add := func(m *kernels.Matrix) { n += int64(len(m.Data)) }
+	for _, m := range w.forwardOrder() {
+		n += int64(len(m.Data))
+	}
+	return n
+}
+
+// forwardOrder lists the matrices in the order a forward pass multiplies
+// them (so a background packer stays ahead of the first pass).
+func (w *Weights) forwardOrder() []*kernels.Matrix {
+	var ms []*kernels.Matrix
 	for i := range w.Layers {
 		ly := &w.Layers[i]
-		for _, m := range []*kernels.Matrix{ly.Wq, ly.Wk, ly.Wv, ly.Wo, ly.Wgate, ly.Wup, ly.Wdown} {
-			add(m)
-		}
+		ms = append(ms, ly.Wq, ly.Wk, ly.Wv, ly.Wo, ly.Wgate, ly.Wup, ly.Wdown)
 	}
-	add(w.Output)
-	return n
+	return append(ms, w.Output)
 }
