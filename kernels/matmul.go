@@ -286,6 +286,17 @@ func (s *kernelSet) tokenDot(t ggml.Type, tok, ntok int) vecDotFunc {
 // runPacked computes units [lo, hi) of a packed matmul.
 func (j *matmulJob) runPacked(lo, hi int) {
 	if !j.prefill {
+		if g2 := j.pk.gemv2; g2 != nil {
+			// Pair group u with group u+half: two streams, far apart.
+			gh := min(hi, j.groups)
+			half := (gh - lo) / 2
+			for u := lo; u < lo+half; u++ {
+				v := u + half
+				g2(j.nb, j.pw[u*j.gBytes:(u+1)*j.gBytes], j.pw[v*j.gBytes:(v+1)*j.gBytes], j.px4[:j.qBytes],
+					j.out[u*packRows:(u+1)*packRows], j.out[v*packRows:(v+1)*packRows])
+			}
+			lo += 2 * half
+		}
 		for u := lo; u < hi; u++ {
 			if u < j.groups {
 				j.pk.gemv(j.nb, j.pw[u*j.gBytes:(u+1)*j.gBytes], j.px4[:j.qBytes], j.out[u*packRows:(u+1)*packRows])

@@ -18,12 +18,12 @@ var vnniSet = registerImplFrom(avx2Complete(), "avx512vnni",
 		s.actQuad[ggml.Q8_0] = q8_0QuadTok
 		s.packed[ggml.Q4_0] = &packedKernels{
 			groupBlockBytes: q4_0GroupBytes, pack: packQ4_0Group, act: q8_0QuadTok,
-			gemv: q4_0x8GemvVNNIAsm, gemm: q4_0x8GemmVNNIAsm,
+			gemv: q4_0x8GemvVNNIAsm, gemv2: q4_0x8Gemv2VNNIAsm, gemm: q4_0x8GemmVNNIAsm,
 		}
 		s.actQuad[ggml.Q8_K] = q8_KQuadTok
 		s.packed[ggml.Q4_K] = &packedKernels{
 			groupBlockBytes: q4_KGroupBytes, pack: packQ4_KGroupTok, act: q8_KQuadTok,
-			gemv: q4_Kx8GemvVNNIAsm, gemm: q4_Kx8GemmVNNIAsm,
+			gemv: q4_Kx8GemvVNNIAsm, gemv2: q4_Kx8Gemv2VNNIAsm, gemm: q4_Kx8GemmVNNIAsm,
 		}
 		s.vecDot8[ggml.Q6_K] = q6_KQ8_Kx8VNNIAsm
 		s.dotF16Rows2 = dotF16Rows2VNNIAsm
@@ -42,6 +42,9 @@ func avx2Complete() *kernelSet {
 func q4_0x8GemvVNNI(nb int, w, a *byte, out *float32)
 
 //go:noescape
+func q4_0x8Gemv2VNNI(nb int, w0, w1, a *byte, out0, out1 *float32)
+
+//go:noescape
 func q4_0x8GemmVNNI(nb int, w, a *byte, out *float32, ostride, ntok int)
 
 //go:noescape
@@ -53,6 +56,17 @@ func q4_0x8GemvVNNIAsm(nb int, w, a []byte, out []float32) {
 		return
 	}
 	q4_0x8GemvVNNI(packedArgs(nb, q4_0GroupBytes, q8_0QuadTokBytes, w, a, out, packRows))
+}
+
+func q4_0x8Gemv2VNNIAsm(nb int, w0, w1, a []byte, out0, out1 []float32) {
+	if nb == 0 {
+		clear(out0[:packRows])
+		clear(out1[:packRows])
+		return
+	}
+	nb, p0, pa, o0 := packedArgs(nb, q4_0GroupBytes, q8_0QuadTokBytes, w0, a, out0, packRows)
+	_, p1, _, o1 := packedArgs(nb, q4_0GroupBytes, q8_0QuadTokBytes, w1, a, out1, packRows)
+	q4_0x8Gemv2VNNI(nb, p0, p1, pa, o0, o1)
 }
 
 func q4_0x8GemmVNNIAsm(nb int, w, a []byte, out []float32, ostride, ntok int) {
@@ -110,6 +124,20 @@ func q4_Kx8GemvVNNIAsm(nb int, w, a []byte, out []float32) {
 	}
 	nb, pw, pa, po := packedArgs(nb, q4_KGroupBytes, q8_KQuadBytes, w, a, out, packRows)
 	q4_Kx8GemvVNNI(nb, pw, pa, pa, po)
+}
+
+//go:noescape
+func q4_Kx8Gemv2VNNI(nb int, w0, w1, a *byte, out0, out1 *float32)
+
+func q4_Kx8Gemv2VNNIAsm(nb int, w0, w1, a []byte, out0, out1 []float32) {
+	if nb == 0 {
+		clear(out0[:packRows])
+		clear(out1[:packRows])
+		return
+	}
+	nb, p0, pa, o0 := packedArgs(nb, q4_KGroupBytes, q8_KQuadBytes, w0, a, out0, packRows)
+	_, p1, _, o1 := packedArgs(nb, q4_KGroupBytes, q8_KQuadBytes, w1, a, out1, packRows)
+	q4_Kx8Gemv2VNNI(nb, p0, p1, pa, o0, o1)
 }
 
 // q4_Kx8GemmVNNIAsm runs a whole quad through the gemm and the tokens of a
