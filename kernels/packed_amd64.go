@@ -11,12 +11,12 @@ func registerPacked() bool {
 	avx2Set.actQuad[ggml.Q8_0] = q8_0Quad
 	avx2Set.packed[ggml.Q4_0] = &packedKernels{
 		groupBlockBytes: q4_0GroupBytes, pack: packQ4_0Group, act: q8_0Quad,
-		gemv: q4_0x8GemvAsm, gemm: q4_0x8GemmAsm,
+		gemv: q4_0x8GemvAsm, gemv2: q4_0x8Gemv2Asm, gemm: q4_0x8GemmAsm,
 	}
 	avx2Set.actQuad[ggml.Q8_K] = q8_KQuad
 	avx2Set.packed[ggml.Q4_K] = &packedKernels{
 		groupBlockBytes: q4_KGroupBytes, pack: packQ4_KGroup, act: q8_KQuad,
-		gemv: q4_Kx8GemvAsm, gemm: q4_Kx8GemmAsm,
+		gemv: q4_Kx8GemvAsm, gemv2: q4_Kx8Gemv2Asm, gemm: q4_Kx8GemmAsm,
 	}
 	return true
 }
@@ -43,6 +43,20 @@ func q4_0x8GemvAsm(nb int, w, a []byte, out []float32) {
 		return
 	}
 	q4_0x8GemvAVX2(packedArgs(nb, q4_0GroupBytes, q8_0QuadBytes, w, a, out, packRows))
+}
+
+//go:noescape
+func q4_0x8Gemv2AVX2(nb int, w0, w1, a *byte, out0, out1 *float32)
+
+func q4_0x8Gemv2Asm(nb int, w0, w1, a []byte, out0, out1 []float32) {
+	if nb == 0 {
+		clear(out0[:packRows])
+		clear(out1[:packRows])
+		return
+	}
+	nb, p0, pa, o0 := packedArgs(nb, q4_0GroupBytes, q8_0QuadBytes, w0, a, out0, packRows)
+	_, p1, _, o1 := packedArgs(nb, q4_0GroupBytes, q8_0QuadBytes, w1, a, out1, packRows)
+	q4_0x8Gemv2AVX2(nb, p0, p1, pa, o0, o1)
 }
 
 func q4_0x8GemmAsm(nb int, w, a []byte, out []float32, ostride, ntok int) {
@@ -82,6 +96,20 @@ func q4_Kx8GemvAsm(nb int, w, a []byte, out []float32) {
 		return
 	}
 	q4_Kx8GemvAVX2(packedArgs(nb, q4_KGroupBytes, q8_KQuadBytes, w, a, out, packRows))
+}
+
+//go:noescape
+func q4_Kx8Gemv2AVX2(nb int, w0, w1, a *byte, out0, out1 *float32)
+
+func q4_Kx8Gemv2Asm(nb int, w0, w1, a []byte, out0, out1 []float32) {
+	if nb == 0 {
+		clear(out0[:packRows])
+		clear(out1[:packRows])
+		return
+	}
+	nb, p0, pa, o0 := packedArgs(nb, q4_KGroupBytes, q8_KQuadBytes, w0, a, out0, packRows)
+	_, p1, _, o1 := packedArgs(nb, q4_KGroupBytes, q8_KQuadBytes, w1, a, out1, packRows)
+	q4_Kx8Gemv2AVX2(nb, p0, p1, pa, o0, o1)
 }
 
 // q4_Kx8GemmAsm runs a whole quad through the gemm (llama.cpp's four-token

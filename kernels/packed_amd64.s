@@ -49,6 +49,47 @@ name:                     \
 	VZEROUPPER                 \
 	RET
 
+// One Q4_0 block column of the group at SI for token 0 of the quad at DI,
+// added to the float accumulator acc; Y0-Y5 scratch.
+#define Q40_GV_COL(acc) \
+	PK_NIBBLES(16(SI)) \
+	VPBROADCASTD 32(DI), Y2 \
+	VPBROADCASTD 96(DI), Y3 \
+	VPMADDUBSW   Y2, Y4, Y0 \
+	VPMADDUBSW   Y3, Y5, Y1 \
+	VPADDW       Y1, Y0, Y0 \
+	PK_NIBBLES(48(SI)) \
+	VPBROADCASTD 48(DI), Y2 \
+	VPBROADCASTD 112(DI), Y3 \
+	VPMADDUBSW   Y2, Y4, Y4 \
+	VPMADDUBSW   Y3, Y5, Y5 \
+	VPADDW       Y4, Y0, Y0 \
+	VPADDW       Y5, Y0, Y0 \
+	PK_NIBBLES(80(SI)) \
+	VPBROADCASTD 64(DI), Y2 \
+	VPBROADCASTD 128(DI), Y3 \
+	VPMADDUBSW   Y2, Y4, Y4 \
+	VPMADDUBSW   Y3, Y5, Y5 \
+	VPADDW       Y4, Y0, Y0 \
+	VPADDW       Y5, Y0, Y0 \
+	PK_NIBBLES(112(SI)) \
+	VPBROADCASTD 80(DI), Y2 \
+	VPBROADCASTD 144(DI), Y3 \
+	VPMADDUBSW   Y2, Y4, Y4 \
+	VPMADDUBSW   Y3, Y5, Y5 \
+	VPADDW       Y4, Y0, Y0 \
+	VPADDW       Y5, Y0, Y0 \
+	VPMADDWD     Y13, Y0, Y0 \
+	VPBROADCASTD 16(DI), Y1 \
+	VPSLLD       $3, Y1, Y1 \
+	VPSUBD       Y1, Y0, Y0 \
+	VCVTDQ2PS    Y0, Y0 \
+	VCVTPH2PS    (SI), Y1 \
+	VBROADCASTSS (DI), Y2 \
+	VMULPS       Y2, Y1, Y1 \
+	VMULPS       Y1, Y0, Y0 \
+	VADDPS       Y0, acc, acc
+
 // Q4_0 x Q8_0, one group of eight rows against token 0 of the quads.
 //
 // Per block: the unsigned nibbles u of piece c (Y4 low: elements 4c..4c+3,
@@ -72,43 +113,7 @@ q40gvloop:
 	PREFETCHT0 PKPF(SI)
 	PREFETCHT0 PKPF+64(SI)
 	PREFETCHT0 PKPF+128(SI)
-	PK_NIBBLES(16(SI))
-	VPBROADCASTD 32(DI), Y2
-	VPBROADCASTD 96(DI), Y3
-	VPMADDUBSW   Y2, Y4, Y0
-	VPMADDUBSW   Y3, Y5, Y1
-	VPADDW       Y1, Y0, Y0
-	PK_NIBBLES(48(SI))
-	VPBROADCASTD 48(DI), Y2
-	VPBROADCASTD 112(DI), Y3
-	VPMADDUBSW   Y2, Y4, Y4
-	VPMADDUBSW   Y3, Y5, Y5
-	VPADDW       Y4, Y0, Y0
-	VPADDW       Y5, Y0, Y0
-	PK_NIBBLES(80(SI))
-	VPBROADCASTD 64(DI), Y2
-	VPBROADCASTD 128(DI), Y3
-	VPMADDUBSW   Y2, Y4, Y4
-	VPMADDUBSW   Y3, Y5, Y5
-	VPADDW       Y4, Y0, Y0
-	VPADDW       Y5, Y0, Y0
-	PK_NIBBLES(112(SI))
-	VPBROADCASTD 80(DI), Y2
-	VPBROADCASTD 144(DI), Y3
-	VPMADDUBSW   Y2, Y4, Y4
-	VPMADDUBSW   Y3, Y5, Y5
-	VPADDW       Y4, Y0, Y0
-	VPADDW       Y5, Y0, Y0
-	VPMADDWD     Y13, Y0, Y0
-	VPBROADCASTD 16(DI), Y1
-	VPSLLD       $3, Y1, Y1
-	VPSUBD       Y1, Y0, Y0
-	VCVTDQ2PS    Y0, Y0
-	VCVTPH2PS    (SI), Y1
-	VBROADCASTSS (DI), Y2
-	VMULPS       Y2, Y1, Y1
-	VMULPS       Y1, Y0, Y0
-	VADDPS       Y0, Y7, Y7
+	Q40_GV_COL(Y7)
 	ADDQ         $144, SI
 	ADDQ         $160, DI
 	DECQ         CX
@@ -116,6 +121,47 @@ q40gvloop:
 
 q40gvdone:
 	VMOVUPS Y7, (DX)
+	VZEROUPPER
+	RET
+
+// Two groups in step, as q4_0x8Gemv2VNNI: the column of the group at SI,
+// then (SI and R8 swapped) the one at R8, each with gemv's steps; float
+// accumulators Y7 and Y6.
+
+// func q4_0x8Gemv2AVX2(nb int, w0, w1, a *byte, out0, out1 *float32)
+TEXT ·q4_0x8Gemv2AVX2(SB), NOSPLIT, $0-48
+	MOVQ nb+0(FP), CX
+	MOVQ w0+8(FP), SI
+	MOVQ w1+16(FP), R8
+	MOVQ a+24(FP), DI
+	PK_CONSTS
+	VXORPS Y7, Y7, Y7
+	VXORPS Y6, Y6, Y6
+	TESTQ  CX, CX
+	JZ     q40gv2done
+
+q40gv2loop:
+	PREFETCHT0 PKPF(SI)
+	PREFETCHT0 PKPF+64(SI)
+	PREFETCHT0 PKPF+128(SI)
+	PREFETCHT0 PKPF(R8)
+	PREFETCHT0 PKPF+64(R8)
+	PREFETCHT0 PKPF+128(R8)
+	Q40_GV_COL(Y7)
+	XCHGQ SI, R8
+	Q40_GV_COL(Y6)
+	XCHGQ SI, R8
+	ADDQ  $144, SI
+	ADDQ  $144, R8
+	ADDQ  $160, DI
+	DECQ  CX
+	JNZ   q40gv2loop
+
+q40gv2done:
+	MOVQ    out0+32(FP), DX
+	VMOVUPS Y7, (DX)
+	MOVQ    out1+40(FP), DX
+	VMOVUPS Y6, (DX)
 	VZEROUPPER
 	RET
 
@@ -355,6 +401,43 @@ q40gmdone:
 	VCVTDQ2PS    I, I         \
 	VFMADD231PS  I, Y12, acc
 
+// Prefetches one Q4_K block column of the stream at W, PKPF bytes ahead.
+#define Q4K_PF(W) \
+	PREFETCHT0 PKPF(W) \
+	PREFETCHT0 PKPF+64(W) \
+	PREFETCHT0 PKPF+128(W) \
+	PREFETCHT0 PKPF+192(W) \
+	PREFETCHT0 PKPF+256(W) \
+	PREFETCHT0 PKPF+320(W) \
+	PREFETCHT0 PKPF+384(W) \
+	PREFETCHT0 PKPF+448(W) \
+	PREFETCHT0 PKPF+512(W) \
+	PREFETCHT0 PKPF+576(W) \
+	PREFETCHT0 PKPF+640(W) \
+	PREFETCHT0 PKPF+704(W) \
+	PREFETCHT0 PKPF+768(W) \
+	PREFETCHT0 PKPF+832(W) \
+	PREFETCHT0 PKPF+896(W) \
+	PREFETCHT0 PKPF+960(W) \
+	PREFETCHT0 PKPF+1024(W) \
+	PREFETCHT0 PKPF+1088(W) \
+	PREFETCHT0 PKPF+1152(W)
+
+// One Q4_K block column of the group at SI for token 0 (gemv steps) into
+// acc and accm; Y0-Y9, Y12 scratch.
+#define Q4K_GV_COL(acc, accm) \
+	VPXOR Y8, Y8, Y8 \
+	Q4K_HALF1(0, 0) \
+	Q4K_HALF1(0, 1) \
+	Q4K_HALF1(1, 0) \
+	Q4K_HALF1(1, 1) \
+	Q4K_HALF1(2, 0) \
+	Q4K_HALF1(2, 1) \
+	Q4K_HALF1(3, 0) \
+	Q4K_HALF1(3, 1) \
+	Q4K_MINS(0) \
+	Q4K_FLOAT(0, Y8, acc, accm)
+
 // func q4_Kx8GemvAVX2(nb int, w, a *byte, out *float32)
 TEXT ·q4_Kx8GemvAVX2(SB), NOSPLIT, $0-32
 	MOVQ nb+0(FP), CX
@@ -368,36 +451,8 @@ TEXT ·q4_Kx8GemvAVX2(SB), NOSPLIT, $0-32
 	JZ     q4kgvdone
 
 q4kgvloop:
-	PREFETCHT0 PKPF(SI)
-	PREFETCHT0 PKPF+64(SI)
-	PREFETCHT0 PKPF+128(SI)
-	PREFETCHT0 PKPF+192(SI)
-	PREFETCHT0 PKPF+256(SI)
-	PREFETCHT0 PKPF+320(SI)
-	PREFETCHT0 PKPF+384(SI)
-	PREFETCHT0 PKPF+448(SI)
-	VPXOR Y8, Y8, Y8
-	Q4K_HALF1(0, 0)
-	Q4K_HALF1(0, 1)
-	Q4K_HALF1(1, 0)
-	Q4K_HALF1(1, 1)
-	PREFETCHT0 PKPF+512(SI)
-	PREFETCHT0 PKPF+576(SI)
-	PREFETCHT0 PKPF+640(SI)
-	PREFETCHT0 PKPF+704(SI)
-	PREFETCHT0 PKPF+768(SI)
-	PREFETCHT0 PKPF+832(SI)
-	PREFETCHT0 PKPF+896(SI)
-	PREFETCHT0 PKPF+960(SI)
-	PREFETCHT0 PKPF+1024(SI)
-	PREFETCHT0 PKPF+1088(SI)
-	PREFETCHT0 PKPF+1152(SI)
-	Q4K_HALF1(2, 0)
-	Q4K_HALF1(2, 1)
-	Q4K_HALF1(3, 0)
-	Q4K_HALF1(3, 1)
-	Q4K_MINS(0)
-	Q4K_FLOAT(0, Y8, Y10, Y11)
+	Q4K_PF(SI)
+	Q4K_GV_COL(Y10, Y11)
 	ADDQ $1184, SI
 	ADDQ $1104, DI
 	DECQ CX
@@ -406,6 +461,47 @@ q4kgvloop:
 q4kgvdone:
 	VSUBPS  Y11, Y10, Y10
 	VMOVUPS Y10, (DX)
+	VZEROUPPER
+	RET
+
+// Two groups in step (q4_Kx8Gemv2VNNI's reason): the group at SI, then
+// (SI and R8 swapped) the one at R8; accumulators Y10/Y11 and Y13/Y14
+// (the gemv does not use PK_CONSTS' int16 ones).
+
+// func q4_Kx8Gemv2AVX2(nb int, w0, w1, a *byte, out0, out1 *float32)
+TEXT ·q4_Kx8Gemv2AVX2(SB), NOSPLIT, $0-48
+	MOVQ nb+0(FP), CX
+	MOVQ w0+8(FP), SI
+	MOVQ w1+16(FP), R8
+	MOVQ a+24(FP), DI
+	PK_CONSTS
+	VXORPS Y10, Y10, Y10
+	VXORPS Y11, Y11, Y11
+	VXORPS Y13, Y13, Y13
+	VXORPS Y14, Y14, Y14
+	TESTQ  CX, CX
+	JZ     q4kgv2done
+
+q4kgv2loop:
+	Q4K_PF(SI)
+	Q4K_PF(R8)
+	Q4K_GV_COL(Y10, Y11)
+	XCHGQ SI, R8
+	Q4K_GV_COL(Y13, Y14)
+	XCHGQ SI, R8
+	ADDQ $1184, SI
+	ADDQ $1184, R8
+	ADDQ $1104, DI
+	DECQ CX
+	JNZ  q4kgv2loop
+
+q4kgv2done:
+	VSUBPS  Y11, Y10, Y10
+	VSUBPS  Y14, Y13, Y13
+	MOVQ    out0+32(FP), DX
+	VMOVUPS Y10, (DX)
+	MOVQ    out1+40(FP), DX
+	VMOVUPS Y13, (DX)
 	VZEROUPPER
 	RET
 

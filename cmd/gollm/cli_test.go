@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -82,6 +83,7 @@ func TestCLIErrorsAreOneLine(t *testing.T) {
 		{"unknown command", []string{"frobnicate"}, "unknown command"},
 		{"inspect junk", []string{"inspect", "-m", junk}, "gguf"},
 		{"perplexity no file", []string{"perplexity", "-m", model}, "-f"},
+		{"unknown kernels", []string{"generate", "--kernels", "sse9", "-m", model, "-p", "hi"}, "available"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -134,6 +136,19 @@ func TestCLIGenerateJSON(t *testing.T) {
 	for i := range res.Tokens {
 		if res.Tokens[i] != res2.Tokens[i] {
 			t.Fatalf("greedy runs differ: %v vs %v", res.Tokens, res2.Tokens)
+		}
+	}
+	// Every kernel implementation gives the same bits, so the same tokens.
+	for _, impl := range availableKernels() {
+		out, stderr, code := run(t, "generate", "--kernels", impl, "-m", model, "-p", "Once upon a time", "-n", "8", "--temp", "0", "--json")
+		var r struct {
+			Tokens []int32 `json:"tokens"`
+		}
+		if code != 0 || json.Unmarshal([]byte(out), &r) != nil {
+			t.Fatalf("--kernels %s: exit %d: %s", impl, code, stderr)
+		}
+		if fmt.Sprint(r.Tokens) != fmt.Sprint(res.Tokens) {
+			t.Errorf("--kernels %s: tokens %v, default kernels %v", impl, r.Tokens, res.Tokens)
 		}
 	}
 }

@@ -17,6 +17,7 @@ func main() {
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
+	addKernelsFlag(root)
 	root.AddCommand(generateCmd(), logitsCmd(), tokenizeCmd(), perplexityCmd(), inspectCmd(), synthCmd(), quantizeCmd(), benchCmd())
 	if err := root.Execute(); err != nil {
 		fmt.Fprintln(os.Stderr, "gollm: "+oneLine(err))
