@@ -19,10 +19,12 @@ type vecDotFunc func(n int, w, a []byte) float32
 type vecDot4Func func(n int, w, a []byte, stride int, out []float32, ostride int)
 
 // vecDotR4Func computes four weight rows w, w[wstride:], w[2*wstride:],
-// w[3*wstride:] against one activation row a into out[0..3] (the decode
-// micro-kernel: each activation block is loaded once for four rows, and
-// four independent accumulators hide the FMA latency).
-type vecDotR4Func func(n int, w []byte, wstride int, a []byte, out []float32)
+// w[3*wstride:] against one activation row a into out[0], out[ostride],
+// out[2*ostride], out[3*ostride] (the decode micro-kernel: each activation
+// block is loaded once for four rows, and four independent accumulators
+// hide the FMA latency). Decode passes rows a quarter of its range apart:
+// four DRAM streams per core read faster than one.
+type vecDotR4Func func(n int, w []byte, wstride int, a []byte, out []float32, ostride int)
 
 // vecDot2x4Func computes two weight rows (w, w[wstride:]) against four
 // activation rows (a, a[astride:], ...) into out[t*ostride+r] (the prefill

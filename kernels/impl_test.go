@@ -218,16 +218,20 @@ func TestVecDotR4VsVecDot(t *testing.T) {
 				abuf := make([]byte, rowBytes(at, n)+1)
 				a := abuf[1:]
 				copy(a, quantizeRow(t, at, randFloats(r, n, 2)))
-				out := make([]float32, 6)
-				fr(n, wbuf[3:], stride, a, out[1:5])
-				for k := 0; k < 4; k++ {
-					want := s.vecDot[wt](n, wbuf[3+k*stride:3+k*stride+wrow], a)
-					if got := out[1+k]; got != want {
-						t.Errorf("%s %v nb=%d row %d: r4 %v, single %v", s.name, wt, nb, k, got, want)
+				for _, ostride := range []int{1, 3} {
+					out := make([]float32, 3*ostride+3)
+					fr(n, wbuf[3:], stride, a, out[1:], ostride)
+					for k := 0; k < 4; k++ {
+						want := s.vecDot[wt](n, wbuf[3+k*stride:3+k*stride+wrow], a)
+						if got := out[1+k*ostride]; got != want {
+							t.Errorf("%s %v nb=%d row %d ostride %d: r4 %v, single %v", s.name, wt, nb, k, ostride, got, want)
+						}
 					}
-				}
-				if out[0] != 0 || out[5] != 0 {
-					t.Errorf("%s %v: r4 kernel wrote outside its outputs", s.name, wt)
+					for i, v := range out {
+						if (i-1)%ostride != 0 && v != 0 || i == 0 && v != 0 || i == len(out)-1 && v != 0 {
+							t.Errorf("%s %v ostride %d: r4 kernel wrote out[%d] outside its outputs", s.name, wt, ostride, i)
+						}
+					}
 				}
 			}
 		}
@@ -264,7 +268,7 @@ func BenchmarkVecDotRows(b *testing.B) {
 				b.SetBytes(int64(4 * wrow))
 				c0 := processCPU()
 				for b.Loop() {
-					f(n, w, wrow, a[:arow], out)
+					f(n, w, wrow, a[:arow], out, 1)
 				}
 				reportCPU(b, c0)
 			})

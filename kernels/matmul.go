@@ -208,10 +208,23 @@ func (j *matmulJob) run(lo, hi int) {
 	if !j.prefill {
 		a := j.a[:j.aRow]
 		r := r0
-		if j.dotR4 != nil {
-			for ; r+4 <= r1; r += 4 {
-				j.dotR4(j.cols, j.w[r*j.wRow:(r+4)*j.wRow], j.wRow, a, j.out[r:r+4])
+		if q := (r1 - r0) / 4; j.dotR4 != nil && q > 0 {
+			// Rows r, r+q, r+2q, r+3q: four sequential streams a quarter
+			// of the range apart, which DRAM serves faster than the four
+			// adjacent rows of one stream.
+			for ; r < r0+q; r++ {
+				j.dotR4(j.cols, j.w[r*j.wRow:(r+3*q+1)*j.wRow], q*j.wRow, a, j.out[r:], q)
 			}
+			r = r0 + 4*q
+		} else if q > 0 {
+			// The single-row kernels take the same four streams in turn.
+			for ; r < r0+q; r++ {
+				for k := 0; k < 4; k++ {
+					rk := r + k*q
+					j.out[rk] = j.dot(j.cols, j.w[rk*j.wRow:(rk+1)*j.wRow], a)
+				}
+			}
+			r = r0 + 4*q
 		}
 		for ; r < r1; r++ {
 			j.out[r] = j.dot(j.cols, j.w[r*j.wRow:(r+1)*j.wRow], a)
@@ -286,16 +299,14 @@ func (s *kernelSet) tokenDot(t ggml.Type, tok, ntok int) vecDotFunc {
 // runPacked computes units [lo, hi) of a packed matmul.
 func (j *matmulJob) runPacked(lo, hi int) {
 	if !j.prefill {
-		if g2 := j.pk.gemv2; g2 != nil {
-			// Pair group u with group u+half: two streams, far apart.
-			gh := min(hi, j.groups)
-			half := (gh - lo) / 2
-			for u := lo; u < lo+half; u++ {
-				v := u + half
-				g2(j.nb, j.pw[u*j.gBytes:(u+1)*j.gBytes], j.pw[v*j.gBytes:(v+1)*j.gBytes], j.px4[:j.qBytes],
-					j.out[u*packRows:(u+1)*packRows], j.out[v*packRows:(v+1)*packRows])
+		if g4 := j.pk.gemv4; g4 != nil {
+			// Groups u, u+q, u+2q, u+3q: four streams a quarter of the
+			// range apart.
+			q := (min(hi, j.groups) - lo) / 4
+			for u := lo; u < lo+q; u++ {
+				g4(j.nb, j.pw[u*j.gBytes:(u+3*q+1)*j.gBytes], q*j.gBytes, j.px4[:j.qBytes], j.out[u*packRows:], q*packRows)
 			}
-			lo += 2 * half
+			lo += 4 * q
 		}
 		for u := lo; u < hi; u++ {
 			if u < j.groups {

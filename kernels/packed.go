@@ -49,10 +49,12 @@ type packedKernels struct {
 	// gemv computes the group's eight rows against token 0 of the quad
 	// blocks at a (nb block columns): out[0..7].
 	gemv func(nb int, w, a []byte, out []float32)
-	// gemv2, if set, is gemv on two groups at once (same bits): decode
-	// calls it on groups far apart so that each core reads two weight
-	// streams from DRAM, which measured 10-20% more bandwidth than one.
-	gemv2 func(nb int, w0, w1, a []byte, out0, out1 []float32)
+	// gemv4, if set, is gemv on four groups at once (same bits), gstride
+	// bytes apart, outputs ostride floats apart. Decode calls it on groups
+	// a quarter of its range apart so that each core reads four sequential
+	// weight streams from DRAM, which the hardware prefetchers serve
+	// markedly faster than one (BenchmarkMatMulStream).
+	gemv4 func(nb int, w []byte, gstride int, a []byte, out []float32, ostride int)
 	// gemm computes the eight rows against the tokens of the quad blocks at
 	// a: out[t*ostride+r] for the first ntok (1..4) tokens.
 	gemm func(nb int, w, a []byte, out []float32, ostride, ntok int)

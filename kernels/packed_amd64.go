@@ -11,12 +11,12 @@ func registerPacked() bool {
 	avx2Set.actQuad[ggml.Q8_0] = q8_0Quad
 	avx2Set.packed[ggml.Q4_0] = &packedKernels{
 		groupBlockBytes: q4_0GroupBytes, pack: packQ4_0Group, act: q8_0Quad,
-		gemv: q4_0x8GemvAsm, gemv2: q4_0x8Gemv2Asm, gemm: q4_0x8GemmAsm,
+		gemv: q4_0x8GemvAsm, gemv4: q4_0x8Gemv4Asm, gemm: q4_0x8GemmAsm,
 	}
 	avx2Set.actQuad[ggml.Q8_K] = q8_KQuad
 	avx2Set.packed[ggml.Q4_K] = &packedKernels{
 		groupBlockBytes: q4_KGroupBytes, pack: packQ4_KGroup, act: q8_KQuad,
-		gemv: q4_Kx8GemvAsm, gemv2: q4_Kx8Gemv2Asm, gemm: q4_Kx8GemmAsm,
+		gemv: q4_Kx8GemvAsm, gemv4: q4_Kx8Gemv4Asm, gemm: q4_Kx8GemmAsm,
 	}
 	return true
 }
@@ -46,17 +46,33 @@ func q4_0x8GemvAsm(nb int, w, a []byte, out []float32) {
 }
 
 //go:noescape
-func q4_0x8Gemv2AVX2(nb int, w0, w1, a *byte, out0, out1 *float32)
+func q4_0x8Gemv4AVX2(nb int, w *byte, gstride int, a *byte, out *float32, ostride int)
 
-func q4_0x8Gemv2Asm(nb int, w0, w1, a []byte, out0, out1 []float32) {
+func q4_0x8Gemv4Asm(nb int, w []byte, gstride int, a []byte, out []float32, ostride int) {
 	if nb == 0 {
-		clear(out0[:packRows])
-		clear(out1[:packRows])
+		clearGemv4Out(out, ostride)
 		return
 	}
-	nb, p0, pa, o0 := packedArgs(nb, q4_0GroupBytes, q8_0QuadBytes, w0, a, out0, packRows)
-	_, p1, _, o1 := packedArgs(nb, q4_0GroupBytes, q8_0QuadBytes, w1, a, out1, packRows)
-	q4_0x8Gemv2AVX2(nb, p0, p1, pa, o0, o1)
+	q4_0x8Gemv4AVX2(gemv4Args(nb, q4_0GroupBytes, q8_0QuadBytes, w, gstride, a, out, ostride))
+}
+
+// gemv4Args checks that w holds four groups of nb block columns gstride
+// bytes apart, a the quad blocks and out four runs of packRows outputs
+// ostride apart.
+func gemv4Args(nb, gb, ab int, w []byte, gstride int, a []byte, out []float32, ostride int) (int, *byte, int, *byte, *float32, int) {
+	if gstride < nb*gb || ostride < packRows {
+		panic("kernels: four-group gemv with overlapping groups or outputs")
+	}
+	_ = w[3*gstride+nb*gb-1]
+	_ = a[nb*ab-1]
+	_ = out[3*ostride+packRows-1]
+	return nb, &w[0], gstride, &a[0], &out[0], ostride
+}
+
+func clearGemv4Out(out []float32, ostride int) {
+	for k := 0; k < 4; k++ {
+		clear(out[k*ostride : k*ostride+packRows])
+	}
 }
 
 func q4_0x8GemmAsm(nb int, w, a []byte, out []float32, ostride, ntok int) {
@@ -99,17 +115,14 @@ func q4_Kx8GemvAsm(nb int, w, a []byte, out []float32) {
 }
 
 //go:noescape
-func q4_Kx8Gemv2AVX2(nb int, w0, w1, a *byte, out0, out1 *float32)
+func q4_Kx8Gemv4AVX2(nb int, w *byte, gstride int, a *byte, out *float32, ostride int)
 
-func q4_Kx8Gemv2Asm(nb int, w0, w1, a []byte, out0, out1 []float32) {
+func q4_Kx8Gemv4Asm(nb int, w []byte, gstride int, a []byte, out []float32, ostride int) {
 	if nb == 0 {
-		clear(out0[:packRows])
-		clear(out1[:packRows])
+		clearGemv4Out(out, ostride)
 		return
 	}
-	nb, p0, pa, o0 := packedArgs(nb, q4_KGroupBytes, q8_KQuadBytes, w0, a, out0, packRows)
-	_, p1, _, o1 := packedArgs(nb, q4_KGroupBytes, q8_KQuadBytes, w1, a, out1, packRows)
-	q4_Kx8Gemv2AVX2(nb, p0, p1, pa, o0, o1)
+	q4_Kx8Gemv4AVX2(gemv4Args(nb, q4_KGroupBytes, q8_KQuadBytes, w, gstride, a, out, ostride))
 }
 
 // q4_Kx8GemmAsm runs a whole quad through the gemm (llama.cpp's four-token

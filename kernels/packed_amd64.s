@@ -11,6 +11,14 @@
 // measured 10-15% faster than one of 4 block columns.
 #define PKPF 2304
 
+// Prefetches the three cache lines a Q4_0 block column may touch, 1 KiB
+// ahead of W (the four-stream kernels: with four streams in flight a
+// shorter distance than PKPF suffices).
+#define PK_PF4(W) \
+	PREFETCHT0 1024(W) \
+	PREFETCHT0 1088(W) \
+	PREFETCHT0 1152(W)
+
 // Y15 = 0x0F bytes, Y13 = int16 ones.
 #define PK_CONSTS \
 	MOVL         $0x0F0F0F0F, AX \
@@ -49,30 +57,30 @@ name:                     \
 	VZEROUPPER                 \
 	RET
 
-// One Q4_0 block column of the group at SI for token 0 of the quad at DI,
+// One Q4_0 block column of the group at W for token 0 of the quad at DI,
 // added to the float accumulator acc; Y0-Y5 scratch.
-#define Q40_GV_COL(acc) \
-	PK_NIBBLES(16(SI)) \
+#define Q40_GV_COL(W, acc) \
+	PK_NIBBLES(16(W)) \
 	VPBROADCASTD 32(DI), Y2 \
 	VPBROADCASTD 96(DI), Y3 \
 	VPMADDUBSW   Y2, Y4, Y0 \
 	VPMADDUBSW   Y3, Y5, Y1 \
 	VPADDW       Y1, Y0, Y0 \
-	PK_NIBBLES(48(SI)) \
+	PK_NIBBLES(48(W)) \
 	VPBROADCASTD 48(DI), Y2 \
 	VPBROADCASTD 112(DI), Y3 \
 	VPMADDUBSW   Y2, Y4, Y4 \
 	VPMADDUBSW   Y3, Y5, Y5 \
 	VPADDW       Y4, Y0, Y0 \
 	VPADDW       Y5, Y0, Y0 \
-	PK_NIBBLES(80(SI)) \
+	PK_NIBBLES(80(W)) \
 	VPBROADCASTD 64(DI), Y2 \
 	VPBROADCASTD 128(DI), Y3 \
 	VPMADDUBSW   Y2, Y4, Y4 \
 	VPMADDUBSW   Y3, Y5, Y5 \
 	VPADDW       Y4, Y0, Y0 \
 	VPADDW       Y5, Y0, Y0 \
-	PK_NIBBLES(112(SI)) \
+	PK_NIBBLES(112(W)) \
 	VPBROADCASTD 80(DI), Y2 \
 	VPBROADCASTD 144(DI), Y3 \
 	VPMADDUBSW   Y2, Y4, Y4 \
@@ -84,7 +92,7 @@ name:                     \
 	VPSLLD       $3, Y1, Y1 \
 	VPSUBD       Y1, Y0, Y0 \
 	VCVTDQ2PS    Y0, Y0 \
-	VCVTPH2PS    (SI), Y1 \
+	VCVTPH2PS    (W), Y1 \
 	VBROADCASTSS (DI), Y2 \
 	VMULPS       Y2, Y1, Y1 \
 	VMULPS       Y1, Y0, Y0 \
@@ -113,7 +121,7 @@ q40gvloop:
 	PREFETCHT0 PKPF(SI)
 	PREFETCHT0 PKPF+64(SI)
 	PREFETCHT0 PKPF+128(SI)
-	Q40_GV_COL(Y7)
+	Q40_GV_COL(SI, Y7)
 	ADDQ         $144, SI
 	ADDQ         $160, DI
 	DECQ         CX
@@ -124,44 +132,54 @@ q40gvdone:
 	VZEROUPPER
 	RET
 
-// Two groups in step, as q4_0x8Gemv2VNNI: the column of the group at SI,
-// then (SI and R8 swapped) the one at R8, each with gemv's steps; float
-// accumulators Y7 and Y6.
+// Four groups gstride bytes apart in step, as q4_0x8Gemv4VNNI (four DRAM
+// streams per core); float accumulators Y7, Y6, Y8, Y9.
 
-// func q4_0x8Gemv2AVX2(nb int, w0, w1, a *byte, out0, out1 *float32)
-TEXT ·q4_0x8Gemv2AVX2(SB), NOSPLIT, $0-48
+// func q4_0x8Gemv4AVX2(nb int, w *byte, gstride int, a *byte, out *float32, ostride int)
+TEXT ·q4_0x8Gemv4AVX2(SB), NOSPLIT, $0-48
 	MOVQ nb+0(FP), CX
-	MOVQ w0+8(FP), SI
-	MOVQ w1+16(FP), R8
+	MOVQ w+8(FP), SI
+	MOVQ gstride+16(FP), BX
 	MOVQ a+24(FP), DI
+	LEAQ (SI)(BX*1), R8
+	LEAQ (R8)(BX*1), R9
+	LEAQ (R9)(BX*1), R10
 	PK_CONSTS
 	VXORPS Y7, Y7, Y7
 	VXORPS Y6, Y6, Y6
+	VXORPS Y8, Y8, Y8
+	VXORPS Y9, Y9, Y9
 	TESTQ  CX, CX
-	JZ     q40gv2done
+	JZ     q40gv4done
 
-q40gv2loop:
-	PREFETCHT0 PKPF(SI)
-	PREFETCHT0 PKPF+64(SI)
-	PREFETCHT0 PKPF+128(SI)
-	PREFETCHT0 PKPF(R8)
-	PREFETCHT0 PKPF+64(R8)
-	PREFETCHT0 PKPF+128(R8)
-	Q40_GV_COL(Y7)
-	XCHGQ SI, R8
-	Q40_GV_COL(Y6)
-	XCHGQ SI, R8
-	ADDQ  $144, SI
-	ADDQ  $144, R8
-	ADDQ  $160, DI
-	DECQ  CX
-	JNZ   q40gv2loop
+q40gv4loop:
+	PK_PF4(SI)
+	PK_PF4(R8)
+	PK_PF4(R9)
+	PK_PF4(R10)
+	Q40_GV_COL(SI, Y7)
+	Q40_GV_COL(R8, Y6)
+	Q40_GV_COL(R9, Y8)
+	Q40_GV_COL(R10, Y9)
+	ADDQ $144, SI
+	ADDQ $144, R8
+	ADDQ $144, R9
+	ADDQ $144, R10
+	ADDQ $160, DI
+	DECQ CX
+	JNZ  q40gv4loop
 
-q40gv2done:
-	MOVQ    out0+32(FP), DX
+q40gv4done:
+	MOVQ    out+32(FP), DX
+	MOVQ    ostride+40(FP), BX
+	SHLQ    $2, BX
 	VMOVUPS Y7, (DX)
-	MOVQ    out1+40(FP), DX
+	ADDQ    BX, DX
 	VMOVUPS Y6, (DX)
+	ADDQ    BX, DX
+	VMOVUPS Y8, (DX)
+	ADDQ    BX, DX
+	VMOVUPS Y9, (DX)
 	VZEROUPPER
 	RET
 
@@ -464,44 +482,77 @@ q4kgvdone:
 	VZEROUPPER
 	RET
 
-// Two groups in step (q4_Kx8Gemv2VNNI's reason): the group at SI, then
-// (SI and R8 swapped) the one at R8; accumulators Y10/Y11 and Y13/Y14
-// (the gemv does not use PK_CONSTS' int16 ones).
+// One block column of the group at base for the four-group gemv: its
+// acc/accm pair at slot(SP) and slot+32(SP).
+#define Q4K_GV4_STEP(base, slot) \
+	MOVQ    base, SI           \
+	VMOVUPS slot(SP), Y10      \
+	VMOVUPS slot+32(SP), Y11   \
+	Q4K_GV_COL(Y10, Y11)       \
+	VMOVUPS Y10, slot(SP)      \
+	VMOVUPS Y11, slot+32(SP)
 
-// func q4_Kx8Gemv2AVX2(nb int, w0, w1, a *byte, out0, out1 *float32)
-TEXT ·q4_Kx8Gemv2AVX2(SB), NOSPLIT, $0-48
+// Stores acc - accm of the pair at slot(SP) to (DX).
+#define Q4K_GV4_OUT(slot) \
+	VMOVUPS slot(SP), Y10      \
+	VSUBPS  slot+32(SP), Y10, Y10 \
+	VMOVUPS Y10, (DX)
+
+// Four groups gstride bytes apart in step (q4_Kx8Gemv4VNNI's reason), each
+// with the gemv's steps through SI: the loop points SI at each group in
+// turn (bases in R11, R8, R9, R10). Registers hold one group's acc/accm
+// (Y10/Y11); the four pairs live in the frame between block columns.
+
+// func q4_Kx8Gemv4AVX2(nb int, w *byte, gstride int, a *byte, out *float32, ostride int)
+TEXT ·q4_Kx8Gemv4AVX2(SB), NOSPLIT, $256-48
 	MOVQ nb+0(FP), CX
-	MOVQ w0+8(FP), SI
-	MOVQ w1+16(FP), R8
+	MOVQ w+8(FP), R11
+	MOVQ gstride+16(FP), BX
 	MOVQ a+24(FP), DI
+	LEAQ (R11)(BX*1), R8
+	LEAQ (R8)(BX*1), R9
+	LEAQ (R9)(BX*1), R10
 	PK_CONSTS
-	VXORPS Y10, Y10, Y10
-	VXORPS Y11, Y11, Y11
-	VXORPS Y13, Y13, Y13
-	VXORPS Y14, Y14, Y14
-	TESTQ  CX, CX
-	JZ     q4kgv2done
+	VXORPS  Y10, Y10, Y10
+	VMOVUPS Y10, 0(SP)
+	VMOVUPS Y10, 32(SP)
+	VMOVUPS Y10, 64(SP)
+	VMOVUPS Y10, 96(SP)
+	VMOVUPS Y10, 128(SP)
+	VMOVUPS Y10, 160(SP)
+	VMOVUPS Y10, 192(SP)
+	VMOVUPS Y10, 224(SP)
+	TESTQ   CX, CX
+	JZ      q4kgv4done
 
-q4kgv2loop:
-	Q4K_PF(SI)
+q4kgv4loop:
+	Q4K_PF(R11)
 	Q4K_PF(R8)
-	Q4K_GV_COL(Y10, Y11)
-	XCHGQ SI, R8
-	Q4K_GV_COL(Y13, Y14)
-	XCHGQ SI, R8
-	ADDQ $1184, SI
+	Q4K_PF(R9)
+	Q4K_PF(R10)
+	Q4K_GV4_STEP(R11, 0)
+	Q4K_GV4_STEP(R8, 64)
+	Q4K_GV4_STEP(R9, 128)
+	Q4K_GV4_STEP(R10, 192)
+	ADDQ $1184, R11
 	ADDQ $1184, R8
+	ADDQ $1184, R9
+	ADDQ $1184, R10
 	ADDQ $1104, DI
 	DECQ CX
-	JNZ  q4kgv2loop
+	JNZ  q4kgv4loop
 
-q4kgv2done:
-	VSUBPS  Y11, Y10, Y10
-	VSUBPS  Y14, Y13, Y13
-	MOVQ    out0+32(FP), DX
-	VMOVUPS Y10, (DX)
-	MOVQ    out1+40(FP), DX
-	VMOVUPS Y13, (DX)
+q4kgv4done:
+	MOVQ    out+32(FP), DX
+	MOVQ    ostride+40(FP), BX
+	SHLQ    $2, BX
+	Q4K_GV4_OUT(0)
+	ADDQ    BX, DX
+	Q4K_GV4_OUT(64)
+	ADDQ    BX, DX
+	Q4K_GV4_OUT(128)
+	ADDQ    BX, DX
+	Q4K_GV4_OUT(192)
 	VZEROUPPER
 	RET
 

@@ -165,33 +165,34 @@ func TestMatMulN(t *testing.T) {
 	}
 }
 
-// TestGemv2 checks every implementation's two-group gemv against its own
+// TestGemv4 checks every implementation's four-group gemv against its own
 // one-group gemv on each group (which TestMatMulBitExact ties to the
 // generic kernels), bit for bit: block column counts from 0 up, groups of
-// different scales at unaligned offsets, outputs written nowhere else.
-func TestGemv2(t *testing.T) {
+// different scales at unaligned offsets with gaps between them, outputs
+// packed or spread, nothing written between or around them.
+func TestGemv4(t *testing.T) {
 	r := rand.New(rand.NewPCG(61, 62))
-	tested := 0
 	for _, s := range implementations {
 		if !s.available {
 			continue
 		}
 		for _, wt := range weightTypes {
 			k := s.packed[wt]
-			if k == nil || k.gemv2 == nil {
+			if k == nil || k.gemv4 == nil {
 				continue
 			}
-			tested++
 			at := vecDotType[wt]
 			for _, nb := range []int{0, 1, 2, 3, 7, 16, 33} {
-				n := nb * blockSize(wt)
-				cols := max(n, blockSize(wt))
-				var groups [2][]byte
-				for g := range groups {
-					w := randomWeights(r, wt, packRows*cols, []float32{0.05, 300}[g], 7)
-					pw := make([]byte, 1+max(nb, 1)*k.groupBlockBytes)[1:] // unaligned
-					k.pack(pw, w, rowBytes(wt, cols))
-					groups[g] = pw[:nb*k.groupBlockBytes]
+				cols := max(nb, 1) * blockSize(wt)
+				gb := nb * k.groupBlockBytes
+				gstride := gb + 5
+				buf := make([]byte, 1+3*gstride+max(gb, 1))
+				w := buf[1:]
+				for g := 0; g < 4; g++ {
+					rows := randomWeights(r, wt, packRows*cols, []float32{0.05, 300, 1e-3, 7}[g], 7)
+					if nb > 0 {
+						k.pack(w[g*gstride:g*gstride+gb], rows, rowBytes(wt, cols))
+					}
 				}
 				arow := rowBytes(at, cols)
 				a := make([]byte, 4*arow)
@@ -199,26 +200,31 @@ func TestGemv2(t *testing.T) {
 				ax := make([]byte, 3+max(nb, 1)*k.act.blockBytes)[3:]
 				k.act.pack(ax, a, arow, 4)
 				ax = ax[:nb*k.act.blockBytes]
-				want := make([]float32, 2*packRows)
-				k.gemv(nb, groups[0], ax, want[:packRows])
-				k.gemv(nb, groups[1], ax, want[packRows:])
-				got := make([]float32, 2*packRows+2)
-				for i := range got {
-					got[i] = -1
-				}
-				k.gemv2(nb, groups[0], groups[1], ax, got[1:1+packRows], got[1+packRows:1+2*packRows])
-				if got[0] != -1 || got[len(got)-1] != -1 {
-					t.Fatalf("%s %v nb=%d: gemv2 wrote outside its outputs", s.name, wt, nb)
-				}
-				for i, w := range want {
-					if math.Float32bits(got[1+i]) != math.Float32bits(w) {
-						t.Fatalf("%s %v nb=%d: out[%d] = %v, gemv %v", s.name, wt, nb, i, got[1+i], w)
+				for _, ostride := range []int{packRows, packRows + 3} {
+					want := make([]float32, 4*packRows)
+					for g := 0; g < 4; g++ {
+						k.gemv(nb, w[g*gstride:g*gstride+gb], ax, want[g*packRows:(g+1)*packRows])
+					}
+					got := make([]float32, 2+3*ostride+packRows)
+					for i := range got {
+						got[i] = -1
+					}
+					k.gemv4(nb, w[:3*gstride+gb], gstride, ax, got[1:1+3*ostride+packRows], ostride)
+					for i, v := range got {
+						g, rr := (i-1)/ostride, (i-1)%ostride
+						inside := i >= 1 && g < 4 && rr < packRows
+						if !inside {
+							if v != -1 {
+								t.Fatalf("%s %v nb=%d ostride=%d: gemv4 wrote got[%d] outside its outputs", s.name, wt, nb, ostride, i)
+							}
+							continue
+						}
+						if math.Float32bits(v) != math.Float32bits(want[g*packRows+rr]) {
+							t.Fatalf("%s %v nb=%d ostride=%d: group %d row %d = %v, gemv %v", s.name, wt, nb, ostride, g, rr, v, want[g*packRows+rr])
+						}
 					}
 				}
 			}
 		}
-	}
-	if tested == 0 && Impl() != "generic" {
-		t.Logf("no implementation on this machine has a two-group gemv")
 	}
 }

@@ -190,38 +190,49 @@ func vecDotQ6_KQ8_Kx4Asm(n int, w, a []byte, stride int, out []float32, ostride 
 }
 
 // The r4 kernels compute four weight rows (nb blocks each at w, w+wstride,
-// w+2*wstride, w+3*wstride) against one activation row a into out[0..3].
+// w+2*wstride, w+3*wstride) against one activation row a into out[0],
+// out[ostride], out[2*ostride], out[3*ostride].
 
 //go:noescape
-func vecDotQ4_0Q8_0r4AVX2(nb int, w *byte, wstride int, a *byte, out *float32)
+func vecDotQ4_0Q8_0r4AVX2(nb int, w *byte, wstride int, a *byte, out *float32, ostride int)
 
 //go:noescape
-func vecDotQ8_0Q8_0r4AVX2(nb int, w *byte, wstride int, a *byte, out *float32)
+func vecDotQ8_0Q8_0r4AVX2(nb int, w *byte, wstride int, a *byte, out *float32, ostride int)
 
 // r4Args checks that w holds the four rows, a the activation row and out
-// four outputs.
-func r4Args(n, bs, wb, ab int, w []byte, wstride int, a []byte, out []float32) (int, *byte, int, *byte, *float32) {
+// four outputs ostride apart.
+func r4Args(n, bs, wb, ab int, w []byte, wstride int, a []byte, out []float32, ostride int) (int, *byte, int, *byte, *float32, int) {
 	nb := n / bs
+	if ostride < 1 {
+		panic("kernels: four-row kernel with a bad output stride")
+	}
 	_ = w[3*wstride+nb*wb-1]
 	_ = a[nb*ab-1]
-	_ = out[3]
-	return nb, &w[0], wstride, &a[0], &out[0]
+	_ = out[3*ostride]
+	return nb, &w[0], wstride, &a[0], &out[0], ostride
 }
 
-func vecDotQ4_0Q8_0r4Asm(n int, w []byte, wstride int, a []byte, out []float32) {
-	if n < qk {
-		clear(out[:4])
-		return
+// clearR4 zeroes the four outputs of a four-row kernel.
+func clearR4(out []float32, ostride int) {
+	for k := 0; k < 4; k++ {
+		out[k*ostride] = 0
 	}
-	vecDotQ4_0Q8_0r4AVX2(r4Args(n, qk, q4_0Bytes, q8_0Bytes, w, wstride, a, out))
 }
 
-func vecDotQ8_0Q8_0r4Asm(n int, w []byte, wstride int, a []byte, out []float32) {
+func vecDotQ4_0Q8_0r4Asm(n int, w []byte, wstride int, a []byte, out []float32, ostride int) {
 	if n < qk {
-		clear(out[:4])
+		clearR4(out, ostride)
 		return
 	}
-	vecDotQ8_0Q8_0r4AVX2(r4Args(n, qk, q8_0Bytes, q8_0Bytes, w, wstride, a, out))
+	vecDotQ4_0Q8_0r4AVX2(r4Args(n, qk, q4_0Bytes, q8_0Bytes, w, wstride, a, out, ostride))
+}
+
+func vecDotQ8_0Q8_0r4Asm(n int, w []byte, wstride int, a []byte, out []float32, ostride int) {
+	if n < qk {
+		clearR4(out, ostride)
+		return
+	}
+	vecDotQ8_0Q8_0r4AVX2(r4Args(n, qk, q8_0Bytes, q8_0Bytes, w, wstride, a, out, ostride))
 }
 
 //go:noescape
@@ -271,7 +282,7 @@ func vecDotQ3_KQ8_KAsm(n int, w, a []byte) float32 {
 func vecDotQ5_0Q8_0x4AVX2(nb int, w, a *byte, stride int, out *float32, ostride int)
 
 //go:noescape
-func vecDotQ5_0Q8_0r4AVX2(nb int, w *byte, wstride int, a *byte, out *float32)
+func vecDotQ5_0Q8_0r4AVX2(nb int, w *byte, wstride int, a *byte, out *float32, ostride int)
 
 //go:noescape
 func vecDotQ4_1Q8_1x4AVX2(nb int, w, a *byte, stride int, out *float32, ostride int)
@@ -289,12 +300,12 @@ func vecDotQ5_0Q8_0x4Asm(n int, w, a []byte, stride int, out []float32, ostride 
 	vecDotQ5_0Q8_0x4AVX2(x4Args(n, qk, q5_0Bytes, q8_0Bytes, w, a, stride, out, ostride))
 }
 
-func vecDotQ5_0Q8_0r4Asm(n int, w []byte, wstride int, a []byte, out []float32) {
+func vecDotQ5_0Q8_0r4Asm(n int, w []byte, wstride int, a []byte, out []float32, ostride int) {
 	if n < qk {
-		clear(out[:4])
+		clearR4(out, ostride)
 		return
 	}
-	vecDotQ5_0Q8_0r4AVX2(r4Args(n, qk, q5_0Bytes, q8_0Bytes, w, wstride, a, out))
+	vecDotQ5_0Q8_0r4AVX2(r4Args(n, qk, q5_0Bytes, q8_0Bytes, w, wstride, a, out, ostride))
 }
 
 func vecDotQ4_1Q8_1x4Asm(n int, w, a []byte, stride int, out []float32, ostride int) {

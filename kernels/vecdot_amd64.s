@@ -244,6 +244,8 @@ GLOBL shufBits<>(SB), RODATA|NOPTR, $32
 	VBROADCASTSS d-16+k(SP), Y7    \
 	VFMADD231PS  Y6, Y7, acc
 
+#define R4PF 1024
+
 #define R4_PROLOGUE \
 	MOVQ nb+0(FP), CX          \
 	MOVQ w+8(FP), SI           \
@@ -260,14 +262,19 @@ GLOBL shufBits<>(SB), RODATA|NOPTR, $32
 
 #define R4_EPILOGUE \
 	MOVQ out+32(FP), DX     \
+	MOVQ ostride+40(FP), R11 \
+	SHLQ $2, R11            \
 	HSUM(Y0, X0, X2)        \
 	HSUM(Y1, X1, X2)        \
 	HSUM(Y8, X8, X2)        \
 	HSUM(Y9, X9, X2)        \
-	VMOVSS X0, 0(DX)        \
-	VMOVSS X1, 4(DX)        \
-	VMOVSS X8, 8(DX)        \
-	VMOVSS X9, 12(DX)       \
+	VMOVSS X0, (DX)         \
+	ADDQ   R11, DX          \
+	VMOVSS X1, (DX)         \
+	ADDQ   R11, DX          \
+	VMOVSS X8, (DX)         \
+	ADDQ   R11, DX          \
+	VMOVSS X9, (DX)         \
 	VZEROUPPER              \
 	RET
 
@@ -576,18 +583,18 @@ q80x4loop:
 q80x4done:
 	X4_EPILOGUE
 
-// func vecDotQ8_0Q8_0r4AVX2(nb int, w *byte, wstride int, a *byte, out *float32)
-TEXT ·vecDotQ8_0Q8_0r4AVX2(SB), NOSPLIT, $16-40
+// func vecDotQ8_0Q8_0r4AVX2(nb int, w *byte, wstride int, a *byte, out *float32, ostride int)
+TEXT ·vecDotQ8_0Q8_0r4AVX2(SB), NOSPLIT, $16-48
 	R4_PROLOGUE
 	NIBBLE_CONSTS
 	TESTQ CX, CX
 	JZ    q80r4done
 
 q80r4loop:
-	PREFETCHT0 (SI)(BX*8)
-	PREFETCHT0 (R8)(BX*8)
-	PREFETCHT0 (R9)(BX*8)
-	PREFETCHT0 (R10)(BX*8)
+	PREFETCHT0 R4PF(SI)
+	PREFETCHT0 R4PF(R8)
+	PREFETCHT0 R4PF(R9)
+	PREFETCHT0 R4PF(R10)
 	VMOVDQU 2(DI), Y5
 	R4_SCALES(0, 0)
 	Q8_0_R4ROW(SI, 0, Y0)
@@ -641,8 +648,8 @@ q40done:
 	MOVSS X0, ret+24(FP)
 	RET
 
-// func vecDotQ4_0Q8_0r4AVX2(nb int, w *byte, wstride int, a *byte, out *float32)
-TEXT ·vecDotQ4_0Q8_0r4AVX2(SB), NOSPLIT, $0-40
+// func vecDotQ4_0Q8_0r4AVX2(nb int, w *byte, wstride int, a *byte, out *float32, ostride int)
+TEXT ·vecDotQ4_0Q8_0r4AVX2(SB), NOSPLIT, $0-48
 	MOVQ nb+0(FP), CX
 	MOVQ w+8(FP), SI
 	MOVQ wstride+16(FP), BX
@@ -660,10 +667,10 @@ TEXT ·vecDotQ4_0Q8_0r4AVX2(SB), NOSPLIT, $0-40
 	JZ    q40r4done
 
 q40r4loop:
-	PREFETCHT0 (SI)(BX*8)
-	PREFETCHT0 (R8)(BX*8)
-	PREFETCHT0 (R9)(BX*8)
-	PREFETCHT0 (R10)(BX*8)
+	PREFETCHT0 R4PF(SI)
+	PREFETCHT0 R4PF(R8)
+	PREFETCHT0 R4PF(R9)
+	PREFETCHT0 R4PF(R10)
 	VMOVDQU    2(DI), Y5
 	VPMADDUBSW Y5, Y14, Y6
 	VPMADDWD   Y13, Y6, Y6
@@ -689,8 +696,16 @@ q40r4loop:
 	JNZ  q40r4loop
 
 q40r4done:
-	MOVQ    out+32(FP), DX
-	VMOVUPS X0, (DX)
+	MOVQ       out+32(FP), DX
+	MOVQ       ostride+40(FP), R11
+	SHLQ       $2, R11
+	VMOVSS     X0, (DX)
+	ADDQ       R11, DX
+	VEXTRACTPS $1, X0, (DX)
+	ADDQ       R11, DX
+	VEXTRACTPS $2, X0, (DX)
+	ADDQ       R11, DX
+	VEXTRACTPS $3, X0, (DX)
 	VZEROUPPER
 	RET
 
@@ -768,8 +783,8 @@ q50x4loop:
 q50x4done:
 	X4_EPILOGUE
 
-// func vecDotQ5_0Q8_0r4AVX2(nb int, w *byte, wstride int, a *byte, out *float32)
-TEXT ·vecDotQ5_0Q8_0r4AVX2(SB), NOSPLIT, $16-40
+// func vecDotQ5_0Q8_0r4AVX2(nb int, w *byte, wstride int, a *byte, out *float32, ostride int)
+TEXT ·vecDotQ5_0Q8_0r4AVX2(SB), NOSPLIT, $16-48
 	R4_PROLOGUE
 	NIBBLE_CONSTS
 	Q5_CONSTS
@@ -780,10 +795,10 @@ TEXT ·vecDotQ5_0Q8_0r4AVX2(SB), NOSPLIT, $16-40
 	JZ    q50r4done
 
 q50r4loop:
-	PREFETCHT0 (SI)(BX*8)
-	PREFETCHT0 (R8)(BX*8)
-	PREFETCHT0 (R9)(BX*8)
-	PREFETCHT0 (R10)(BX*8)
+	PREFETCHT0 R4PF(SI)
+	PREFETCHT0 R4PF(R8)
+	PREFETCHT0 R4PF(R9)
+	PREFETCHT0 R4PF(R10)
 	VMOVDQU 2(DI), Y5
 	R4_SCALES(0, 0)
 	Q5_0_R4ROW(SI, 0, Y0)

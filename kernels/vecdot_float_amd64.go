@@ -69,7 +69,7 @@ func dotF32VecAsm(n int, w, a []byte) float32 {
 func dotF16F16AVX2(n8 int, w, a *byte) float32
 
 //go:noescape
-func dotF16F16r4AVX2(n8 int, w *byte, wstride int, a *byte, out *float32)
+func dotF16F16r4AVX2(n8 int, w *byte, wstride int, a *byte, out *float32, ostride int)
 
 //go:noescape
 func dotF16F16x4AVX2(n8 int, w, a *byte, stride int, out *float32, ostride int)
@@ -78,7 +78,7 @@ func dotF16F16x4AVX2(n8 int, w, a *byte, stride int, out *float32, ostride int)
 func dotF32F32AVX2(n8 int, w, a *byte) float32
 
 //go:noescape
-func dotF32F32r4AVX2(n8 int, w *byte, wstride int, a *byte, out *float32)
+func dotF32F32r4AVX2(n8 int, w *byte, wstride int, a *byte, out *float32, ostride int)
 
 //go:noescape
 func dotF32F32x4AVX2(n8 int, w, a *byte, stride int, out *float32, ostride int)
@@ -90,12 +90,12 @@ func dotF16F16Asm(n int, w, a []byte) float32 {
 	return dotF16F16AVX2(asmArgs(n, 8, 16, 16, w, a))
 }
 
-func dotF16F16r4Asm(n int, w []byte, wstride int, a []byte, out []float32) {
+func dotF16F16r4Asm(n int, w []byte, wstride int, a []byte, out []float32, ostride int) {
 	if n%8 != 0 || n == 0 {
-		r4Generic(vecDotF16F16Generic, n, w, wstride, a, out)
+		r4Generic(vecDotF16F16Generic, n, w, wstride, a, out, ostride)
 		return
 	}
-	dotF16F16r4AVX2(r4Args(n, 8, 16, 16, w, wstride, a, out))
+	dotF16F16r4AVX2(r4Args(n, 8, 16, 16, w, wstride, a, out, ostride))
 }
 
 func dotF16F16x4Asm(n int, w, a []byte, stride int, out []float32, ostride int) {
@@ -113,12 +113,12 @@ func dotF32F32Asm(n int, w, a []byte) float32 {
 	return dotF32F32AVX2(asmArgs(n, 8, 32, 32, w, a))
 }
 
-func dotF32F32r4Asm(n int, w []byte, wstride int, a []byte, out []float32) {
+func dotF32F32r4Asm(n int, w []byte, wstride int, a []byte, out []float32, ostride int) {
 	if n%8 != 0 || n == 0 {
-		r4Generic(vecDotF32F32Generic, n, w, wstride, a, out)
+		r4Generic(vecDotF32F32Generic, n, w, wstride, a, out, ostride)
 		return
 	}
-	dotF32F32r4AVX2(r4Args(n, 8, 32, 32, w, wstride, a, out))
+	dotF32F32r4AVX2(r4Args(n, 8, 32, 32, w, wstride, a, out, ostride))
 }
 
 func dotF32F32x4Asm(n int, w, a []byte, stride int, out []float32, ostride int) {
@@ -130,10 +130,10 @@ func dotF32F32x4Asm(n int, w, a []byte, stride int, out []float32, ostride int) 
 }
 
 // r4Generic and x4Generic run a single-row kernel four times.
-func r4Generic(f vecDotFunc, n int, w []byte, wstride int, a []byte, out []float32) {
+func r4Generic(f vecDotFunc, n int, w []byte, wstride int, a []byte, out []float32, ostride int) {
 	rb := len(w) - 3*wstride
 	for k := 0; k < 4; k++ {
-		out[k] = f(n, w[k*wstride:k*wstride+rb], a)
+		out[k*ostride] = f(n, w[k*wstride:k*wstride+rb], a)
 	}
 }
 

@@ -17,14 +17,19 @@
 
 #define STORE4 \
 	MOVQ out+32(FP), DX  \
+	MOVQ ostride+40(FP), R11 \
+	SHLQ $2, R11         \
 	HSUM(Y0, X0, X4)     \
 	HSUM(Y1, X1, X4)     \
 	HSUM(Y2, X2, X4)     \
 	HSUM(Y3, X3, X4)     \
-	VMOVSS X0, 0(DX)     \
-	VMOVSS X1, 4(DX)     \
-	VMOVSS X2, 8(DX)     \
-	VMOVSS X3, 12(DX)    \
+	VMOVSS X0, (DX)      \
+	ADDQ   R11, DX       \
+	VMOVSS X1, (DX)      \
+	ADDQ   R11, DX       \
+	VMOVSS X2, (DX)      \
+	ADDQ   R11, DX       \
+	VMOVSS X3, (DX)      \
 	VZEROUPPER           \
 	RET
 
@@ -76,8 +81,8 @@ f16done:
 	MOVSS X0, ret+24(FP)
 	RET
 
-// func dotF16F16r4AVX2(n8 int, w *byte, wstride int, a *byte, out *float32)
-TEXT ·dotF16F16r4AVX2(SB), NOSPLIT, $0-40
+// func dotF16F16r4AVX2(n8 int, w *byte, wstride int, a *byte, out *float32, ostride int)
+TEXT ·dotF16F16r4AVX2(SB), NOSPLIT, $0-48
 	MOVQ n8+0(FP), CX
 	MOVQ w+8(FP), SI
 	MOVQ wstride+16(FP), BX
@@ -167,8 +172,8 @@ f32done:
 	MOVSS X0, ret+24(FP)
 	RET
 
-// func dotF32F32r4AVX2(n8 int, w *byte, wstride int, a *byte, out *float32)
-TEXT ·dotF32F32r4AVX2(SB), NOSPLIT, $0-40
+// func dotF32F32r4AVX2(n8 int, w *byte, wstride int, a *byte, out *float32, ostride int)
+TEXT ·dotF32F32r4AVX2(SB), NOSPLIT, $0-48
 	MOVQ n8+0(FP), CX
 	MOVQ w+8(FP), SI
 	MOVQ wstride+16(FP), BX

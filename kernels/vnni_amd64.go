@@ -18,12 +18,12 @@ var vnniSet = registerImplFrom(avx2Complete(), "avx512vnni",
 		s.actQuad[ggml.Q8_0] = q8_0QuadTok
 		s.packed[ggml.Q4_0] = &packedKernels{
 			groupBlockBytes: q4_0GroupBytes, pack: packQ4_0Group, act: q8_0QuadTok,
-			gemv: q4_0x8GemvVNNIAsm, gemv2: q4_0x8Gemv2VNNIAsm, gemm: q4_0x8GemmVNNIAsm,
+			gemv: q4_0x8GemvVNNIAsm, gemv4: q4_0x8Gemv4VNNIAsm, gemm: q4_0x8GemmVNNIAsm,
 		}
 		s.actQuad[ggml.Q8_K] = q8_KQuadTok
 		s.packed[ggml.Q4_K] = &packedKernels{
 			groupBlockBytes: q4_KGroupBytes, pack: packQ4_KGroupTok, act: q8_KQuadTok,
-			gemv: q4_Kx8GemvVNNIAsm, gemv2: q4_Kx8Gemv2VNNIAsm, gemm: q4_Kx8GemmVNNIAsm,
+			gemv: q4_Kx8GemvVNNIAsm, gemv4: q4_Kx8Gemv4VNNIAsm, gemm: q4_Kx8GemmVNNIAsm,
 		}
 		s.vecDot8[ggml.Q6_K] = q6_KQ8_Kx8VNNIAsm
 		s.dotF16Rows2 = dotF16Rows2VNNIAsm
@@ -42,7 +42,15 @@ func avx2Complete() *kernelSet {
 func q4_0x8GemvVNNI(nb int, w, a *byte, out *float32)
 
 //go:noescape
-func q4_0x8Gemv2VNNI(nb int, w0, w1, a *byte, out0, out1 *float32)
+func q4_0x8Gemv4VNNI(nb int, w *byte, gstride int, a *byte, out *float32, ostride int)
+
+func q4_0x8Gemv4VNNIAsm(nb int, w []byte, gstride int, a []byte, out []float32, ostride int) {
+	if nb == 0 {
+		clearGemv4Out(out, ostride)
+		return
+	}
+	q4_0x8Gemv4VNNI(gemv4Args(nb, q4_0GroupBytes, q8_0QuadTokBytes, w, gstride, a, out, ostride))
+}
 
 //go:noescape
 func q4_0x8GemmVNNI(nb int, w, a *byte, out *float32, ostride, ntok int)
@@ -56,17 +64,6 @@ func q4_0x8GemvVNNIAsm(nb int, w, a []byte, out []float32) {
 		return
 	}
 	q4_0x8GemvVNNI(packedArgs(nb, q4_0GroupBytes, q8_0QuadTokBytes, w, a, out, packRows))
-}
-
-func q4_0x8Gemv2VNNIAsm(nb int, w0, w1, a []byte, out0, out1 []float32) {
-	if nb == 0 {
-		clear(out0[:packRows])
-		clear(out1[:packRows])
-		return
-	}
-	nb, p0, pa, o0 := packedArgs(nb, q4_0GroupBytes, q8_0QuadTokBytes, w0, a, out0, packRows)
-	_, p1, _, o1 := packedArgs(nb, q4_0GroupBytes, q8_0QuadTokBytes, w1, a, out1, packRows)
-	q4_0x8Gemv2VNNI(nb, p0, p1, pa, o0, o1)
 }
 
 func q4_0x8GemmVNNIAsm(nb int, w, a []byte, out []float32, ostride, ntok int) {
@@ -127,17 +124,14 @@ func q4_Kx8GemvVNNIAsm(nb int, w, a []byte, out []float32) {
 }
 
 //go:noescape
-func q4_Kx8Gemv2VNNI(nb int, w0, w1, a *byte, out0, out1 *float32)
+func q4_Kx8Gemv4VNNI(nb int, w *byte, gstride int, a *byte, out *float32, ostride int)
 
-func q4_Kx8Gemv2VNNIAsm(nb int, w0, w1, a []byte, out0, out1 []float32) {
+func q4_Kx8Gemv4VNNIAsm(nb int, w []byte, gstride int, a []byte, out []float32, ostride int) {
 	if nb == 0 {
-		clear(out0[:packRows])
-		clear(out1[:packRows])
+		clearGemv4Out(out, ostride)
 		return
 	}
-	nb, p0, pa, o0 := packedArgs(nb, q4_KGroupBytes, q8_KQuadBytes, w0, a, out0, packRows)
-	_, p1, _, o1 := packedArgs(nb, q4_KGroupBytes, q8_KQuadBytes, w1, a, out1, packRows)
-	q4_Kx8Gemv2VNNI(nb, p0, p1, pa, o0, o1)
+	q4_Kx8Gemv4VNNI(gemv4Args(nb, q4_KGroupBytes, q8_KQuadBytes, w, gstride, a, out, ostride))
 }
 
 // q4_Kx8GemmVNNIAsm runs a whole quad through the gemm and the tokens of a
