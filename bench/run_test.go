@@ -135,18 +135,6 @@ func TestMeasureReadBandwidth(t *testing.T) {
 	}
 }
 
-func TestSumStreams(t *testing.T) {
-	b := make([]uint64, 8*readStreams*3)
-	var want uint64
-	for i := range b {
-		b[i] = uint64(i*i + 1)
-		want += b[i]
-	}
-	if got := sumStreams(b); got != want {
-		t.Errorf("sumStreams = %d, want %d (every word once)", got, want)
-	}
-}
-
 // TestRunParallel: a parallel tg test decodes every sequence each step and
 // is credited with all their tokens.
 func TestRunParallel(t *testing.T) {

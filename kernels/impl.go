@@ -97,6 +97,9 @@ type kernelSet struct {
 	// groups of 8 and returns how many it did (a multiple of 8); it may stop
 	// early at a group it does not handle (silu.go).
 	swiglu func(out, gate, up []float32) int
+
+	// readStreams is ReadStreams' loop (stream.go).
+	readStreams func(b []byte, q int) uint64
 }
 
 var genericSet = newGenericSet()
@@ -119,6 +122,7 @@ func newGenericSet() *kernelSet {
 	s.vecDot1[ggml.F16] = vecDotF16F16DecodeGeneric
 	s.vecDot1[ggml.F32] = vecDotF32F32DecodeGeneric
 	s.vecDotQuad[ggml.Q4_K] = vecDotQ4_KQ8_KQuadGeneric
+	s.readStreams = readStreamsGeneric
 
 	// The generic activation quantizers are ggml's reference ones.
 	s.quantize[ggml.Q8_0] = quantizeActQ8_0

@@ -298,3 +298,37 @@ func BenchmarkVecDotRows(b *testing.B) {
 		}
 	}
 }
+
+// TestReadStreams checks every implementation's stream reader against the
+// generic one (the same wrapping sum) on sizes with and without a partial
+// cache line per quarter, and on an unaligned start.
+func TestReadStreams(t *testing.T) {
+	r := rand.New(rand.NewPCG(71, 72))
+	buf := make([]byte, 1+4*64*37+100)
+	for i := range buf {
+		buf[i] = byte(r.Uint32())
+	}
+	defer SetImpl(active.name)
+	for _, s := range implementations {
+		if !s.available {
+			continue
+		}
+		if err := SetImpl(s.name); err != nil {
+			t.Fatal(err)
+		}
+		for _, n := range []int{0, 255, 256, 4 * 64 * 37, len(buf) - 1} {
+			b := buf[1 : 1+n]
+			q := n / 4 / 64 * 64
+			var want uint64
+			for k := 0; k < 4; k++ {
+				for i := 0; i < q; i += 8 {
+					want += uint64(b[k*q+i]) | uint64(b[k*q+i+1])<<8 | uint64(b[k*q+i+2])<<16 | uint64(b[k*q+i+3])<<24 |
+						uint64(b[k*q+i+4])<<32 | uint64(b[k*q+i+5])<<40 | uint64(b[k*q+i+6])<<48 | uint64(b[k*q+i+7])<<56
+				}
+			}
+			if got := ReadStreams(b); got != want {
+				t.Errorf("%s: ReadStreams of %d bytes = %#x, want %#x", s.name, n, got, want)
+			}
+		}
+	}
+}

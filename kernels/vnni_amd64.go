@@ -34,7 +34,7 @@ var vnniSet = registerImplFrom(avx2Complete(), "avx512vnni",
 
 // avx2Complete returns avx2Set once every file has added its AVX2 kernels.
 func avx2Complete() *kernelSet {
-	_ = avx2AttnDone && avx2ExpfDone && avx2PackedDone && avx2QuantDone && avx2SiluDone && avx2TileDone && avx2FloatDone
+	_ = avx2AttnDone && avx2ExpfDone && avx2PackedDone && avx2QuantDone && avx2SiluDone && avx2TileDone && avx2FloatDone && avx2StreamDone
 	return avx2Set
 }
 

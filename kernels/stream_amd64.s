@@ -1,0 +1,49 @@
+//go:build !purego
+
+#include "textflag.h"
+
+// func readStreamsAVX2(p *byte, q int) uint64
+TEXT ·readStreamsAVX2(SB), NOSPLIT, $0-24
+	MOVQ p+0(FP), SI
+	MOVQ q+8(FP), BX
+	LEAQ (SI)(BX*1), R8
+	LEAQ (R8)(BX*1), R9
+	LEAQ (R9)(BX*1), R10
+	MOVQ BX, CX
+	SHRQ $6, CX
+	VPXOR Y0, Y0, Y0
+	VPXOR Y1, Y1, Y1
+	VPXOR Y2, Y2, Y2
+	VPXOR Y3, Y3, Y3
+
+loop:
+	PREFETCHT0 1024(SI)
+	PREFETCHT0 1024(R8)
+	PREFETCHT0 1024(R9)
+	PREFETCHT0 1024(R10)
+	VPADDQ (SI), Y0, Y0
+	VPADDQ 32(SI), Y0, Y0
+	VPADDQ (R8), Y1, Y1
+	VPADDQ 32(R8), Y1, Y1
+	VPADDQ (R9), Y2, Y2
+	VPADDQ 32(R9), Y2, Y2
+	VPADDQ (R10), Y3, Y3
+	VPADDQ 32(R10), Y3, Y3
+	ADDQ   $64, SI
+	ADDQ   $64, R8
+	ADDQ   $64, R9
+	ADDQ   $64, R10
+	DECQ   CX
+	JNZ    loop
+
+	VPADDQ       Y1, Y0, Y0
+	VPADDQ       Y3, Y2, Y2
+	VPADDQ       Y2, Y0, Y0
+	VEXTRACTI128 $1, Y0, X1
+	VPADDQ       X1, X0, X0
+	VPSHUFD      $0x4e, X0, X1
+	VPADDQ       X1, X0, X0
+	VMOVQ        X0, AX
+	MOVQ         AX, ret+16(FP)
+	VZEROUPPER
+	RET
