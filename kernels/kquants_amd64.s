@@ -161,6 +161,25 @@ GLOBL shufPairW16<>(SB), RODATA|NOPTR, $128
 	VPOR    Y6, Y5, Y5             \
 	Q6_K_CHUNK(4+128*h+96(DI), m3)
 
+// One Q6_K block at SI against the Q8_K block at DI, added to Y0: d =
+// y.d * x.d (Y7), the -32 offset of every quant as 32 * scales . bsums
+// (Y3), the unsigned quants' integer sum (Y9) minus it, times d.
+#define Q6_K_BLOCK \
+	VBROADCASTSS 0(DI), Y6        \
+	VPBROADCASTW 208(SI), X7      \
+	VCVTPH2PS    X7, Y7           \
+	VMULPS       Y6, Y7, Y7       \
+	VPMOVSXBW    192(SI), Y2      \
+	VPMADDWD     260(DI), Y2, Y3  \
+	VPSLLD       $5, Y3, Y3       \
+	VMOVDQU      192(SI), X4      \
+	VPXOR        Y9, Y9, Y9       \
+	Q6_K_HALF(0, 0, 16, 32, 48)   \
+	Q6_K_HALF(1, 64, 80, 96, 112) \
+	VPSUBD       Y3, Y9, Y9       \
+	VCVTDQ2PS    Y9, Y9           \
+	VFMADD231PS  Y9, Y7, Y0
+
 #define X4_PROLOGUE \
 	MOVQ nb+0(FP), CX         \
 	MOVQ w+8(FP), SI          \
@@ -519,25 +538,7 @@ q6kloop:
 	PREFETCHT0 KPF(SI)
 	PREFETCHT0 KPF+64(SI)
 	PREFETCHT0 KPF+128(SI)
-	// d = y.d * x.d
-	VBROADCASTSS 0(DI), Y6
-	VPBROADCASTW 208(SI), X7
-	VCVTPH2PS    X7, Y7
-	VMULPS       Y6, Y7, Y7
-
-	// 32 * scales . bsums: the -32 offset of every quant.
-	VPMOVSXBW 192(SI), Y2
-	VPMADDWD  260(DI), Y2, Y3
-	VPSLLD    $5, Y3, Y3
-	VMOVDQU   192(SI), X4
-
-	VPXOR Y9, Y9, Y9
-	Q6_K_HALF(0, 0, 16, 32, 48)
-	Q6_K_HALF(1, 64, 80, 96, 112)
-	VPSUBD      Y3, Y9, Y9
-	VCVTDQ2PS   Y9, Y9
-	VFMADD231PS Y9, Y7, Y0
-
+	Q6_K_BLOCK
 	ADDQ $210, SI
 	ADDQ $292, DI
 	DECQ CX
@@ -547,6 +548,87 @@ q6kdone:
 	HSUM(Y0, X0, X2)
 	VZEROUPPER
 	MOVSS X0, ret+24(FP)
+	RET
+
+// Q6_K_R4ROW runs Q6_K_BLOCK on the row at base with its accumulator kept
+// at slot(SP) between blocks.
+#define Q6_K_R4ROW(base, slot) \
+	MOVQ    base, SI      \
+	VMOVUPS slot(SP), Y0  \
+	Q6_K_BLOCK            \
+	VMOVUPS Y0, slot(SP)
+
+// Four rows wstride bytes apart against one activation row, each with
+// vecDotQ6_KQ8_KAVX2's steps (same bits), outputs ostride floats apart.
+// Decode passes rows a quarter of its range apart: four DRAM streams.
+// The body needs every free register, so the four accumulators live in
+// the frame between blocks.
+
+// func vecDotQ6_KQ8_Kr4AVX2(nb int, w *byte, wstride int, a *byte, out *float32, ostride int)
+TEXT ·vecDotQ6_KQ8_Kr4AVX2(SB), NOSPLIT, $128-48
+	MOVQ nb+0(FP), CX
+	MOVQ w+8(FP), R11
+	MOVQ wstride+16(FP), BX
+	MOVQ a+24(FP), DI
+	LEAQ (R11)(BX*1), R8
+	LEAQ (R8)(BX*1), R9
+	LEAQ (R9)(BX*1), R10
+	VXORPS  Y0, Y0, Y0
+	VMOVUPS Y0, 0(SP)
+	VMOVUPS Y0, 32(SP)
+	VMOVUPS Y0, 64(SP)
+	VMOVUPS Y0, 96(SP)
+	BYTE_CONST($0x0F0F0F0F, X15, Y15)
+	BYTE_CONST($0x03030303, X14, Y14)
+	BYTE_CONST($0x30303030, X13, Y13)
+	TESTQ CX, CX
+	JZ    q6kr4done
+
+q6kr4loop:
+	PREFETCHT0 1024(R11)
+	PREFETCHT0 1088(R11)
+	PREFETCHT0 1152(R11)
+	PREFETCHT0 1024(R8)
+	PREFETCHT0 1088(R8)
+	PREFETCHT0 1152(R8)
+	PREFETCHT0 1024(R9)
+	PREFETCHT0 1088(R9)
+	PREFETCHT0 1152(R9)
+	PREFETCHT0 1024(R10)
+	PREFETCHT0 1088(R10)
+	PREFETCHT0 1152(R10)
+	Q6_K_R4ROW(R11, 0)
+	Q6_K_R4ROW(R8, 32)
+	Q6_K_R4ROW(R9, 64)
+	Q6_K_R4ROW(R10, 96)
+	ADDQ $210, R11
+	ADDQ $210, R8
+	ADDQ $210, R9
+	ADDQ $210, R10
+	ADDQ $292, DI
+	DECQ CX
+	JNZ  q6kr4loop
+
+q6kr4done:
+	MOVQ    out+32(FP), DX
+	MOVQ    ostride+40(FP), BX
+	SHLQ    $2, BX
+	VMOVUPS 0(SP), Y0
+	HSUM(Y0, X0, X2)
+	VMOVSS  X0, (DX)
+	ADDQ    BX, DX
+	VMOVUPS 32(SP), Y0
+	HSUM(Y0, X0, X2)
+	VMOVSS  X0, (DX)
+	ADDQ    BX, DX
+	VMOVUPS 64(SP), Y0
+	HSUM(Y0, X0, X2)
+	VMOVSS  X0, (DX)
+	ADDQ    BX, DX
+	VMOVUPS 96(SP), Y0
+	HSUM(Y0, X0, X2)
+	VMOVSS  X0, (DX)
+	VZEROUPPER
 	RET
 
 // Multi-token kernels: one weight row against four activation rows at DI,

@@ -25,6 +25,7 @@ var avx2Set = registerImpl("avx2", cpu.X86.HasAVX2 && cpu.X86.HasFMA && cpu.X86.
 	s.vecDotR4[ggml.Q4_0] = vecDotQ4_0Q8_0r4Asm
 	s.vecDotR4[ggml.Q8_0] = vecDotQ8_0Q8_0r4Asm
 	s.vecDotR4[ggml.Q5_0] = vecDotQ5_0Q8_0r4Asm
+	s.vecDotR4[ggml.Q6_K] = vecDotQ6_KQ8_Kr4Asm
 
 	s.vecDot4[ggml.Q4_0] = vecDotQ4_0Q8_0x4Asm
 	s.vecDot4[ggml.Q8_0] = vecDotQ8_0Q8_0x4Asm
@@ -121,6 +122,17 @@ func vecDotQ6_KQ8_KAsm(n int, w, a []byte) float32 {
 		return 0
 	}
 	return vecDotQ6_KQ8_KAVX2(asmArgs(n, qkK, q6_KBytes, q8_KBytes, w, a))
+}
+
+//go:noescape
+func vecDotQ6_KQ8_Kr4AVX2(nb int, w *byte, wstride int, a *byte, out *float32, ostride int)
+
+func vecDotQ6_KQ8_Kr4Asm(n int, w []byte, wstride int, a []byte, out []float32, ostride int) {
+	if n < qkK {
+		clearR4(out, ostride)
+		return
+	}
+	vecDotQ6_KQ8_Kr4AVX2(r4Args(n, qkK, q6_KBytes, q8_KBytes, w, wstride, a, out, ostride))
 }
 
 // The x4 kernels compute one weight row (nb blocks at w) against four
