@@ -2,8 +2,11 @@ package kernels
 
 import (
 	"encoding/binary"
+	"flag"
+	"fmt"
 	"math"
 	"math/rand/v2"
+	"os"
 	"testing"
 
 	"github.com/gollm/gollm/ggml"
@@ -140,3 +143,16 @@ func dotTolerance(wt ggml.Type, w []byte, a []byte, n int, abs float64) float64 
 
 func putHalf(b []byte, f float32) { binary.LittleEndian.PutUint16(b, quant.FP32ToFP16(f)) }
 func putF32(b []byte, f float32)  { binary.LittleEndian.PutUint32(b, math.Float32bits(f)) }
+
+var implFlag = flag.String("impl", "", "run the benchmarks (and tests that use the active set) on this kernel implementation instead of the best available, e.g. -impl avx2")
+
+func TestMain(m *testing.M) {
+	flag.Parse()
+	if *implFlag != "" {
+		if err := SetImpl(*implFlag); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(2)
+		}
+	}
+	os.Exit(m.Run())
+}
