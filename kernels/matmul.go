@@ -320,6 +320,14 @@ func (j *matmulJob) runPacked(lo, hi int) {
 		}
 		return
 	}
+	if g4 := j.pk.gemm4; g4 != nil && j.ntok == 4 {
+		// One whole quad (units are groups): groups u, u+q, u+2q, u+3q.
+		q := (min(hi, j.groups) - lo) / 4
+		for u := lo; u < lo+q; u++ {
+			g4(j.nb, j.pw[u*j.gBytes:(u+3*q+1)*j.gBytes], q*j.gBytes, j.px4[:j.qBytes], j.out[u*packRows:], j.rows, q*packRows)
+		}
+		lo += 4 * q
+	}
 	for u := lo; u < hi; u++ {
 		q0 := u / j.gUnits * quadTile
 		q1 := min(q0+quadTile, j.nquads)

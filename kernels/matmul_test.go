@@ -201,20 +201,22 @@ func BenchmarkMatMulStream(b *testing.B) {
 			ms[i] = m
 		}
 		p.Prepare(ms...) // pack now, not in the timed loop
-		b.Run(fmt.Sprintf("%s/%v/%dMiB", Impl(), wt, count*per>>20), func(b *testing.B) {
-			s := NewScratch(cols, 1)
-			a := s.Quantize(p, wt, randFloats(r, cols, 1), 1, cols)
-			out := make([]float32, rows)
-			b.SetBytes(int64(per))
-			c0 := processCPU()
-			i := 0
-			for b.Loop() {
-				p.MatMul(out, ms[i], a)
-				if i++; i == len(ms) {
-					i = 0
+		for _, ntok := range []int{1, 4} {
+			b.Run(fmt.Sprintf("%s/%v/%dMiB/tok%d", Impl(), wt, count*per>>20, ntok), func(b *testing.B) {
+				s := NewScratch(cols, ntok)
+				a := s.Quantize(p, wt, randFloats(r, ntok*cols, 1), ntok, cols)
+				out := make([]float32, ntok*rows)
+				b.SetBytes(int64(per))
+				c0 := processCPU()
+				i := 0
+				for b.Loop() {
+					p.MatMul(out, ms[i], a)
+					if i++; i == len(ms) {
+						i = 0
+					}
 				}
-			}
-			reportCPU(b, c0)
-		})
+				reportCPU(b, c0)
+			})
+		}
 	}
 }

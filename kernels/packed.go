@@ -55,6 +55,11 @@ type packedKernels struct {
 	// weight streams from DRAM, which the hardware prefetchers serve
 	// markedly faster than one (BenchmarkMatMulStream).
 	gemv4 func(nb int, w []byte, gstride int, a []byte, out []float32, ostride int)
+	// gemm4, if set, is gemm on four groups gstride bytes apart against a
+	// whole quad (four tokens), group g's outputs at out[g*gout:] (same
+	// bits): a four-token pass (several sequences decoded together) reads
+	// each weight once, as decode does, so it takes four streams too.
+	gemm4 func(nb int, w []byte, gstride int, a []byte, out []float32, ostride, gout int)
 	// gemm computes the eight rows against the tokens of the quad blocks at
 	// a: out[t*ostride+r] for the first ntok (1..4) tokens.
 	gemm func(nb int, w, a []byte, out []float32, ostride, ntok int)

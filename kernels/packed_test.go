@@ -178,7 +178,7 @@ func TestGemv4(t *testing.T) {
 		}
 		for _, wt := range weightTypes {
 			k := s.packed[wt]
-			if k == nil || k.gemv4 == nil {
+			if k == nil || k.gemv4 == nil && k.gemm4 == nil {
 				continue
 			}
 			at := vecDotType[wt]
@@ -200,7 +200,13 @@ func TestGemv4(t *testing.T) {
 				ax := make([]byte, 3+max(nb, 1)*k.act.blockBytes)[3:]
 				k.act.pack(ax, a, arow, 4)
 				ax = ax[:nb*k.act.blockBytes]
+				if k.gemm4 != nil {
+					checkGemm4(t, s.name, wt, k, nb, w[:3*gstride+gb], gstride, gb, ax)
+				}
 				for _, ostride := range []int{packRows, packRows + 3} {
+					if k.gemv4 == nil {
+						break
+					}
 					want := make([]float32, 4*packRows)
 					for g := 0; g < 4; g++ {
 						k.gemv(nb, w[g*gstride:g*gstride+gb], ax, want[g*packRows:(g+1)*packRows])
@@ -225,6 +231,33 @@ func TestGemv4(t *testing.T) {
 					}
 				}
 			}
+		}
+	}
+}
+
+// checkGemm4 compares a four-group gemm with four gemm calls on a whole
+// quad, bit for bit, and checks that it writes nothing else.
+func checkGemm4(t *testing.T, impl string, wt ggml.Type, k *packedKernels, nb int, w []byte, gstride, gb int, ax []byte) {
+	t.Helper()
+	const ostride, gout = packRows + 5, 4*(packRows+5) + 3
+	n := 3*gout + 3*ostride + packRows
+	want := make([]float32, n)
+	got := make([]float32, n+2)
+	for i := range want {
+		want[i] = -1
+		got[i] = -1
+	}
+	got[n], got[n+1] = -1, -1
+	for g := 0; g < 4; g++ {
+		k.gemm(nb, w[g*gstride:g*gstride+gb], ax, want[g*gout:], ostride, 4)
+	}
+	k.gemm4(nb, w, gstride, ax, got[1:1+n], ostride, gout)
+	if got[0] != -1 || got[n+1] != -1 {
+		t.Fatalf("%s %v nb=%d: gemm4 wrote outside its outputs", impl, wt, nb)
+	}
+	for i, v := range want {
+		if math.Float32bits(got[1+i]) != math.Float32bits(v) {
+			t.Fatalf("%s %v nb=%d: gemm4 out[%d] = %v, gemm %v", impl, wt, nb, i, got[1+i], v)
 		}
 	}
 }

@@ -18,7 +18,7 @@ var vnniSet = registerImplFrom(avx2Complete(), "avx512vnni",
 		s.actQuad[ggml.Q8_0] = q8_0QuadTok
 		s.packed[ggml.Q4_0] = &packedKernels{
 			groupBlockBytes: q4_0GroupBytes, pack: packQ4_0Group, act: q8_0QuadTok,
-			gemv: q4_0x8GemvVNNIAsm, gemv4: q4_0x8Gemv4VNNIAsm, gemm: q4_0x8GemmVNNIAsm,
+			gemv: q4_0x8GemvVNNIAsm, gemv4: q4_0x8Gemv4VNNIAsm, gemm4: q4_0x8Gemm4VNNIAsm, gemm: q4_0x8GemmVNNIAsm,
 		}
 		s.actQuad[ggml.Q8_K] = q8_KQuadTok
 		s.packed[ggml.Q4_K] = &packedKernels{
@@ -64,6 +64,25 @@ func q4_0x8GemvVNNIAsm(nb int, w, a []byte, out []float32) {
 		return
 	}
 	q4_0x8GemvVNNI(packedArgs(nb, q4_0GroupBytes, q8_0QuadTokBytes, w, a, out, packRows))
+}
+
+//go:noescape
+func q4_0x8Gemm4VNNI(nb int, w *byte, gstride int, a *byte, out *float32, ostride, gout int)
+
+func q4_0x8Gemm4VNNIAsm(nb int, w []byte, gstride int, a []byte, out []float32, ostride, gout int) {
+	if gstride < nb*q4_0GroupBytes || ostride < packRows || gout < packRows {
+		panic("kernels: four-group gemm with overlapping groups or outputs")
+	}
+	_ = out[3*gout+3*ostride+packRows-1]
+	if nb == 0 {
+		for g := 0; g < 4; g++ {
+			clearGemmOut(out[g*gout:], ostride, 4)
+		}
+		return
+	}
+	_ = w[3*gstride+nb*q4_0GroupBytes-1]
+	_ = a[nb*q8_0QuadTokBytes-1]
+	q4_0x8Gemm4VNNI(nb, &w[0], gstride, &a[0], &out[0], ostride, gout)
 }
 
 func q4_0x8GemmVNNIAsm(nb int, w, a []byte, out []float32, ostride, ntok int) {
