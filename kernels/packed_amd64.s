@@ -57,6 +57,18 @@ name:                     \
 	VZEROUPPER                 \
 	RET
 
+// Piece c of a Q4_0 block column (weights at wo(W), token 0's activation
+// pieces c and 4+c at ao(DI) and ao+64(DI)) added to the int16 sums in Y0;
+// Y2-Y5 scratch.
+#define Q40_GV_PIECE(W, wo, ao) \
+	PK_NIBBLES(wo(W))         \
+	VPBROADCASTD ao(DI), Y2   \
+	VPBROADCASTD ao+64(DI), Y3 \
+	VPMADDUBSW   Y2, Y4, Y4   \
+	VPMADDUBSW   Y3, Y5, Y5   \
+	VPADDW       Y4, Y0, Y0   \
+	VPADDW       Y5, Y0, Y0
+
 // One Q4_0 block column of the group at W for token 0 of the quad at DI,
 // added to the float accumulator acc; Y0-Y5 scratch.
 #define Q40_GV_COL(W, acc) \
@@ -66,27 +78,9 @@ name:                     \
 	VPMADDUBSW   Y2, Y4, Y0 \
 	VPMADDUBSW   Y3, Y5, Y1 \
 	VPADDW       Y1, Y0, Y0 \
-	PK_NIBBLES(48(W)) \
-	VPBROADCASTD 48(DI), Y2 \
-	VPBROADCASTD 112(DI), Y3 \
-	VPMADDUBSW   Y2, Y4, Y4 \
-	VPMADDUBSW   Y3, Y5, Y5 \
-	VPADDW       Y4, Y0, Y0 \
-	VPADDW       Y5, Y0, Y0 \
-	PK_NIBBLES(80(W)) \
-	VPBROADCASTD 64(DI), Y2 \
-	VPBROADCASTD 128(DI), Y3 \
-	VPMADDUBSW   Y2, Y4, Y4 \
-	VPMADDUBSW   Y3, Y5, Y5 \
-	VPADDW       Y4, Y0, Y0 \
-	VPADDW       Y5, Y0, Y0 \
-	PK_NIBBLES(112(W)) \
-	VPBROADCASTD 80(DI), Y2 \
-	VPBROADCASTD 144(DI), Y3 \
-	VPMADDUBSW   Y2, Y4, Y4 \
-	VPMADDUBSW   Y3, Y5, Y5 \
-	VPADDW       Y4, Y0, Y0 \
-	VPADDW       Y5, Y0, Y0 \
+	Q40_GV_PIECE(W, 48, 48) \
+	Q40_GV_PIECE(W, 80, 64) \
+	Q40_GV_PIECE(W, 112, 80) \
 	VPMADDWD     Y13, Y0, Y0 \
 	VPBROADCASTD 16(DI), Y1 \
 	VPSLLD       $3, Y1, Y1 \

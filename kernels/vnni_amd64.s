@@ -44,6 +44,29 @@ name:                          \
 	VZEROUPPER                 \
 	RET
 
+// The four-group kernels' streams: three pointers gstride (BX) apart
+// after base.
+#define V_PTRS4(base, r1, r2, r3) \
+	LEAQ (base)(BX*1), r1 \
+	LEAQ (r1)(BX*1), r2   \
+	LEAQ (r2)(BX*1), r3
+
+// The three cache lines of a Q4_0 block column, 1 KiB ahead of W.
+#define V_PF4(W) \
+	PREFETCHT0 1024(W) \
+	PREFETCHT0 1088(W) \
+	PREFETCHT0 1152(W)
+
+// Stores four vectors to (DX), (DX)+BX, (DX)+2BX, (DX)+3BX.
+#define V_OUT4(a0, a1, a2, a3) \
+	VMOVUPS a0, (DX) \
+	ADDQ    BX, DX   \
+	VMOVUPS a1, (DX) \
+	ADDQ    BX, DX   \
+	VMOVUPS a2, (DX) \
+	ADDQ    BX, DX   \
+	VMOVUPS a3, (DX)
+
 // One block column of the Q4_0 group at W for token 0 of the quad at DI,
 // added to the float accumulator acc (q4_0x8GemvVNNI's steps); Y0-Y5
 // scratch. The integer sum starts at -8*sum(a) (the quad's slot at 16).
@@ -113,9 +136,7 @@ TEXT ·q4_0x8Gemv4VNNI(SB), NOSPLIT, $0-48
 	MOVQ w+8(FP), SI
 	MOVQ gstride+16(FP), BX
 	MOVQ a+24(FP), DI
-	LEAQ (SI)(BX*1), R8
-	LEAQ (R8)(BX*1), R9
-	LEAQ (R9)(BX*1), R10
+	V_PTRS4(SI, R8, R9, R10)
 	V_CONSTS
 	VXORPS Y7, Y7, Y7
 	VXORPS Y6, Y6, Y6
@@ -125,18 +146,10 @@ TEXT ·q4_0x8Gemv4VNNI(SB), NOSPLIT, $0-48
 	JZ     vq40gv4done
 
 vq40gv4loop:
-	PREFETCHT0 1024(SI)
-	PREFETCHT0 1088(SI)
-	PREFETCHT0 1152(SI)
-	PREFETCHT0 1024(R8)
-	PREFETCHT0 1088(R8)
-	PREFETCHT0 1152(R8)
-	PREFETCHT0 1024(R9)
-	PREFETCHT0 1088(R9)
-	PREFETCHT0 1152(R9)
-	PREFETCHT0 1024(R10)
-	PREFETCHT0 1088(R10)
-	PREFETCHT0 1152(R10)
+	V_PF4(SI)
+	V_PF4(R8)
+	V_PF4(R9)
+	V_PF4(R10)
 	V40_GV_COL(SI, Y7)
 	V40_GV_COL(R8, Y6)
 	V40_GV_COL(R9, Y10)
@@ -153,15 +166,24 @@ vq40gv4done:
 	MOVQ    out+32(FP), DX
 	MOVQ    ostride+40(FP), BX
 	SHLQ    $2, BX
-	VMOVUPS Y7, (DX)
-	ADDQ    BX, DX
-	VMOVUPS Y6, (DX)
-	ADDQ    BX, DX
-	VMOVUPS Y10, (DX)
-	ADDQ    BX, DX
-	VMOVUPS Y11, (DX)
+	V_OUT4(Y7, Y6, Y10, Y11)
 	VZEROUPPER
 	RET
+
+// Piece c of a Q4_0 block column at wo(W) (low nibbles: elements 4c..4c+3,
+// high: 16+4c..) against the four tokens' pieces c and 4+c (ao(DI), token
+// t 32t further, high pieces 16 further): low sums in Y0-Y3, high in Y12,
+// Y13, Y14, Y6.
+#define V40_GM_PIECE(W, wo, ao) \
+	V_NIBBLES(wo(W))                 \
+	VPDPBUSD.BCST ao(DI), Y4, Y0     \
+	VPDPBUSD.BCST ao+16(DI), Y5, Y12 \
+	VPDPBUSD.BCST ao+32(DI), Y4, Y1  \
+	VPDPBUSD.BCST ao+48(DI), Y5, Y13 \
+	VPDPBUSD.BCST ao+64(DI), Y4, Y2  \
+	VPDPBUSD.BCST ao+80(DI), Y5, Y14 \
+	VPDPBUSD.BCST ao+96(DI), Y4, Y3  \
+	VPDPBUSD.BCST ao+112(DI), Y5, Y6
 
 // One block column of the Q4_0 group at W for the four tokens of the quad at
 // DI (q4_0x8GemmVNNI's steps), added to the float accumulators a0..a3;
@@ -175,42 +197,10 @@ vq40gv4done:
 	VPXOR      Y14, Y14, Y14 \
 	VPBROADCASTD 28(DI), Y3 \
 	VPXOR      Y6, Y6, Y6 \
-	V_NIBBLES(16(W)) \
-	VPDPBUSD.BCST 32(DI), Y4, Y0 \
-	VPDPBUSD.BCST 48(DI), Y5, Y12 \
-	VPDPBUSD.BCST 64(DI), Y4, Y1 \
-	VPDPBUSD.BCST 80(DI), Y5, Y13 \
-	VPDPBUSD.BCST 96(DI), Y4, Y2 \
-	VPDPBUSD.BCST 112(DI), Y5, Y14 \
-	VPDPBUSD.BCST 128(DI), Y4, Y3 \
-	VPDPBUSD.BCST 144(DI), Y5, Y6 \
-	V_NIBBLES(48(W)) \
-	VPDPBUSD.BCST 36(DI), Y4, Y0 \
-	VPDPBUSD.BCST 52(DI), Y5, Y12 \
-	VPDPBUSD.BCST 68(DI), Y4, Y1 \
-	VPDPBUSD.BCST 84(DI), Y5, Y13 \
-	VPDPBUSD.BCST 100(DI), Y4, Y2 \
-	VPDPBUSD.BCST 116(DI), Y5, Y14 \
-	VPDPBUSD.BCST 132(DI), Y4, Y3 \
-	VPDPBUSD.BCST 148(DI), Y5, Y6 \
-	V_NIBBLES(80(W)) \
-	VPDPBUSD.BCST 40(DI), Y4, Y0 \
-	VPDPBUSD.BCST 56(DI), Y5, Y12 \
-	VPDPBUSD.BCST 72(DI), Y4, Y1 \
-	VPDPBUSD.BCST 88(DI), Y5, Y13 \
-	VPDPBUSD.BCST 104(DI), Y4, Y2 \
-	VPDPBUSD.BCST 120(DI), Y5, Y14 \
-	VPDPBUSD.BCST 136(DI), Y4, Y3 \
-	VPDPBUSD.BCST 152(DI), Y5, Y6 \
-	V_NIBBLES(112(W)) \
-	VPDPBUSD.BCST 44(DI), Y4, Y0 \
-	VPDPBUSD.BCST 60(DI), Y5, Y12 \
-	VPDPBUSD.BCST 76(DI), Y4, Y1 \
-	VPDPBUSD.BCST 92(DI), Y5, Y13 \
-	VPDPBUSD.BCST 108(DI), Y4, Y2 \
-	VPDPBUSD.BCST 124(DI), Y5, Y14 \
-	VPDPBUSD.BCST 140(DI), Y4, Y3 \
-	VPDPBUSD.BCST 156(DI), Y5, Y6 \
+	V40_GM_PIECE(W, 16, 32) \
+	V40_GM_PIECE(W, 48, 36) \
+	V40_GM_PIECE(W, 80, 40) \
+	V40_GM_PIECE(W, 112, 44) \
 	VPADDD       Y12, Y0, Y0 \
 	VPADDD       Y13, Y1, Y1 \
 	VPADDD       Y14, Y2, Y2 \
@@ -291,9 +281,7 @@ TEXT ·q4_0x8Gemm4VNNI(SB), NOSPLIT, $0-56
 	MOVQ w+8(FP), SI
 	MOVQ gstride+16(FP), BX
 	MOVQ a+24(FP), DI
-	LEAQ (SI)(BX*1), R8
-	LEAQ (R8)(BX*1), R9
-	LEAQ (R9)(BX*1), R10
+	V_PTRS4(SI, R8, R9, R10)
 	V_CONSTS
 	VXORPS Y8, Y8, Y8
 	VXORPS Y9, Y9, Y9
@@ -315,18 +303,10 @@ TEXT ·q4_0x8Gemm4VNNI(SB), NOSPLIT, $0-56
 	JZ     vq40gm4done
 
 vq40gm4loop:
-	PREFETCHT0 1024(SI)
-	PREFETCHT0 1088(SI)
-	PREFETCHT0 1152(SI)
-	PREFETCHT0 1024(R8)
-	PREFETCHT0 1088(R8)
-	PREFETCHT0 1152(R8)
-	PREFETCHT0 1024(R9)
-	PREFETCHT0 1088(R9)
-	PREFETCHT0 1152(R9)
-	PREFETCHT0 1024(R10)
-	PREFETCHT0 1088(R10)
-	PREFETCHT0 1152(R10)
+	V_PF4(SI)
+	V_PF4(R8)
+	V_PF4(R9)
+	V_PF4(R10)
 	V40_GM_COL(SI, Y8, Y9, Y10, Y11)
 	V40_GM_COL(R8, Y16, Y17, Y18, Y19)
 	V40_GM_COL(R9, Y20, Y21, Y22, Y23)
@@ -1103,9 +1083,7 @@ TEXT ·q4_Kx8Gemv4VNNI(SB), NOSPLIT, $0-48
 	MOVQ gstride+16(FP), BX
 	MOVQ a+24(FP), DI
 	MOVQ DI, R8
-	LEAQ (SI)(BX*1), R9
-	LEAQ (R9)(BX*1), R10
-	LEAQ (R10)(BX*1), R11
+	V_PTRS4(SI, R9, R10, R11)
 	V_CONSTS
 	VXORPS Y8, Y8, Y8
 	VXORPS Y9, Y9, Y9
@@ -1144,13 +1122,7 @@ q4_Kx8Gemv4VNNIdone:
 	MOVQ    out+32(FP), DX
 	MOVQ    ostride+40(FP), BX
 	SHLQ    $2, BX
-	VMOVUPS Y8, (DX)
-	ADDQ    BX, DX
-	VMOVUPS Y10, (DX)
-	ADDQ    BX, DX
-	VMOVUPS Y17, (DX)
-	ADDQ    BX, DX
-	VMOVUPS Y19, (DX)
+	V_OUT4(Y8, Y10, Y17, Y19)
 	VZEROUPPER
 	RET
 
