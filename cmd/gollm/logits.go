@@ -10,10 +10,10 @@ import (
 
 func logitsCmd() *cobra.Command {
 	var (
-		mf           modelFlags
-		pf           promptFlags
-		top          int
-		all, asJSON  bool
+		mf             modelFlags
+		pf             promptFlags
+		top            int
+		all, asJSON    bool
 		noBOS          bool
 		parseSpecial   bool
 		noParseSpecial bool

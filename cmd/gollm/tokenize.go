@@ -11,8 +11,8 @@ import (
 
 func tokenizeCmd() *cobra.Command {
 	var (
-		path         string
-		pf           promptFlags
+		path           string
+		pf             promptFlags
 		noBOS          bool
 		parseSpecial   bool
 		noParseSpecial bool
