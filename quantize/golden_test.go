@@ -2,6 +2,7 @@ package quantize
 
 import (
 	"bytes"
+	"context"
 	"os"
 	"path/filepath"
 	"testing"
@@ -146,7 +147,7 @@ func TestMatchesLlamaQuantize(t *testing.T) {
 				t.Fatal(err)
 			}
 			out := filepath.Join(t.TempDir(), "out.gguf")
-			p, err := QuantizeFile(filepath.Join(models, j.in), out, ft, Options{Threads: 2})
+			p, err := QuantizeFile(context.Background(), filepath.Join(models, j.in), out, ft, Options{Threads: 2})
 			if err != nil {
 				t.Fatal(err)
 			}

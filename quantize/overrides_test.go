@@ -1,6 +1,7 @@
 package quantize
 
 import (
+	"context"
 	"errors"
 	"maps"
 	"path/filepath"
@@ -23,7 +24,7 @@ func TestOverrideMatchesLlamaQuantize(t *testing.T) {
 	in := filepath.Join(models, "stories260K.gguf")
 	want := filepath.Join(models, "stories260K-Q8_0-ffndownF16.gguf")
 	out := filepath.Join(t.TempDir(), "out.gguf")
-	if _, err := QuantizeFile(in, out, MostlyQ8_0, Options{Threads: 2}); !errors.Is(err, ErrNoFallback) {
+	if _, err := QuantizeFile(context.Background(), in, out, MostlyQ8_0, Options{Threads: 2}); !errors.Is(err, ErrNoFallback) {
 		t.Fatalf("Q8_0 without override: %v, want ErrNoFallback", err)
 	}
 	rule, err := ParseTensorTypeRule("ffn_down=f16")
@@ -31,7 +32,7 @@ func TestOverrideMatchesLlamaQuantize(t *testing.T) {
 		t.Fatal(err)
 	}
 	opt := Options{Threads: 2, Overrides: Overrides{TensorTypes: []TensorTypeRule{rule}}}
-	if _, err := QuantizeFile(in, out, MostlyQ8_0, opt); err != nil {
+	if _, err := QuantizeFile(context.Background(), in, out, MostlyQ8_0, opt); err != nil {
 		t.Fatal(err)
 	}
 	compareFiles(t, out, want, true)
@@ -150,10 +151,10 @@ func TestOverrideRequantize(t *testing.T) {
 		t.Fatal(err)
 	}
 	ov := Overrides{TensorTypes: []TensorTypeRule{rule}}
-	if _, err := QuantizeFile(in, out, MostlyQ4_0, Options{Overrides: ov}); !errors.Is(err, ErrRequantize) {
+	if _, err := QuantizeFile(context.Background(), in, out, MostlyQ4_0, Options{Overrides: ov}); !errors.Is(err, ErrRequantize) {
 		t.Fatalf("without AllowRequantize: %v, want ErrRequantize", err)
 	}
-	if _, err := QuantizeFile(in, out, MostlyQ4_0, Options{Overrides: ov, AllowRequantize: true, Threads: 2}); err != nil {
+	if _, err := QuantizeFile(context.Background(), in, out, MostlyQ4_0, Options{Overrides: ov, AllowRequantize: true, Threads: 2}); err != nil {
 		t.Fatal(err)
 	}
 	src, err := gguf.Open(in)

@@ -10,9 +10,7 @@ import (
 
 	"github.com/gollm/gollm/gguf"
 	"github.com/gollm/gollm/quantize"
-	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
-	"golang.org/x/term"
 )
 
 func quantizeCmd() *cobra.Command {
@@ -53,23 +51,11 @@ func quantizeCmd() *cobra.Command {
 			if dryRun {
 				return quantizeDryRun(in, ft, opt)
 			}
-			if term.IsTerminal(int(os.Stderr.Fd())) {
-				bar := progressbar.NewOptions64(1,
-					progressbar.OptionSetWriter(os.Stderr),
-					progressbar.OptionSetDescription("quantizing to "+ft.String()),
-					progressbar.OptionShowBytes(true),
-					progressbar.OptionThrottle(100*time.Millisecond),
-					progressbar.OptionClearOnFinish())
-				opt.Progress = func(done, total int64) {
-					if bar.GetMax64() != total {
-						bar.ChangeMax64(total)
-					}
-					bar.Set64(done)
-				}
-				defer bar.Finish()
-			}
+			progress, finish := progressBar("quantizing to " + ft.String())
+			defer finish()
+			opt.Progress = progress
 			start := time.Now()
-			p, err := quantize.QuantizeFile(in, out, ft, opt)
+			p, err := quantize.QuantizeFile(cmd.Context(), in, out, ft, opt)
 			if err != nil {
 				return requantizeHint(err)
 			}

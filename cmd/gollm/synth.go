@@ -29,7 +29,10 @@ func synthCmd() *cobra.Command {
 				return usageErr("%v", err)
 			}
 			start := time.Now()
-			if err := synth.Write(out, shape, synth.Options{FileType: typ, Seed: seed, Threads: threads}); err != nil {
+			progress, finish := progressBar(fmt.Sprintf("synth %s %s", shape.Name, strings.ToUpper(typ)))
+			err = synth.WriteContext(cmd.Context(), out, shape, synth.Options{FileType: typ, Seed: seed, Threads: threads, Progress: progress})
+			finish()
+			if err != nil {
 				return err
 			}
 			st, _ := os.Stat(out)
