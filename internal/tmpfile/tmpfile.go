@@ -85,18 +85,33 @@ func CleanDir(dir string) ([]string, error) {
 		}
 		return nil, err
 	}
-	return clean(dir, func(name string) (int, bool) {
-		stem, ok := strings.CutSuffix(name, suffix)
-		if !ok {
-			return 0, false
+	return clean(dir, anyWriter), nil
+}
+
+// anyWriter is writer for a name of unknown base: NAME.PID.tmp, or a
+// pid-less NAME.tmp.
+func anyWriter(name string) (pid int, ok bool) {
+	stem, ok := strings.CutSuffix(name, suffix)
+	if !ok {
+		return 0, false
+	}
+	if i := strings.LastIndexByte(stem, '.'); i >= 0 {
+		if pid, ok := writer(name, stem[:i]); ok {
+			return pid, true
 		}
-		if i := strings.LastIndexByte(stem, '.'); i >= 0 {
-			if pid, ok := writer(name, stem[:i]); ok {
-				return pid, true
-			}
-		}
-		return 0, true
-	}), nil
+	}
+	return 0, true
+}
+
+// Status tells whether the file name (a base name, as in a directory
+// listing) is a temporary file, and if so whether it is a leftover
+// (CleanDir would remove it) and which process writes it (0: unknown).
+func Status(name string) (temp, leftover bool, pid int) {
+	pid, temp = anyWriter(name)
+	if !temp {
+		return false, false, 0
+	}
+	return true, stale(pid), pid
 }
 
 func clean(dir string, match func(name string) (pid int, ok bool)) []string {

@@ -105,3 +105,22 @@ func TestCreate(t *testing.T) {
 		t.Errorf("Create: file %s, stale file kept: %v", f.Name(), exists(dead))
 	}
 }
+
+func TestStatus(t *testing.T) {
+	dead := deadPid(t)
+	for _, c := range []struct {
+		name           string
+		temp, leftover bool
+		pid            int
+	}{
+		{"m.gguf", false, false, 0},
+		{"m.gguf.tmp", true, true, 0},
+		{fmt.Sprintf("m.gguf.%d.tmp", dead), true, true, dead},
+		{filepath.Base(Name("m.gguf")), true, false, os.Getpid()},
+	} {
+		temp, leftover, pid := Status(c.name)
+		if temp != c.temp || leftover != c.leftover || pid != c.pid {
+			t.Errorf("Status(%s) = %v %v %d, want %v %v %d", c.name, temp, leftover, pid, c.temp, c.leftover, c.pid)
+		}
+	}
+}
