@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -48,5 +49,46 @@ func TestQuantizeOverridesCLI(t *testing.T) {
 	_, stderr, code = run(t, "quantize", filepath.Join(models, "tiny-Q8_0.gguf"), out+".q4", "Q4_0")
 	if code == 0 || !strings.Contains(stderr, "--allow-requantize") {
 		t.Errorf("requantize without the flag: exit %d, stderr %q", code, stderr)
+	}
+}
+
+// TestQuantizeOverrideFlags: each override flag reaches the plan, and
+// --tensor-type and --tensor-type-file rules keep their command-line order.
+func TestQuantizeOverrideFlags(t *testing.T) {
+	models := filepath.Join(instrShared(t), "models")
+	in := filepath.Join(models, "tiny-F32.gguf")
+	rules := filepath.Join(t.TempDir(), "rules.txt")
+	if err := os.WriteFile(rules, []byte("attn_q=q5_0\n  attn_k=q5_1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	stdout, stderr, code := run(t, "quantize", "--dry-run", "--leave-output-tensor", "--token-embedding-type", "q8_0",
+		"--tensor-type", "blk\\.0\\.attn_q=q4_1", "--tensor-type-file", rules, "--tensor-type", "attn=f16",
+		in, filepath.Join(t.TempDir(), "x.gguf"), "Q4_K_M")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	types := map[string]string{}
+	for _, line := range strings.Split(stdout, "\n") {
+		f := strings.Fields(line) // name, shape (with spaces), from, ->, to, bytes
+		if i := slices.Index(f, "->"); i > 0 && i+1 < len(f) {
+			types[f[0]] = f[i+1]
+		}
+	}
+	for name, want := range map[string]string{
+		"output.weight":            "F32", // left as it is
+		"token_embd.weight":        "Q8_0",
+		"blk.0.attn_q.weight":      "Q4_1", // the first rule
+		"blk.1.attn_q.weight":      "Q5_0", // the file's first rule
+		"blk.1.attn_k.weight":      "Q5_1",
+		"blk.1.attn_output.weight": "F16",  // the last rule
+		"blk.1.ffn_up.weight":      "Q4_K", // no rule: the mix
+	} {
+		if types[name] != want {
+			t.Errorf("%s: %q, want %s", name, types[name], want)
+		}
+	}
+	if _, stderr, code := run(t, "quantize", "--pure", "--tensor-type-file", rules+".absent", in, rules+".gguf", "Q8_0"); code != 2 ||
+		!strings.Contains(stderr, "--tensor-type-file") {
+		t.Errorf("absent rules file: exit %d, %q", code, stderr)
 	}
 }
