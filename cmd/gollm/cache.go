@@ -20,8 +20,11 @@ func cacheCmd() *cobra.Command {
 		Long: "bench --synthetic writes each synthetic model once and keeps it in\n  " + synth.CacheDir() + "\n" +
 			"(the gollm/synth folder of the user cache directory: $XDG_CACHE_HOME or ~/.cache on Linux).\n" +
 			"cache ls lists its files with their sizes; cache rm removes some or all of them.",
-		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
+		Args: cobra.ArbitraryArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) > 0 {
+				return usageErr("unknown cache subcommand %q: use ls or rm", args[0])
+			}
 			return usageErr("cache needs a subcommand: ls or rm")
 		},
 	}

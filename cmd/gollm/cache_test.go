@@ -54,7 +54,7 @@ func TestCacheCLI(t *testing.T) {
 	if _, stderr, code := runIn(t, cache, "cache", "rm", "nothing-*"); code != 1 || !strings.Contains(stderr, "nothing-*") {
 		t.Errorf("rm of no match: exit %d, %q", code, stderr)
 	}
-	for _, args := range [][]string{{"cache", "rm"}, {"cache", "rm", "--all", "x"}, {"cache", "rm", "../x"}, {"cache"}} {
+	for _, args := range [][]string{{"cache", "rm"}, {"cache", "rm", "--all", "x"}, {"cache", "rm", "../x"}, {"cache"}, {"cache", "foo"}} {
 		if _, stderr, code := runIn(t, cache, args...); code != 2 {
 			t.Errorf("%v: exit %d, %q; want a usage error", args, code, stderr)
 		}
