@@ -11,8 +11,8 @@ import (
 // This file reproduces llama-quantize's per-tensor type choice
 // (llama_tensor_get_type in llama.cpp's src/llama-quant.cpp, without an
 // importance matrix) for the file types gollm supports; the user's
-// overrides are in overrides.go. Branches that only concern the IQ* / TQ* / MXFP4 mixes are
-// left out, since those mixes cannot be requested here.
+// overrides are in overrides.go. Branches that only concern the IQ* / TQ* /
+// MXFP4 mixes are left out, since those mixes cannot be requested here.
 
 // ErrNoFallback is returned when a tensor's row length is not a multiple of
 // the chosen type's block size and llama.cpp defines no fallback type for it

@@ -29,7 +29,8 @@ func quantizeCmd() *cobra.Command {
 			"--dry-run prints what each tensor would become, and the sizes, without writing anything.\n" +
 			"Per-tensor overrides as llama-quantize's: --tensor-type PATTERN=TYPE (repeatable; PATTERN is a\n" +
 			"regular expression searched in tensor names, e.g. ffn_down=f16 or 'blk\\.[0-3]\\.attn_v=q8_0'; the first\n" +
-			"match wins), --output-tensor-type, --token-embedding-type, --pure, --leave-output-tensor.",
+			"match wins), --tensor-type-file, --output-tensor-type, --token-embedding-type, --pure,\n" +
+			"--leave-output-tensor.",
 		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) != 3 {
