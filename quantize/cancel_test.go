@@ -8,12 +8,14 @@ import (
 	"os/exec"
 	"path/filepath"
 	"testing"
+
+	"github.com/gollm/gollm/internal/shared"
 )
 
 // TestCancel: cancelling mid-write returns context.Canceled and leaves
 // neither the output nor a temporary file.
 func TestCancel(t *testing.T) {
-	models := filepath.Join(sharedDir(t), "models")
+	models := shared.Dir(t, "models")
 	dir := t.TempDir()
 	out := filepath.Join(dir, "out.gguf")
 	ctx, cancel := context.WithCancel(t.Context())
@@ -39,7 +41,7 @@ func TestCancel(t *testing.T) {
 // the pid of a process that has exited, one with the pid-less name of older
 // versions) are removed by the next run that writes the same output.
 func TestStaleTempRemoved(t *testing.T) {
-	models := filepath.Join(sharedDir(t), "models")
+	models := shared.Dir(t, "models")
 	dir := t.TempDir()
 	out := filepath.Join(dir, "out.gguf")
 	child := exec.Command(os.Args[0], "-test.run=^$")

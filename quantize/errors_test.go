@@ -14,6 +14,8 @@ import (
 	"github.com/gollm/gollm/ggml"
 	"github.com/gollm/gollm/gguf"
 	"github.com/gollm/gollm/quant"
+
+	"github.com/gollm/gollm/internal/shared"
 )
 
 type testTensor struct {
@@ -75,7 +77,7 @@ func noFiles(t *testing.T, out string) {
 }
 
 func TestRequantize(t *testing.T) {
-	models := filepath.Join(sharedDir(t), "models")
+	models := shared.Dir(t, "models")
 	dir := t.TempDir()
 	// Same mix as the input: every tensor keeps its type, so it is a plain
 	// copy (llama-quantize allows that without --allow-requantize) and the
@@ -141,7 +143,7 @@ func TestRequantize(t *testing.T) {
 }
 
 func TestBadType(t *testing.T) {
-	models := filepath.Join(sharedDir(t), "models")
+	models := shared.Dir(t, "models")
 	f, err := gguf.Open(filepath.Join(models, "stories260K.gguf"))
 	if err != nil {
 		t.Fatal(err)

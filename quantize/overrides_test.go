@@ -12,6 +12,8 @@ import (
 
 	"github.com/gollm/gollm/ggml"
 	"github.com/gollm/gollm/gguf"
+
+	"github.com/gollm/gollm/internal/shared"
 )
 
 // TestOverrideMatchesLlamaQuantize makes ../shared's
@@ -20,7 +22,7 @@ import (
 // there (ffn_down's rows of 172 fit no 32-element block), the override makes
 // it possible, and the result must be the same file byte for byte.
 func TestOverrideMatchesLlamaQuantize(t *testing.T) {
-	models := filepath.Join(sharedDir(t), "models")
+	models := shared.Dir(t, "models")
 	in := filepath.Join(models, "stories260K.gguf")
 	want := filepath.Join(models, "stories260K-Q8_0-ffndownF16.gguf")
 	out := filepath.Join(t.TempDir(), "out.gguf")
@@ -48,7 +50,7 @@ func TestOverrideMatchesLlamaQuantize(t *testing.T) {
 // the output/embedding types apply without fallback and even to F16 files
 // (where rules are ignored), and tied embeddings take the output type.
 func TestOverridePlans(t *testing.T) {
-	models := filepath.Join(sharedDir(t), "models")
+	models := shared.Dir(t, "models")
 	rules := func(rs ...string) []TensorTypeRule {
 		var out []TensorTypeRule
 		for _, s := range rs {
@@ -143,7 +145,7 @@ func sorted(m map[string]string) []string {
 // their type are copied byte for byte while the rest is requantized (as
 // llama-quantize does with `--allow-requantize --tensor-type attn=q8_0`).
 func TestOverrideRequantize(t *testing.T) {
-	models := filepath.Join(sharedDir(t), "models")
+	models := shared.Dir(t, "models")
 	in := filepath.Join(models, "tiny-Q8_0.gguf")
 	out := filepath.Join(t.TempDir(), "out.gguf")
 	rule, err := ParseTensorTypeRule("attn=q8_0")
@@ -229,7 +231,7 @@ func TestParseTensorTypeRule(t *testing.T) {
 
 // TestOverridesChecked: overrides built by hand are checked too.
 func TestOverridesChecked(t *testing.T) {
-	models := filepath.Join(sharedDir(t), "models")
+	models := shared.Dir(t, "models")
 	f, err := gguf.Open(filepath.Join(models, "stories260K.gguf"))
 	if err != nil {
 		t.Fatal(err)

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/gollm/gollm/internal/shared"
 )
 
 // runIn runs the CLI with a private cache directory.
@@ -76,7 +78,7 @@ func TestCacheCLI(t *testing.T) {
 // file (nothing can run on SIGKILL); the next command writing the same path
 // removes it.
 func TestKilledWriterCleaned(t *testing.T) {
-	models := filepath.Join(instrShared(t), "models")
+	models := shared.Dir(t, "models")
 	dir := t.TempDir()
 	out := filepath.Join(dir, "m.gguf")
 	cmd := exec.Command(gollmBin(t), "synth", "--preset", "tinyllama-1.1b", "--type", "Q4_0", "-t", "1", "-o", out)

@@ -7,12 +7,14 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/gollm/gollm/internal/shared"
 )
 
 // TestQuantizeOverridesCLI makes ../shared's stories260K-Q8_0-ffndownF16.gguf
 // with the options llama-quantize was given and compares the bytes.
 func TestQuantizeOverridesCLI(t *testing.T) {
-	models := filepath.Join(instrShared(t), "models")
+	models := shared.Dir(t, "models")
 	out := filepath.Join(t.TempDir(), "out.gguf")
 	_, stderr, code := run(t, "quantize", "--tensor-type", "ffn_down=f16", "-t", "2",
 		filepath.Join(models, "stories260K.gguf"), out, "Q8_0")
@@ -55,7 +57,7 @@ func TestQuantizeOverridesCLI(t *testing.T) {
 // TestQuantizeOverrideFlags: each override flag reaches the plan, and
 // --tensor-type and --tensor-type-file rules keep their command-line order.
 func TestQuantizeOverrideFlags(t *testing.T) {
-	models := filepath.Join(instrShared(t), "models")
+	models := shared.Dir(t, "models")
 	in := filepath.Join(models, "tiny-F32.gguf")
 	rules := filepath.Join(t.TempDir(), "rules.txt")
 	if err := os.WriteFile(rules, []byte("attn_q=q5_0\n  attn_k=q5_1\n"), 0o644); err != nil {
