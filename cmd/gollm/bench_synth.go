@@ -27,10 +27,11 @@ func ensureSynthetic(ctx context.Context, shape synth.Shape, types []string, see
 				shape.Name, strings.ToUpper(typ), path)
 			progress, finish := progressBar("synth " + name)
 			opt.Progress = progress
+			guardTemp(path)
 			_, _, err = synth.EnsureContext(ctx, shape, opt)
 			finish()
 			if err != nil {
-				return nil, fmt.Errorf("synthetic %s %s: %w", shape.Name, typ, err)
+				return nil, writeErr(fmt.Errorf("synthetic %s %s: %w", shape.Name, typ, err), path)
 			}
 		} else {
 			fmt.Fprintf(stderr, "bench: synthetic %s %s cached in %s\n", shape.Name, strings.ToUpper(typ), path)

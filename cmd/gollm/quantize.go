@@ -56,9 +56,10 @@ func quantizeCmd() *cobra.Command {
 			defer finish()
 			opt.Progress = progress
 			start := time.Now()
+			guardTemp(out)
 			p, err := quantize.QuantizeFile(cmd.Context(), in, out, ft, opt)
 			if err != nil {
-				return requantizeHint(err)
+				return writeErr(requantizeHint(err), out)
 			}
 			_, bpw := p.BitsPerWeight()
 			fmt.Printf("wrote %s: %s, %.2f MiB -> %.2f MiB (%.2f bits per weight), %d tensors, %.1f s\n",

@@ -30,10 +30,11 @@ func synthCmd() *cobra.Command {
 			}
 			start := time.Now()
 			progress, finish := progressBar(fmt.Sprintf("synth %s %s", shape.Name, strings.ToUpper(typ)))
+			guardTemp(out)
 			err = synth.WriteContext(cmd.Context(), out, shape, synth.Options{FileType: typ, Seed: seed, Threads: threads, Progress: progress})
 			finish()
 			if err != nil {
-				return err
+				return writeErr(err, out)
 			}
 			st, _ := os.Stat(out)
 			fmt.Fprintf(os.Stderr, "synth: wrote %s (%s, %s, %.1fM params, %.1f MiB) in %.1f s\n", out, shape.Name,
