@@ -227,7 +227,8 @@ func (w *Writer) WriteFile(path string) error {
 // WriteFileContext writes the file to a temporary file next to path (see
 // package internal/tmpfile: its name carries the process id, and leftovers
 // of killed processes are removed first), syncs it and renames it to path,
-// so path is never left half-written. On any error, and when ctx is done
+// so path is never left half-written. A path that exists and is not a
+// regular file (/dev/null, a named pipe) is written directly instead. On any error, and when ctx is done
 // before the file is complete, the temporary file is removed and the error
 // (ctx.Err() for a cancellation) returned. Cancellation is noticed at the
 // next write reaching the file, at most about 1 MiB later, so tensor
@@ -235,6 +236,9 @@ func (w *Writer) WriteFile(path string) error {
 func (w *Writer) WriteFileContext(ctx context.Context, path string) (err error) {
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("gguf: write %s: %w", path, err)
+	}
+	if fi, err := os.Stat(path); err == nil && !fi.Mode().IsRegular() {
+		return w.writeSpecial(ctx, path)
 	}
 	fh, err := tmpfile.Create(path)
 	if err != nil {
@@ -258,6 +262,24 @@ func (w *Writer) WriteFileContext(ctx context.Context, path string) (err error) 
 	}
 	if err == nil {
 		err = os.Rename(tmp, path)
+	}
+	if err != nil {
+		return fmt.Errorf("gguf: write %s: %w", path, err)
+	}
+	return nil
+}
+
+// writeSpecial writes straight to an existing path that is not a regular
+// file (/dev/null, a named pipe): renaming a temporary file over it would
+// replace the device or pipe with a plain file.
+func (w *Writer) writeSpecial(ctx context.Context, path string) error {
+	fh, err := os.OpenFile(path, os.O_WRONLY, 0)
+	if err != nil {
+		return fmt.Errorf("gguf: %w", err)
+	}
+	_, err = w.WriteTo(&ctxWriter{ctx: ctx, w: fh})
+	if cerr := fh.Close(); err == nil {
+		err = cerr
 	}
 	if err != nil {
 		return fmt.Errorf("gguf: write %s: %w", path, err)
