@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -55,7 +56,7 @@ llama-bench (same as --pg P,N).
   gollm bench -m a.gguf -m b.gguf -p 512 -n 128 -o json`,
 		Args: cobra.ArbitraryArgs, // only the values of -pg, see pgArgs
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runBench(&f, args, cmd.OutOrStdout(), cmd.ErrOrStderr())
+			return runBench(cmd.Context(), &f, args, cmd.OutOrStdout(), cmd.ErrOrStderr())
 		},
 	}
 	fl := cmd.Flags()
@@ -83,7 +84,7 @@ llama-bench (same as --pg P,N).
 // benchModel is one file to benchmark and its display name.
 type benchModel struct{ path, name string }
 
-func runBench(f *benchFlags, args []string, stdout, stderr io.Writer) (err error) {
+func runBench(runCtx context.Context, f *benchFlags, args []string, stdout, stderr io.Writer) (err error) {
 	tests, err := f.tests(args)
 	if err != nil {
 		return err
@@ -98,7 +99,7 @@ func runBench(f *benchFlags, args []string, stdout, stderr io.Writer) (err error
 	if !slices.Contains(bench.Formats, strings.ToLower(f.output)) {
 		return usageErr("-o must be one of %s, got %q", strings.Join(bench.Formats, ", "), f.output)
 	}
-	models, err := f.modelList(stderr)
+	models, err := f.modelList(runCtx, stderr)
 	if err != nil {
 		return err
 	}
@@ -243,7 +244,7 @@ func (f *benchFlags) tests(args []string) ([]bench.Test, error) {
 }
 
 // modelList resolves -m and --synthetic (writing synthetic files on first use).
-func (f *benchFlags) modelList(stderr io.Writer) ([]benchModel, error) {
+func (f *benchFlags) modelList(ctx context.Context, stderr io.Writer) ([]benchModel, error) {
 	var out []benchModel
 	for _, m := range splitList(f.models) {
 		if _, err := os.Stat(m); err != nil {
@@ -256,15 +257,11 @@ func (f *benchFlags) modelList(stderr io.Writer) ([]benchModel, error) {
 		if err != nil {
 			return nil, usageErr("%v", err)
 		}
-		for _, typ := range splitList([]string{f.types}) {
-			opt := synth.Options{FileType: typ, Seed: f.synthSeed}
-			fmt.Fprintf(stderr, "bench: preparing synthetic %s %s (written once, then cached)\n", shape.Name, typ)
-			path, _, err := synth.Ensure(shape, opt)
-			if err != nil {
-				return nil, fmt.Errorf("synthetic %s %s: %w", shape.Name, typ, err)
-			}
-			out = append(out, benchModel{path: path, name: shape.Name + "-" + strings.ToUpper(typ)})
+		models, err := ensureSynthetic(ctx, shape, splitList([]string{f.types}), f.synthSeed, stderr)
+		if err != nil {
+			return nil, err
 		}
+		out = append(out, models...)
 	}
 	if len(out) == 0 {
 		return nil, usageErr("give a model with -m FILE or --synthetic NAME")

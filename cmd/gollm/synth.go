@@ -29,8 +29,12 @@ func synthCmd() *cobra.Command {
 				return usageErr("%v", err)
 			}
 			start := time.Now()
-			if err := synth.Write(out, shape, synth.Options{FileType: typ, Seed: seed, Threads: threads}); err != nil {
-				return err
+			progress, finish := progressBar(fmt.Sprintf("synth %s %s", shape.Name, strings.ToUpper(typ)))
+			guardTemp(out)
+			err = synth.WriteContext(cmd.Context(), out, shape, synth.Options{FileType: typ, Seed: seed, Threads: threads, Progress: progress})
+			finish()
+			if err != nil {
+				return writeErr(err, out)
 			}
 			st, _ := os.Stat(out)
 			fmt.Fprintf(os.Stderr, "synth: wrote %s (%s, %s, %.1fM params, %.1f MiB) in %.1f s\n", out, shape.Name,
