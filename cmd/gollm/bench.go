@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -172,7 +173,7 @@ func benchOne(bm benchModel, threads, ctx int, f *benchFlags, tests []bench.Test
 	var out []bench.Result
 	for _, t := range tests {
 		prog.describe(fmt.Sprintf("%s t=%d %s", info.Name, info.Threads, t.Name()))
-		meas, err := bench.Run(m, t, cfg)
+		meas, err := bench.Run(context.Background(), m, t, cfg)
 		if err != nil {
 			return nil, fmt.Errorf("%s %s: %w", info.Name, t.Name(), err)
 		}
