@@ -66,7 +66,7 @@ func WriteBenchstat(w io.Writer, mach Machine, rs []Result) error {
 	fmt.Fprintf(&b, "goos: %s\ngoarch: %s\npkg: github.com/gollm/gollm\ncpu: %s\n", mach.OS, mach.Arch, mach.CPU)
 	fmt.Fprintf(&b, "kernels: %s\n", mach.Kernels)
 	if IsPartial(rs) {
-		fmt.Fprintf(&b, "partial: interrupted after %d tests\n", len(rs))
+		fmt.Fprintf(&b, "partial: stopped after %d tests\n", len(rs))
 	}
 	for _, r := range rs {
 		name := fmt.Sprintf("BenchmarkGollm/model=%s/test=%s-%d", benchName(r.Model), benchName(r.Test), r.Threads)

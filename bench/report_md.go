@@ -55,7 +55,7 @@ func WriteMarkdown(w io.Writer, mach Machine, rs []Result) error {
 		row(cells)
 	}
 	if IsPartial(rs) {
-		fmt.Fprintf(&b, "\npartial: interrupted; the table holds the %d tests that finished\n", len(rs))
+		fmt.Fprintf(&b, "\npartial: the run stopped early; the table holds the %d tests that finished\n", len(rs))
 	}
 	_, err := io.WriteString(w, b.String())
 	return err

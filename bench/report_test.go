@@ -279,7 +279,7 @@ func TestPartialReports(t *testing.T) {
 				t.Errorf("json: %v %v", err, objs)
 			}
 		case "md":
-			if !strings.Contains(out, "\npartial: interrupted; the table holds the 2 tests that finished\n") {
+			if !strings.Contains(out, "\npartial: the run stopped early; the table holds the 2 tests that finished\n") {
 				t.Errorf("md:\n%s", out)
 			}
 		default:

@@ -119,7 +119,7 @@ type Result struct {
 	OpMSPerToken      map[string]float64 `json:"op_ms_per_token,omitempty"` // op timers over the timed tokens
 	PeakRSSBytes      int64              `json:"peak_rss_bytes"`            // the process's high-water mark when the test ended
 
-	// Partial marks every row of a report cut short (Ctrl-C): the rows are
+	// Partial marks every row of a report cut short (Ctrl-C, an error): the rows are
 	// the tests that finished, not all that were asked for.
 	Partial bool `json:"partial,omitempty"`
 }

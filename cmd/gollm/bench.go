@@ -158,19 +158,24 @@ run:
 		}
 	}
 	prog.finish()
-	if runErr != nil && !interrupted(runErr) {
-		return runErr
-	}
 	bench.SetSpeedups(results)
 	if runErr != nil {
-		// Ctrl-C: the tests that finished, marked partial; no bandwidth
-		// probe (a second of work nobody waits for).
-		bench.MarkPartial(results)
-		fmt.Fprintf(stderr, "bench: interrupted: %d of %d tests finished\n", len(results), len(tests)*len(models)*len(loads))
-		if err := bench.Write(stdout, f.output, mach, results); err != nil {
-			return err
+		// Ctrl-C, or a combination this model cannot load (a q8_0 cache
+		// with small heads): the tests that finished, marked partial, as
+		// llama-bench prints the rows before its error; no bandwidth probe
+		// (a second of work nobody waits for).
+		if !interrupted(runErr) && len(results) == 0 {
+			return runErr
 		}
-		return errInterrupted
+		bench.MarkPartial(results)
+		fmt.Fprintf(stderr, "bench: stopped: %d of %d tests finished\n", len(results), len(tests)*len(models)*len(loads))
+		if err := bench.Write(stdout, f.output, mach, results); err != nil {
+			return errors.Join(runErr, err)
+		}
+		if interrupted(runErr) {
+			return errInterrupted
+		}
+		return runErr
 	}
 	if mach.MemReadGBs == 0 && hasGen(tests) && ctx.Err() == nil {
 		// After the runs: the probe's buffer must not count in their peak RSS.

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
@@ -166,14 +167,14 @@ func TestBenchInterrupt(t *testing.T) {
 			if !signalled || !errors.As(err, &ee) || ee.ExitCode() != 130 {
 				t.Fatalf("signalled %v, exit %v; stderr:\n%s", signalled, err, stderr.String())
 			}
-			if !strings.Contains(stderr.String(), "bench: interrupted: 1 of 2 tests finished") || strings.Contains(stderr.String(), "gollm: ") {
+			if !strings.Contains(stderr.String(), "bench: stopped: 1 of 2 tests finished") || strings.Contains(stderr.String(), "gollm: ") {
 				t.Errorf("stderr:\n%s", stderr.String())
 			}
 			out := stdout.String()
 			switch format {
 			case "md":
 				if !strings.Contains(out, "| tg2 |") || strings.Contains(out, "tg4000") ||
-					!strings.Contains(out, "partial: interrupted; the table holds the 1 tests that finished") {
+					!strings.Contains(out, "partial: the run stopped early; the table holds the 1 tests that finished") {
 					t.Errorf("partial table:\n%s", out)
 				}
 			case "json":
@@ -184,5 +185,24 @@ func TestBenchInterrupt(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestBenchErrorKeepsRows: a combination the model cannot load (a q8_0
+// cache with 8-wide heads) ends the run with its error, after the rows
+// already finished, marked partial.
+func TestBenchErrorKeepsRows(t *testing.T) {
+	model := filepath.Join(instrShared(t), "models", "stories260K.gguf")
+	out, stderr, err := instrRun(t, "bench", "-m", model, "-p", "8", "-n", "0", "-t", "1", "-r", "1", "--mem-bw", "10",
+		"--kv-type", "f16,q8_0", "-o", "json")
+	if err == nil || errors.Is(err, errUsage) || !strings.Contains(err.Error(), "q8_0") {
+		t.Fatalf("err %v", err)
+	}
+	var objs []map[string]any
+	if e := json.Unmarshal([]byte(out), &objs); e != nil || len(objs) != 1 || objs[0]["type_k"] != "f16" || objs[0]["partial"] != true {
+		t.Errorf("rows before the error (%v):\n%s", e, out)
+	}
+	if !strings.Contains(stderr, "bench: stopped: 1 of 2 tests finished") {
+		t.Errorf("stderr %q", stderr)
 	}
 }
