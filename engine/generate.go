@@ -150,7 +150,7 @@ func (m *Model) GenerateN(ctx context.Context, req Request, samplers []*sampler.
 		return nil, fmt.Errorf("%w: %d prompt tokens, context %d", ErrPromptTooLong, len(prompt), m.ctx)
 	}
 	if err := ctx.Err(); err != nil {
-		return nil, err
+		return interruptedResults(n, prompt, 0, start), err
 	}
 
 	// The default sequence keeps the longest common prefix with what it

@@ -85,9 +85,10 @@ func TestGenerateCancel(t *testing.T) {
 		t.Errorf("OnText false: stop %q after %d tokens, want %q after 1-2", res.StopReason, len(res.Tokens), StopInterrupted)
 	}
 
-	// Already cancelled: nothing runs.
-	if _, err := m.Generate(ctx, Request{Prompt: "Once", MaxTokens: 4}); !errors.Is(err, context.Canceled) {
-		t.Errorf("cancelled context: err %v", err)
+	// Already cancelled: nothing runs, and the result says so.
+	res, err = m.Generate(ctx, Request{Prompt: "Once", MaxTokens: 4})
+	if !errors.Is(err, context.Canceled) || res == nil || res.StopReason != StopInterrupted || len(res.Tokens) != 0 {
+		t.Errorf("cancelled context: %+v, err %v", res, err)
 	}
 }
 
