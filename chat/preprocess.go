@@ -275,3 +275,49 @@ func renameTojson(s string) string {
 	}
 	return b.String()
 }
+
+// unclosedBlockLine finds the line of the innermost block tag ({% for %},
+// {% if %}, ...) that is never closed, for parse errors the engine reports
+// without a line. 0 if every block is closed.
+func unclosedBlockLine(src string) (line int, keyword string) {
+	src = strings.ReplaceAll(strings.ReplaceAll(src, "\r\n", "\n"), "\r", "\n")
+	type open struct {
+		kw   string
+		line int
+	}
+	var stack []open
+	pos, ln := 0, 1
+	for _, it := range lexTemplate(src) {
+		// Advance the line count to this item's place in src.
+		k := strings.Index(src[pos:], it.src)
+		if k >= 0 {
+			ln += strings.Count(src[pos:pos+k], "\n")
+			pos += k
+		}
+		if it.kind != itemStmt {
+			continue
+		}
+		fields := strings.Fields(it.src)
+		if len(fields) == 0 {
+			continue
+		}
+		kw := fields[0]
+		switch kw {
+		case "for", "if", "macro", "call", "filter", "block", "generation":
+			stack = append(stack, open{kw, ln})
+		case "set":
+			if !strings.Contains(it.src, "=") {
+				stack = append(stack, open{kw, ln})
+			}
+		default:
+			if strings.HasPrefix(kw, "end") && len(stack) > 0 && stack[len(stack)-1].kw == kw[3:] {
+				stack = stack[:len(stack)-1]
+			}
+		}
+	}
+	if len(stack) == 0 {
+		return 0, ""
+	}
+	top := stack[len(stack)-1]
+	return top.line, top.kw
+}

@@ -94,6 +94,11 @@ func Parse(name, src string) (*Template, error) {
 				pe.Msg = strings.TrimPrefix(msg[m[1]:], ": ")
 			}
 		}
+		if pe.Line == 0 && strings.Contains(msg, "unclosed") {
+			if ln, kw := unclosedBlockLine(src); ln > 0 {
+				pe.Line, pe.Msg = ln, fmt.Sprintf("{%% %s %%} is never closed (%s)", kw, msg)
+			}
+		}
 		return nil, pe
 	}
 	return &Template{name: name, src: src, tmpl: t}, nil

@@ -251,3 +251,17 @@ func conversation(turns int) []Message {
 	}
 	return append(msgs, Message{Role: "user", Content: Text("Thanks! One more question?")})
 }
+
+func TestUnclosedBlockNamesItsLine(t *testing.T) {
+	src := "{% if messages %}\n{% for m in messages %}\n{{ m.content }}\n{% endif %}\n"
+	_, err := Parse("t", src)
+	pe, ok := err.(*ParseError)
+	if !ok || pe.Line == 0 {
+		t.Fatalf("want a line, got %v", err)
+	}
+	src = "a\n\n{% for m in messages %}\n{{ m.content }}\n"
+	_, err = Parse("t", src)
+	if pe, ok = err.(*ParseError); !ok || pe.Line != 3 || !strings.Contains(err.Error(), "for") {
+		t.Fatalf("want line 3 (the for), got %v", err)
+	}
+}

@@ -1,0 +1,143 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/gollm/gollm/chat"
+	"github.com/gollm/gollm/gguf"
+	"github.com/gollm/gollm/tokenizer"
+	"github.com/spf13/cobra"
+)
+
+// chatFlags are the flags of the commands that render a conversation
+// (generate --chat, chat, template).
+type chatFlags struct {
+	template  string // --chat-template NAME|FILE
+	kwargs    string // --chat-template-kwargs JSON object
+	system    string // --system
+	messages  string // --messages FILE
+	reasoning string // --reasoning show|hide|separate
+}
+
+func (c *chatFlags) registerTemplate(cmd *cobra.Command) {
+	cmd.Flags().StringVar(&c.template, "chat-template", "", "chat template: a built-in name ("+strings.Join(chat.BuiltinNames(), ", ")+") or a Jinja file; default: the model's own")
+	cmd.Flags().StringVar(&c.kwargs, "chat-template-kwargs", "", `extra template variables as a JSON object, e.g. '{"enable_thinking": false}'`)
+}
+
+func (c *chatFlags) registerReasoning(cmd *cobra.Command) {
+	cmd.Flags().StringVar(&c.reasoning, "reasoning", "show", "a reasoning model's <think> part: show (as generated), hide, or separate (to stderr)")
+}
+
+// resolveTemplate picks the chat template: --chat-template (a built-in name
+// or a file), else the GGUF's tokenizer.chat_template, else ChatML with a
+// notice on stderr. f may be nil (no model).
+func resolveTemplate(flag string, f *gguf.File, stderr io.Writer) (*chat.Template, error) {
+	if flag != "" {
+		if chat.IsBuiltin(flag) {
+			return chat.Builtin(flag)
+		}
+		src, err := os.ReadFile(flag)
+		if err != nil {
+			if errors.Is(err, os.ErrNotExist) {
+				return nil, usageErr("--chat-template %q is neither a file nor a built-in template (%s)", flag, strings.Join(chat.BuiltinNames(), ", "))
+			}
+			return nil, fmt.Errorf("chat template: %w", err)
+		}
+		return chat.Parse(flag, string(src))
+	}
+	if f != nil {
+		if src := f.String("tokenizer.chat_template", ""); src != "" {
+			return chat.Parse("tokenizer.chat_template", src)
+		}
+		fmt.Fprintf(stderr, "gollm: the model has no chat template; using %s (choose one with --chat-template)\n", chat.DefaultName)
+		return chat.Builtin(chat.DefaultName)
+	}
+	return nil, usageErr("give a model (-m) or --chat-template")
+}
+
+// parseKwargs reads --chat-template-kwargs.
+func parseKwargs(s string) (map[string]json.RawMessage, error) {
+	if strings.TrimSpace(s) == "" {
+		return nil, nil
+	}
+	var kw map[string]json.RawMessage
+	if err := json.Unmarshal([]byte(s), &kw); err != nil {
+		return nil, usageErr("--chat-template-kwargs must be a JSON object: %v", err)
+	}
+	for k := range kw {
+		switch k {
+		case "messages", "add_generation_prompt", "bos_token", "eos_token", "tools":
+			return nil, usageErr("--chat-template-kwargs cannot set %q", k)
+		}
+	}
+	return kw, nil
+}
+
+// readMessagesFile reads an OpenAI-style JSON list of messages ("-": stdin).
+func readMessagesFile(path string) ([]chat.Message, error) {
+	var data []byte
+	var err error
+	if path == "-" {
+		data, err = readAllStdin()
+	} else {
+		data, err = os.ReadFile(path)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("messages: %w", err)
+	}
+	msgs, err := chat.ParseMessages(data)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if len(msgs) == 0 {
+		return nil, fmt.Errorf("%s: %w: the list is empty", path, chat.ErrMessages)
+	}
+	return msgs, nil
+}
+
+// specialText is the vocabulary text of a special token, "" if none.
+func specialText(tok *tokenizer.Tokenizer, id int32) string {
+	if id < 0 {
+		return ""
+	}
+	return tok.Token(id)
+}
+
+// vocabOptions fills the template's bos_token and eos_token from the vocabulary.
+func vocabOptions(tok *tokenizer.Tokenizer, opts chat.Options) chat.Options {
+	if tok != nil {
+		opts.BOS, opts.EOS = specialText(tok, tok.BOS()), specialText(tok, tok.EOS())
+	}
+	return opts
+}
+
+// tokenizeChat tokenizes a rendered conversation: control-token texts become
+// their ids, BOS is added when the vocabulary asks for it unless the template
+// already wrote one (no double BOS), and no EOS is appended.
+func tokenizeChat(tok *tokenizer.Tokenizer, text string) []int32 {
+	ids := tok.Encode(text, false, true)
+	if tok.AddBOS() && tok.BOS() >= 0 && (len(ids) == 0 || ids[0] != tok.BOS()) {
+		ids = append([]int32{tok.BOS()}, ids...)
+	}
+	return ids
+}
+
+// parseNow reads --now: an RFC 3339 time, or the forms 2006-01-02T15:04:05
+// and 2006-01-02 (UTC).
+func parseNow(s string) (func() time.Time, error) {
+	if s == "" {
+		return nil, nil
+	}
+	for _, layout := range []string{time.RFC3339, "2006-01-02T15:04:05", "2006-01-02 15:04:05", "2006-01-02"} {
+		if t, err := time.Parse(layout, s); err == nil {
+			return func() time.Time { return t }, nil
+		}
+	}
+	return nil, usageErr("--now %q: want a time like 2024-07-26T00:00:00", s)
+}

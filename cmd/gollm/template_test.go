@@ -1,0 +1,105 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+const sharedTemplates = "../../../shared/templates"
+
+// runTemplateCmd runs `gollm template ARGS` in process.
+func runTemplateCmd(args ...string) (string, string, error) {
+	cmd := templateCmd()
+	var out, errb bytes.Buffer
+	cmd.SetOut(&out)
+	cmd.SetErr(&errb)
+	cmd.SetArgs(args)
+	cmd.SilenceUsage, cmd.SilenceErrors = true, true
+	err := cmd.Execute()
+	return out.String(), errb.String(), err
+}
+
+// TestTemplateCommandReference runs every line of expected.jsonl through
+// `gollm template --chat-template FILE --context CTX --now 2024-07-26T00:00:00`
+// and wants Hugging Face's string byte for byte.
+func TestTemplateCommandReference(t *testing.T) {
+	f, err := os.Open(filepath.Join(sharedTemplates, "expected.jsonl"))
+	if err != nil {
+		t.Skipf("reference renderings not available (%v): they live in ../shared/templates", err)
+	}
+	defer f.Close()
+	dir := t.TempDir()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 16<<20)
+	pass, total := 0, 0
+	for sc.Scan() {
+		var l struct {
+			Template, Case, Expected string
+			Context                  json.RawMessage
+		}
+		if err := json.Unmarshal(sc.Bytes(), &l); err != nil {
+			t.Fatal(err)
+		}
+		total++
+		ctx := filepath.Join(dir, "ctx.json")
+		if err := os.WriteFile(ctx, l.Context, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		got, _, err := runTemplateCmd("--chat-template", filepath.Join(sharedTemplates, l.Template), "--context", ctx, "--now", "2024-07-26T00:00:00")
+		switch {
+		case err != nil:
+			t.Errorf("%s/%s: %v", l.Template, l.Case, err)
+		case got != l.Expected:
+			t.Errorf("%s/%s:\n got %q\nwant %q", l.Template, l.Case, got, l.Expected)
+		default:
+			pass++
+		}
+	}
+	t.Logf("gollm template: %d/%d reference renderings exact", pass, total)
+	if total < 268 {
+		t.Fatalf("only %d lines read", total)
+	}
+}
+
+func TestTemplateCommandErrors(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, s string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	bad := write("bad.jinja", "{% for m in messages %}\n{{ m.content }}\n")
+	msgs := write("m.json", `[{"role":"user","content":"a"},{"role":"user","content":"b"}]`)
+	notList := write("n.json", `{"role":"user","content":"a"}`)
+	cases := []struct {
+		args []string
+		want string
+		code int
+	}{
+		{[]string{"--chat-template", bad, "--messages", msgs}, "line 1", 1},
+		{[]string{"--chat-template", "gemma", "--messages", msgs}, "Conversation roles must alternate", 1},
+		{[]string{"--chat-template", "chatml", "--messages", notList}, "JSON list of messages", 1},
+		{[]string{"--chat-template", "nosuch", "--messages", msgs}, "neither a file nor a built-in", 2},
+		{[]string{"--chat-template", "chatml"}, "--messages or --context", 2},
+		{[]string{"--chat-template", "chatml", "--messages", msgs, "--tokens"}, "needs a model", 2},
+		{[]string{"--chat-template", "chatml", "--messages", msgs, "--now", "yesterday"}, "--now", 2},
+		{[]string{"--chat-template", "chatml", "--messages", msgs, "--chat-template-kwargs", "[1]"}, "JSON object", 2},
+	}
+	for _, c := range cases {
+		_, _, err := runTemplateCmd(c.args...)
+		if err == nil || !strings.Contains(err.Error(), c.want) || exitCode(err) != c.code {
+			t.Errorf("%v: got %v (exit %d), want %q (exit %d)", c.args, err, exitCode(err), c.want, c.code)
+		}
+	}
+	out, _, err := runTemplateCmd("--chat-template", "chatml", "--messages", msgs, "--system", "S", "--no-generation-prompt")
+	if err != nil || out != "<|im_start|>system\nS<|im_end|>\n<|im_start|>user\na<|im_end|>\n<|im_start|>user\nb<|im_end|>\n" {
+		t.Fatalf("got %q, %v", out, err)
+	}
+}
