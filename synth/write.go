@@ -21,6 +21,12 @@ type Options struct {
 	FileType string // llama-quantize mix name: F32, F16, BF16, Q8_0, Q4_0, Q4_K_M, ...
 	Seed     uint64
 	Threads  int // 0: all cores
+
+	// VocabFrom is a GGUF file (model or vocabulary only) whose tokenizer.*
+	// keys replace the made-up vocabulary; the shape takes its size.
+	VocabFrom string
+	// ChatTemplate, when set, is written as tokenizer.chat_template.
+	ChatTemplate string
 }
 
 type tensorSpec struct {
@@ -84,8 +90,15 @@ func Write(path string, s Shape, opt Options) error {
 	if threads <= 0 {
 		threads = runtime.NumCPU()
 	}
+	custom, err := opt.customize(&s)
+	if err != nil {
+		return err
+	}
 	w := gguf.NewWriter()
 	if err := s.setMetadata(w, int(ft)); err != nil {
+		return err
+	}
+	if err := custom(w); err != nil {
 		return err
 	}
 	mi := quantize.ModelInfo{Arch: s.Arch, Layers: s.Layers, HeadCount: s.Heads, HeadCountKV: s.KVHeads}
