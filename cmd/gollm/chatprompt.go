@@ -84,7 +84,9 @@ func readMessagesFile(path string) ([]chat.Message, error) {
 	var data []byte
 	var err error
 	if path == "-" {
-		data, err = readAllStdin()
+		var s string
+		s, err = readStdin()
+		data = []byte(s)
 	} else {
 		data, err = os.ReadFile(path)
 	}

@@ -6,23 +6,43 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strings"
 
 	"github.com/spf13/cobra"
 )
 
 func main() {
+	ctx, stop := interruptContext()
+	root := rootCmd()
+	args, err := llamaArgs(root, os.Args[1:])
+	if err == nil {
+		root.SetArgs(args)
+		err = root.ExecuteContext(ctx)
+	}
+	stop()
+	runAtExit()
+	if err != nil {
+		if !errors.Is(err, errInterrupted) {
+			fmt.Fprintln(os.Stderr, "gollm: "+oneLine(err))
+		}
+		os.Exit(exitCode(err))
+	}
+}
+
+func rootCmd() *cobra.Command {
 	root := &cobra.Command{
 		Use:           "gollm",
 		Short:         "Run GGUF language models on the CPU, in pure Go, and measure them",
+		Version:       version(),
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
+	root.SetVersionTemplate("gollm {{.Version}}\n")
+	// Bad flags and values exit 2, as a usage error.
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageErr("%v", err) })
 	addKernelsFlag(root)
 	root.AddCommand(generateCmd(), templateCmd(), logitsCmd(), tokenizeCmd(), perplexityCmd(), inspectCmd(), synthCmd(), quantizeCmd(), benchCmd())
-	if err := root.Execute(); err != nil {
-		fmt.Fprintln(os.Stderr, "gollm: "+oneLine(err))
-		os.Exit(exitCode(err))
-	}
+	return root
 }
 
 // oneLine keeps an error message to a single line.
@@ -44,7 +64,11 @@ func usageErr(format string, args ...any) error {
 }
 
 func exitCode(err error) int {
-	if errors.Is(err, errUsage) {
+	switch {
+	case interrupted(err):
+		return 130
+	case errors.Is(err, errUsage), strings.HasPrefix(err.Error(), "unknown command"),
+		strings.Contains(err.Error(), " arg(s), "):
 		return 2
 	}
 	return 1

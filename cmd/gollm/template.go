@@ -117,7 +117,8 @@ func runTemplate(tf *templateFlags, stdout, stderr io.Writer) error {
 
 func readFileOrStdin(path string) ([]byte, error) {
 	if path == "-" {
-		return readAllStdin()
+		s, err := readStdin()
+		return []byte(s), err
 	}
 	return os.ReadFile(path)
 }
