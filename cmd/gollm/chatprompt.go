@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/gollm/gollm/chat"
+	"github.com/gollm/gollm/engine"
 	"github.com/gollm/gollm/gguf"
 	"github.com/gollm/gollm/tokenizer"
 	"github.com/spf13/cobra"
@@ -23,6 +24,8 @@ type chatFlags struct {
 	system    string // --system
 	messages  string // --messages FILE
 	reasoning string // --reasoning show|hide|separate
+	enabled   bool   // generate --chat
+	cmd       *cobra.Command
 }
 
 func (c *chatFlags) registerTemplate(cmd *cobra.Command) {
@@ -142,4 +145,132 @@ func parseNow(s string) (func() time.Time, error) {
 		}
 	}
 	return nil, usageErr("--now %q: want a time like 2024-07-26T00:00:00", s)
+}
+
+// registerGenerate adds generate's chat flags.
+func (c *chatFlags) registerGenerate(cmd *cobra.Command) {
+	c.cmd = cmd
+	fl := cmd.Flags()
+	fl.BoolVar(&c.enabled, "chat", false, "render -p as one user turn with the model's chat template (stops at its end of turn)")
+	fl.StringVar(&c.messages, "messages", "", `render an OpenAI-style JSON list of messages as the prompt ("-": stdin); implies --chat`)
+	fl.StringVar(&c.system, "system", "", "with --chat: a system turn before the user's")
+	c.registerTemplate(cmd)
+	c.registerReasoning(cmd)
+}
+
+// active reports whether the prompt is a conversation to render.
+func (c *chatFlags) active() bool { return c.enabled || c.messages != "" }
+
+// readPrompt reads -p/-f/stdin, unless --messages supplies the conversation.
+func (c *chatFlags) readPrompt(p *promptFlags) (string, error) {
+	if err := c.check(); err != nil {
+		return "", err
+	}
+	if _, err := newReasoningOutput(c.reasoning); err != nil {
+		return "", err
+	}
+	if c.messages != "" {
+		if p.cmd != nil && (p.cmd.Flags().Changed("prompt") || p.file != "") {
+			return "", usageErr("give either --messages or a prompt (-p/-f), not both")
+		}
+		return "", nil
+	}
+	return p.read()
+}
+
+// check refuses chat flags given without --chat or --messages.
+func (c *chatFlags) check() error {
+	if c.active() || c.cmd == nil {
+		return nil
+	}
+	for _, name := range []string{"system", "chat-template", "chat-template-kwargs", "reasoning"} {
+		if c.cmd.Flags().Changed(name) {
+			return usageErr("--%s needs --chat or --messages", name)
+		}
+	}
+	return nil
+}
+
+// apply renders the conversation (the --messages file, or --system and the
+// prompt as one user turn) with the model's template and sets req.Tokens. It
+// returns the output filter for --reasoning; nil when chat is off.
+func (c *chatFlags) apply(m *engine.Model, prompt string, esc func(string) string, req *engine.Request) (*reasoningOutput, error) {
+	if err := c.check(); err != nil || !c.active() {
+		return nil, err
+	}
+	out, err := newReasoningOutput(c.reasoning)
+	if err != nil {
+		return nil, err
+	}
+	kwargs, err := parseKwargs(c.kwargs)
+	if err != nil {
+		return nil, err
+	}
+	tmpl, err := resolveTemplate(c.template, m.File, os.Stderr)
+	if err != nil {
+		return nil, err
+	}
+	var msgs []chat.Message
+	if c.messages != "" {
+		if msgs, err = readMessagesFile(c.messages); err != nil {
+			return nil, err
+		}
+	} else {
+		msgs = []chat.Message{{Role: "user", Content: chat.Text(prompt)}}
+	}
+	if c.system != "" {
+		msgs = append([]chat.Message{{Role: "system", Content: chat.Text(esc(c.system))}}, msgs...)
+	}
+	text, err := tmpl.Render(msgs, vocabOptions(m.Tokenizer, chat.Options{AddGenerationPrompt: true, Kwargs: kwargs}))
+	if err != nil {
+		return nil, err
+	}
+	req.Prompt, req.Tokens, req.ParseSpecial = text, tokenizeChat(m.Tokenizer, text), true
+	out.inReasoning = chat.OpensReasoning(text)
+	return out, nil
+}
+
+// reasoningOutput routes a reasoning model's <think> part: show (as
+// generated), hide, or separate (reasoning to stderr, answer to stdout).
+type reasoningOutput struct {
+	mode        string
+	inReasoning bool
+	split       *chat.ReasoningSplitter
+}
+
+func newReasoningOutput(mode string) (*reasoningOutput, error) {
+	switch mode {
+	case "", "show":
+		return &reasoningOutput{mode: "show"}, nil
+	case "hide", "separate":
+		return &reasoningOutput{mode: mode}, nil
+	}
+	return nil, usageErr("--reasoning must be show, hide or separate, got %q", mode)
+}
+
+// wrap filters a text callback; flush must be called at the end. A nil
+// *reasoningOutput passes text through.
+func (r *reasoningOutput) wrap(onText func(string) bool, stderr io.Writer) (wrapped func(string) bool, flush func()) {
+	if r == nil || r.mode == "show" || onText == nil {
+		return onText, func() {}
+	}
+	r.split = chat.NewReasoningSplitter(r.inReasoning)
+	emit := func(reasoning, answer string) bool {
+		if reasoning != "" && r.mode == "separate" {
+			fmt.Fprint(stderr, reasoning)
+		}
+		if answer != "" {
+			return onText(answer)
+		}
+		return true
+	}
+	wrapped = func(s string) bool { return emit(r.split.Push(s)) }
+	flush = func() {
+		reasoning, answer := r.split.Flush()
+		emit(reasoning, answer)
+		if r.mode == "separate" && !r.split.InReasoning() {
+			fmt.Fprintln(stderr)
+		}
+	}
+	return wrapped, flush
 }
