@@ -41,7 +41,7 @@ func rootCmd() *cobra.Command {
 	// Bad flags and values exit 2, as a usage error.
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageErr("%v", err) })
 	addKernelsFlag(root)
-	root.AddCommand(generateCmd(), templateCmd(), logitsCmd(), tokenizeCmd(), perplexityCmd(), inspectCmd(), synthCmd(), quantizeCmd(), benchCmd())
+	root.AddCommand(generateCmd(), chatCmd(), templateCmd(), logitsCmd(), tokenizeCmd(), perplexityCmd(), inspectCmd(), synthCmd(), quantizeCmd(), benchCmd())
 	return root
 }
 
