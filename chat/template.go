@@ -55,7 +55,7 @@ type ParseError struct {
 }
 
 func (e *ParseError) Error() string {
-	if e.Line > 0 {
+	if e.Line > 0 && !strings.Contains(e.Msg, fmt.Sprintf("line %d", e.Line)) {
 		return fmt.Sprintf("chat template %s does not parse: line %d: %s", e.Name, e.Line, e.Msg)
 	}
 	return fmt.Sprintf("chat template %s does not parse: %s", e.Name, e.Msg)
