@@ -255,9 +255,11 @@ func (r *reasoningOutput) wrap(onText func(string) bool, stderr io.Writer) (wrap
 		return onText, func() {}
 	}
 	r.split = chat.NewReasoningSplitter(r.inReasoning)
+	wroteReasoning := false
 	emit := func(reasoning, answer string) bool {
 		if reasoning != "" && r.mode == "separate" {
 			fmt.Fprint(stderr, reasoning)
+			wroteReasoning = true
 		}
 		if answer != "" {
 			return onText(answer)
@@ -268,7 +270,7 @@ func (r *reasoningOutput) wrap(onText func(string) bool, stderr io.Writer) (wrap
 	flush = func() {
 		reasoning, answer := r.split.Flush()
 		emit(reasoning, answer)
-		if r.mode == "separate" && !r.split.InReasoning() {
+		if wroteReasoning {
 			fmt.Fprintln(stderr)
 		}
 	}
