@@ -55,11 +55,11 @@ func resolveTemplate(flag string, f *gguf.File, stderr io.Writer) (*chat.Templat
 		return chat.Parse(flag, string(src))
 	}
 	if f != nil {
-		if src := f.String("tokenizer.chat_template", ""); src != "" {
-			return chat.Parse("tokenizer.chat_template", src)
+		t, fallback, err := chat.ForModel(f.String("tokenizer.chat_template", ""))
+		if fallback {
+			fmt.Fprintf(stderr, "gollm: the model has no chat template; using %s (choose one with --chat-template)\n", chat.DefaultName)
 		}
-		fmt.Fprintf(stderr, "gollm: the model has no chat template; using %s (choose one with --chat-template)\n", chat.DefaultName)
-		return chat.Builtin(chat.DefaultName)
+		return t, err
 	}
 	return nil, usageErr("give a model (-m) or --chat-template")
 }
@@ -106,32 +106,17 @@ func readMessagesFile(path string) ([]chat.Message, error) {
 	return msgs, nil
 }
 
-// specialText is the vocabulary text of a special token, "" if none.
-func specialText(tok *tokenizer.Tokenizer, id int32) string {
-	if id < 0 {
-		return ""
-	}
-	return tok.Token(id)
-}
-
-// vocabOptions fills the template's bos_token and eos_token from the vocabulary.
+// vocabOptions fills the template's bos_token and eos_token from the
+// vocabulary (none without a model).
 func vocabOptions(tok *tokenizer.Tokenizer, opts chat.Options) chat.Options {
-	if tok != nil {
-		opts.BOS, opts.EOS = specialText(tok, tok.BOS()), specialText(tok, tok.EOS())
+	if tok == nil {
+		return opts
 	}
-	return opts
+	return chat.WithVocab(opts, tok)
 }
 
-// tokenizeChat tokenizes a rendered conversation: control-token texts become
-// their ids, BOS is added when the vocabulary asks for it unless the template
-// already wrote one (no double BOS), and no EOS is appended.
-func tokenizeChat(tok *tokenizer.Tokenizer, text string) []int32 {
-	ids := tok.Encode(text, false, true)
-	if tok.AddBOS() && tok.BOS() >= 0 && (len(ids) == 0 || ids[0] != tok.BOS()) {
-		ids = append([]int32{tok.BOS()}, ids...)
-	}
-	return ids
-}
+// tokenizeChat tokenizes a rendered conversation (specials parsed, one BOS).
+func tokenizeChat(tok *tokenizer.Tokenizer, text string) []int32 { return chat.PromptTokens(tok, text) }
 
 // parseNow reads --now: an RFC 3339 time, or the forms 2006-01-02T15:04:05
 // and 2006-01-02 (UTC).
