@@ -267,6 +267,32 @@ func TestChatEndToEnd(t *testing.T) {
 		}
 	})
 
+	t.Run("commands", func(t *testing.T) {
+		saved := filepath.Join(dir, "saved.json")
+		os.WriteFile(saved, []byte(`[{"role":"system","content":"S"},{"role":"user","content":"u1"},{"role":"assistant","content":"a1"}]`), 0o644)
+		out := filepath.Join(dir, "out.json")
+		in := "/load " + saved + "\n/set temp 0.5\n/set top-k 7\n/set\n/set temp -1\n/set bogus 1\n/nope\nu2\n/save " + out + "\n/clear\n/stats\n/help\n/exit\nnot read\n"
+		stdout, stderr, code := runWithStdin(t, in, "chat", "-m", endsTurn, "-n", "4")
+		if code != 0 {
+			t.Fatalf("exit %d: %s", code, stderr)
+		}
+		for _, want := range []string{"temp 0.5, top-k 7", "no reply yet", "/save FILE"} {
+			if !strings.Contains(stdout, want) {
+				t.Errorf("stdout lacks %q: %q", want, stdout)
+			}
+		}
+		for _, want := range []string{"--temp must be >= 0", "unknown option \"bogus\"", "unknown command /nope", "loaded 2 messages"} {
+			if !strings.Contains(stderr, want) {
+				t.Errorf("stderr lacks %q: %q", want, stderr)
+			}
+		}
+		b, _ := os.ReadFile(out)
+		var msgs []struct{ Role, Content string }
+		if err := json.Unmarshal(b, &msgs); err != nil || len(msgs) != 5 || msgs[0].Content != "S" || msgs[3].Content != "u2" || msgs[4].Role != "assistant" {
+			t.Fatalf("saved %s (%v)", b, err)
+		}
+	})
+
 	t.Run("Ctrl-C stops the reply only", func(t *testing.T) { chatInterrupt(t, random) })
 
 	t.Run("bad input", func(t *testing.T) {
