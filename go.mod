@@ -1,6 +1,6 @@
 module github.com/gollm/gollm
 
-go 1.26.8
+go 1.26.0
 
 require (
 	github.com/ardanlabs/jinja v1.8.0
