@@ -8,6 +8,8 @@ import (
 	"os"
 	"strings"
 
+	"github.com/gollm/gollm/engine"
+	"github.com/gollm/gollm/kvcache"
 	"github.com/spf13/cobra"
 )
 
@@ -23,7 +25,7 @@ func main() {
 	runAtExit()
 	if err != nil {
 		if !errors.Is(err, errInterrupted) {
-			fmt.Fprintln(os.Stderr, "gollm: "+oneLine(err))
+			fmt.Fprintln(os.Stderr, "gollm: "+oneLine(err)+flagHint(err))
 		}
 		os.Exit(exitCode(err))
 	}
@@ -61,6 +63,17 @@ var errUsage = errors.New("usage")
 
 func usageErr(format string, args ...any) error {
 	return fmt.Errorf("%w: %s", errUsage, fmt.Sprintf(format, args...))
+}
+
+// flagHint names the flag that gets past a library error.
+func flagHint(err error) string {
+	switch {
+	case errors.Is(err, kvcache.ErrCacheFull):
+		return " (raise --kv-size or -c)"
+	case errors.Is(err, engine.ErrPromptTooLong), errors.Is(err, engine.ErrContextFull):
+		return " (raise -c)"
+	}
+	return ""
 }
 
 func exitCode(err error) int {
