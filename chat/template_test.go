@@ -133,7 +133,7 @@ func TestStrftimeNow(t *testing.T) {
 
 // TestAllSharedTemplatesParse parses every template in ../shared/templates.
 func TestAllSharedTemplatesParse(t *testing.T) {
-	files, _ := filepath.Glob(filepath.Join(templatesDir, "*.jinja"))
+	files, _ := filepath.Glob(filepath.Join(templatesDir(t), "*.jinja"))
 	if len(files) == 0 {
 		t.Skip("no templates in ../shared/templates")
 	}

@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/binary"
 	"encoding/json"
+	"github.com/gollm/gollm/internal/shared"
 	"io"
 	"os"
 	"os/exec"
@@ -16,8 +17,6 @@ import (
 )
 
 const (
-	llamaVocab    = "../../../shared/vocab/ggml-vocab-llama-bpe.gguf"
-	llama31       = "../../../shared/templates/meta-llama-Llama-3.1-8B-Instruct.jinja"
 	eotID         = 128009 // <|eot_id|>
 	llamaBOS      = 128000
 	chatMessages  = `[{"role":"system","content":"Be brief."},{"role":"user","content":"Hi there"}]`
@@ -37,11 +36,8 @@ var wantChatIDs = []int32{128000, 128006, 9125, 128007, 271, 38766, 1303, 33025,
 // end-of-turn token).
 func chatModels(t *testing.T) (random, endsTurn string) {
 	t.Helper()
-	for _, p := range []string{llamaVocab, llama31} {
-		if _, err := os.Stat(p); err != nil {
-			t.Skipf("shared test data not available (%v)", err)
-		}
-	}
+	llamaVocab := shared.Dir(t, "vocab", "ggml-vocab-llama-bpe.gguf")
+	llama31 := shared.Dir(t, "templates", "meta-llama-Llama-3.1-8B-Instruct.jinja")
 	dir := t.TempDir()
 	random = filepath.Join(dir, "chat-llama.gguf")
 	if _, stderr, code := run(t, "synth", "--preset", "tiny", "--type", "Q8_0", "--vocab", llamaVocab, "--chat-template", llama31, "-o", random); code != 0 {

@@ -4,13 +4,12 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"github.com/gollm/gollm/internal/shared"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 )
-
-const sharedTemplates = "../../../shared/templates"
 
 // runTemplateCmd runs `gollm template ARGS` in process.
 func runTemplateCmd(args ...string) (string, string, error) {
@@ -28,9 +27,10 @@ func runTemplateCmd(args ...string) (string, string, error) {
 // `gollm template --chat-template FILE --context CTX --now 2024-07-26T00:00:00`
 // and wants Hugging Face's string byte for byte.
 func TestTemplateCommandReference(t *testing.T) {
-	f, err := os.Open(filepath.Join(sharedTemplates, "expected.jsonl"))
+	templates := shared.Dir(t, "templates")
+	f, err := os.Open(filepath.Join(templates, "expected.jsonl"))
 	if err != nil {
-		t.Skipf("reference renderings not available (%v): they live in ../shared/templates", err)
+		t.Fatal(err)
 	}
 	defer f.Close()
 	dir := t.TempDir()
@@ -50,7 +50,7 @@ func TestTemplateCommandReference(t *testing.T) {
 		if err := os.WriteFile(ctx, l.Context, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		got, _, err := runTemplateCmd("--chat-template", filepath.Join(sharedTemplates, l.Template), "--context", ctx, "--now", "2024-07-26T00:00:00")
+		got, _, err := runTemplateCmd("--chat-template", filepath.Join(templates, l.Template), "--context", ctx, "--now", "2024-07-26T00:00:00")
 		switch {
 		case err != nil:
 			t.Errorf("%s/%s: %v", l.Template, l.Case, err)
