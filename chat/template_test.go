@@ -265,3 +265,35 @@ func TestUnclosedBlockNamesItsLine(t *testing.T) {
 		t.Fatalf("want line 3 (the for), got %v", err)
 	}
 }
+
+// TestListContentFallback: a template that only takes string content gets
+// the text parts joined, where Hugging Face's renderer would fail.
+func TestListContentFallback(t *testing.T) {
+	msgs, err := ParseMessages([]byte(`[{"role":"user","content":[{"type":"text","text":"Hi"},{"type":"image_url","image_url":{"url":"x"}},{"type":"text","text":"there"}]}]`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	strict, err := Parse("t", "{% for m in messages %}{% if m.content is not string %}{{ raise_exception('strings only') }}{% endif %}{{ m.content }}{% endfor %}")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, err := strict.Render(msgs, Options{}); err != nil || got != "Hi\nthere" {
+		t.Fatalf("got %q, %v", got, err)
+	}
+	// A template that takes lists sees the list.
+	lists, err := Parse("t", "{% for p in messages[0].content %}[{{ p.type }}]{% endfor %}")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, err := lists.Render(msgs, Options{}); err != nil || got != "[text][image_url][text]" {
+		t.Fatalf("got %q, %v", got, err)
+	}
+	// Qwen3's template calls .startswith on the content.
+	if haveTemplates() {
+		tm := loadTemplate(t, "Qwen-Qwen3-0.6B.jinja")
+		got, err := tm.Render(msgs, Options{AddGenerationPrompt: true})
+		if err != nil || !strings.Contains(got, "<|im_start|>user\nHi\nthere<|im_end|>") {
+			t.Fatalf("Qwen3 with list content: %q, %v", got, err)
+		}
+	}
+}
