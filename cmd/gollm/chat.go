@@ -107,6 +107,7 @@ func runChat(ctx context.Context, f *chatCmdFlags) error {
 				// Not generating (piped input waiting): leave like a
 				// plain Ctrl-C would.
 				fmt.Fprintln(os.Stderr)
+				runAtExit()
 				os.Exit(130)
 			}
 		}
