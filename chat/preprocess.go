@@ -53,7 +53,7 @@ func preprocess(src string) string {
 			switch {
 			case n.lmark == '-':
 				text = strings.TrimRightFunc(text, unicode.IsSpace)
-			case (n.kind == itemStmt || n.kind == itemComment) && n.lmark != '+' && !n.rawBody:
+			case (n.kind == itemStmt || n.kind == itemComment) && n.lmark != '+':
 				lpos := strings.LastIndexByte(text, '\n') + 1
 				if (lpos > 0 || lineStarting) && lpos < len(text) && strings.TrimLeft(text[lpos:], " \t\v\f") == "" {
 					text = text[:lpos]
@@ -93,7 +93,6 @@ type item struct {
 	src          string // text, or a tag's content between its markers
 	lmark, rmark byte   // '-', '+' or 0
 	rawBegin     bool   // a {% raw %} tag: no trim_blocks after it
-	rawBody      bool   // the text of a raw block (before {% endraw %}): no lstrip
 }
 
 // lexTemplate splits src into text and tags as the engine's scanner does
@@ -146,7 +145,7 @@ func lexTemplate(src string) []item {
 				break
 			}
 			if body != "" {
-				items = append(items, item{kind: itemText, src: body, rawBody: true})
+				items = append(items, item{kind: itemText, src: body})
 			}
 			items = append(items, endTag)
 			i, textStart = next, next
