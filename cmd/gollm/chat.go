@@ -77,6 +77,10 @@ func runChat(ctx context.Context, f *chatCmdFlags) error {
 	if err != nil {
 		return err
 	}
+	tools, err := f.chat.readTools()
+	if err != nil {
+		return err
+	}
 	m, err := f.gen.model.load(false)
 	if err != nil {
 		return err
@@ -91,7 +95,7 @@ func runChat(ctx context.Context, f *chatCmdFlags) error {
 		return usageErr("%v", err)
 	}
 	s := &chatSession{m: m, tmpl: tmpl, gen: f.gen, smp: smp, reasoning: out.mode,
-		opts:   vocabOptions(m.Tokenizer, chat.Options{AddGenerationPrompt: true, Kwargs: kwargs}),
+		opts:   vocabOptions(m.Tokenizer, chat.Options{AddGenerationPrompt: true, Kwargs: kwargs, Tools: tools}),
 		system: f.chat.system, stdout: os.Stdout, stderr: os.Stderr}
 
 	// Ctrl-C stops the reply, not the program: this command takes SIGINT

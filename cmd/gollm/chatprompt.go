@@ -24,6 +24,7 @@ type chatFlags struct {
 	system    string // --system
 	messages  string // --messages FILE
 	reasoning string // --reasoning show|hide|separate
+	tools     string // --tools FILE: a JSON list of tool definitions
 	enabled   bool   // generate --chat
 	cmd       *cobra.Command
 }
@@ -31,6 +32,23 @@ type chatFlags struct {
 func (c *chatFlags) registerTemplate(cmd *cobra.Command) {
 	cmd.Flags().StringVar(&c.template, "chat-template", "", "chat template: a built-in name ("+strings.Join(chat.BuiltinNames(), ", ")+") or a Jinja file; default: the model's own")
 	cmd.Flags().StringVar(&c.kwargs, "chat-template-kwargs", "", `extra template variables as a JSON object, e.g. '{"enable_thinking": false}'`)
+	cmd.Flags().StringVar(&c.tools, "tools", "", "a JSON file with the list of tool definitions (OpenAI form) the template shows the model")
+}
+
+// readTools reads --tools: nil when not given.
+func (c *chatFlags) readTools() (json.RawMessage, error) {
+	if c.tools == "" {
+		return nil, nil
+	}
+	b, err := os.ReadFile(c.tools)
+	if err != nil {
+		return nil, fmt.Errorf("tools: %w", err)
+	}
+	var list []json.RawMessage
+	if err := json.Unmarshal(b, &list); err != nil {
+		return nil, fmt.Errorf("tools: %s is not a JSON list of tool definitions: %v", c.tools, err)
+	}
+	return b, nil
 }
 
 func (c *chatFlags) registerReasoning(cmd *cobra.Command) {
@@ -168,7 +186,7 @@ func (c *chatFlags) check() error {
 	if c.active() || c.cmd == nil {
 		return nil
 	}
-	for _, name := range []string{"system", "chat-template", "chat-template-kwargs", "reasoning"} {
+	for _, name := range []string{"system", "chat-template", "chat-template-kwargs", "tools", "reasoning"} {
 		if c.cmd.Flags().Changed(name) {
 			return usageErr("--%s needs --chat or --messages", name)
 		}
@@ -191,6 +209,10 @@ func (c *chatFlags) apply(m *engine.Model, prompt string, esc func(string) strin
 	if err != nil {
 		return nil, err
 	}
+	tools, err := c.readTools()
+	if err != nil {
+		return nil, err
+	}
 	tmpl, err := resolveTemplate(c.template, m.File, os.Stderr)
 	if err != nil {
 		return nil, err
@@ -206,7 +228,7 @@ func (c *chatFlags) apply(m *engine.Model, prompt string, esc func(string) strin
 	if c.system != "" {
 		msgs = append([]chat.Message{{Role: "system", Content: chat.Text(esc(c.system))}}, msgs...)
 	}
-	text, err := tmpl.Render(msgs, vocabOptions(m.Tokenizer, chat.Options{AddGenerationPrompt: true, Kwargs: kwargs}))
+	text, err := tmpl.Render(msgs, vocabOptions(m.Tokenizer, chat.Options{AddGenerationPrompt: true, Kwargs: kwargs, Tools: tools}))
 	if err != nil {
 		return nil, err
 	}

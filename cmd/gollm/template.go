@@ -54,8 +54,12 @@ func runTemplate(tf *templateFlags, stdout, stderr io.Writer) error {
 	if tf.tokens && tf.model == "" {
 		return usageErr("--tokens needs a model (-m)")
 	}
-	if tf.context != "" && (tf.chat.system != "" || tf.chat.kwargs != "" || tf.noGen) {
-		return usageErr("--context holds every variable: --system, --chat-template-kwargs and --no-generation-prompt go with --messages")
+	if tf.context != "" && (tf.chat.system != "" || tf.chat.kwargs != "" || tf.chat.tools != "" || tf.noGen) {
+		return usageErr("--context holds every variable: --system, --tools, --chat-template-kwargs and --no-generation-prompt go with --messages")
+	}
+	tools, err := tf.chat.readTools()
+	if err != nil {
+		return err
 	}
 	now, err := parseNow(tf.now)
 	if err != nil {
@@ -97,7 +101,7 @@ func runTemplate(tf *templateFlags, stdout, stderr io.Writer) error {
 		if tf.chat.system != "" {
 			msgs = append([]chat.Message{{Role: "system", Content: chat.Text(tf.chat.system)}}, msgs...)
 		}
-		opts := vocabOptions(tok, chat.Options{AddGenerationPrompt: !tf.noGen, Kwargs: kwargs, Now: now})
+		opts := vocabOptions(tok, chat.Options{AddGenerationPrompt: !tf.noGen, Kwargs: kwargs, Tools: tools, Now: now})
 		if text, err = tmpl.Render(msgs, opts); err != nil {
 			return err
 		}

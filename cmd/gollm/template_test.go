@@ -103,3 +103,27 @@ func TestTemplateCommandErrors(t *testing.T) {
 		t.Fatalf("got %q, %v", out, err)
 	}
 }
+
+// TestTemplateCommandTools: --tools gives the template the tool list, in
+// its key order, as the "tools" reference case does.
+func TestTemplateCommandTools(t *testing.T) {
+	templates := shared.Dir(t, "templates")
+	dir := t.TempDir()
+	tools := filepath.Join(dir, "tools.json")
+	os.WriteFile(tools, []byte(`[{"type":"function","function":{"name":"get_weather","description":"Current weather for a city","parameters":{"type":"object","properties":{"city":{"type":"string","description":"City name"}},"required":["city"]}}}]`), 0o644)
+	msgs := filepath.Join(dir, "m.json")
+	os.WriteFile(msgs, []byte(`[{"role":"user","content":"What's the weather in Paris?"}]`), 0o644)
+	got, _, err := runTemplateCmd("--chat-template", filepath.Join(templates, "Qwen-Qwen2.5-7B-Instruct.jinja"), "--messages", msgs, "--tools", tools)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"type": "function", "function": {"name": "get_weather", "description": "Current weather for a city", "parameters": {"type": "object", "properties": {"city": {"type": "string", "description": "City name"}}, "required": ["city"]}}}`
+	if !strings.Contains(got, "<tools>\n"+want+"\n</tools>") {
+		t.Fatalf("got %q", got)
+	}
+	bad := filepath.Join(dir, "bad.json")
+	os.WriteFile(bad, []byte(`{"type":"function"}`), 0o644)
+	if _, _, err := runTemplateCmd("--chat-template", "chatml", "--messages", msgs, "--tools", bad); err == nil || !strings.Contains(err.Error(), "JSON list of tool definitions") {
+		t.Fatalf("bad tools: %v", err)
+	}
+}
