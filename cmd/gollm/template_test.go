@@ -127,3 +127,20 @@ func TestTemplateCommandTools(t *testing.T) {
 		t.Fatalf("bad tools: %v", err)
 	}
 }
+
+// TestTemplateTokensSPM: a SentencePiece model whose own template writes
+// the BOS (tiny-phi3): one BOS, then llama.cpp's ids (b10573
+// llama-tokenize, which adds a second BOS in front).
+func TestTemplateTokensSPM(t *testing.T) {
+	model := shared.Dir(t, "models", "tiny-phi3-F16.gguf")
+	msgs := filepath.Join(t.TempDir(), "m.json")
+	os.WriteFile(msgs, []byte(`[{"role":"system","content":"Be brief."},{"role":"user","content":"Hi there"}]`), 0o644)
+	out, _, err := runTemplateCmd("-m", model, "--messages", msgs)
+	if err != nil || out != "<s><|user|>\nHi there<|end|>\n<|assistant|>\n" {
+		t.Fatalf("rendered %q, %v", out, err)
+	}
+	out, _, err = runTemplateCmd("-m", model, "--messages", msgs, "--tokens")
+	if err != nil || strings.TrimSpace(out) != "1 32010 6324 727 32007 32001" {
+		t.Fatalf("tokens %q, %v", out, err)
+	}
+}
