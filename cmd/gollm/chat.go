@@ -277,7 +277,7 @@ func (s *chatSession) interactive(ctx context.Context) error {
 	}
 	defer rl.Close()
 	s.stdout, s.stderr = rl.Stdout(), rl.Stderr()
-	fmt.Fprintln(s.stderr, "gollm chat: /help for commands, Ctrl-C stops a reply, Ctrl-D exits")
+	fmt.Fprintf(s.stderr, "gollm chat: template %s, context %d tokens; /help for commands, Ctrl-C stops a reply, Ctrl-D exits\n", s.tmpl.Name(), s.m.ContextSize())
 	var pending []string // lines of a message continued with a trailing backslash
 	for {
 		if ctx.Err() != nil {
