@@ -19,8 +19,9 @@ import (
 )
 
 type chatCmdFlags struct {
-	gen  generateFlags // the model, sampling and --system/--chat-template flags
-	chat chatFlags
+	gen      generateFlags // the model and sampling flags
+	chat     chatFlags
+	noEscape bool
 }
 
 func chatCmd() *cobra.Command {
@@ -42,7 +43,8 @@ turn and each reply one block of text on stdout.`,
 	registerSamplingFlags(cmd, &f.gen)
 	fl := cmd.Flags()
 	fl.IntVarP(&f.gen.n, "n-predict", "n", -1, "most tokens per reply (-1: until the end of the turn or a full context)")
-	fl.StringVar(&f.chat.system, "system", "", "system prompt")
+	fl.StringVar(&f.chat.system, "system", "", `system prompt (escapes such as \n are processed, as llama.cpp does)`)
+	fl.BoolVar(&f.noEscape, "no-escape", false, "take --system literally")
 	f.chat.registerTemplate(cmd)
 	f.chat.registerReasoning(cmd)
 	return cmd
@@ -97,6 +99,9 @@ func runChat(ctx context.Context, f *chatCmdFlags) error {
 	s := &chatSession{m: m, tmpl: tmpl, gen: f.gen, smp: smp, reasoning: out.mode,
 		opts:   vocabOptions(m.Tokenizer, chat.Options{AddGenerationPrompt: true, Kwargs: kwargs, Tools: tools}),
 		system: f.chat.system, stdout: os.Stdout, stderr: os.Stderr}
+	if !f.noEscape {
+		s.system = unescape(s.system)
+	}
 
 	// Ctrl-C stops the reply, not the program: this command takes SIGINT
 	// from the process-wide handler (which would cancel ctx for good and
