@@ -3,6 +3,7 @@ package chat
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 )
 
@@ -84,7 +85,7 @@ type FunctionCall struct {
 }
 
 // ErrMessages reports messages that are not a JSON list of chat messages.
-var ErrMessages = fmt.Errorf("chat: bad messages")
+var ErrMessages = errors.New("chat: bad messages")
 
 // ParseMessages decodes a JSON list of OpenAI-style messages.
 func ParseMessages(data []byte) ([]Message, error) {
