@@ -26,6 +26,12 @@ type Options struct {
 	// Progress, if set, is called from the writing goroutine after each
 	// tensor with the tensor bytes written so far and in total.
 	Progress func(done, total int64)
+
+	// VocabFrom is a GGUF file (model or vocabulary only) whose tokenizer.*
+	// keys replace the made-up vocabulary; the shape takes its size.
+	VocabFrom string
+	// ChatTemplate, when set, is written as tokenizer.chat_template.
+	ChatTemplate string
 }
 
 type tensorSpec struct {
@@ -97,8 +103,15 @@ func WriteContext(ctx context.Context, path string, s Shape, opt Options) error 
 	if threads <= 0 {
 		threads = runtime.NumCPU()
 	}
+	custom, err := opt.customize(&s)
+	if err != nil {
+		return err
+	}
 	w := gguf.NewWriter()
 	if err := s.setMetadata(w, int(ft)); err != nil {
+		return err
+	}
+	if err := custom(w); err != nil {
 		return err
 	}
 	mi := quantize.ModelInfo{Arch: s.Arch, Layers: s.Layers, HeadCount: s.Heads, HeadCountKV: s.KVHeads}
