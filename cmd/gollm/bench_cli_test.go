@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"github.com/gollm/gollm/internal/shared"
 	"os/exec"
 	"path/filepath"
 	"strconv"
@@ -192,7 +193,7 @@ func TestBenchInterrupt(t *testing.T) {
 // cache with 8-wide heads) ends the run with its error, after the rows
 // already finished, marked partial.
 func TestBenchErrorKeepsRows(t *testing.T) {
-	model := filepath.Join(instrShared(t), "models", "stories260K.gguf")
+	model := filepath.Join(shared.Dir(t), "models", "stories260K.gguf")
 	out, stderr, err := instrRun(t, "bench", "-m", model, "-p", "8", "-n", "0", "-t", "1", "-r", "1", "--mem-bw", "10",
 		"--kv-type", "f16,q8_0", "-o", "json")
 	if err == nil || errors.Is(err, errUsage) || !strings.Contains(err.Error(), "q8_0") {
