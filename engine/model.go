@@ -2,7 +2,6 @@ package engine
 
 import (
 	"fmt"
-	"math"
 	"strings"
 	"time"
 
@@ -32,7 +31,7 @@ type Options struct {
 	Pack string
 }
 
-// ParseKVType maps a --kv-type value to a storage type.
+// ParseKVType maps a KV cache type name (f16, q8_0, f32) to a storage type.
 func ParseKVType(s string) (ggml.Type, error) {
 	switch strings.ToLower(s) {
 	case "", "f16":
@@ -56,13 +55,12 @@ type Model struct {
 	Timers    *Timers
 	LoadTime  time.Duration
 
-	pool      *kernels.Pool
-	rope      *kernels.RoPE
-	cache     *kvcache.Cache
-	seq       kvcache.SeqID // the sequence Eval and Generate use
-	state     *runState
-	attnScale float32
-	ctx       int // context window of one sequence
+	pool   *kernels.Pool
+	family family // the architecture's layers and forward pass
+	cache  *kvcache.Cache
+	seq    kvcache.SeqID // the sequence Eval and Generate use
+	state  *runState
+	ctx    int // context window of one sequence
 
 	embedDequant func(src []byte, dst []float32)
 
@@ -96,7 +94,16 @@ func newModel(f *gguf.File, opt Options) (*Model, error) {
 	if err != nil {
 		return nil, err
 	}
-	w, err := loadWeights(f, arch, &cfg)
+	ctx := opt.Context
+	if ctx <= 0 {
+		ctx = min(cfg.ContextLen, 4096)
+	}
+	batch := opt.Batch
+	if batch <= 0 {
+		batch = 512
+	}
+	batch = min(batch, ctx)
+	fam, w, err := loadFamily(f, arch, &cfg, loadEnv{ctx: ctx, batch: batch})
 	if err != nil {
 		return nil, err
 	}
@@ -111,15 +118,6 @@ func newModel(f *gguf.File, opt Options) (*Model, error) {
 	if err != nil {
 		return nil, fmt.Errorf("tensor %q: %w", "token_embd.weight", err)
 	}
-	ctx := opt.Context
-	if ctx <= 0 {
-		ctx = min(cfg.ContextLen, 4096)
-	}
-	batch := opt.Batch
-	if batch <= 0 {
-		batch = 512
-	}
-	batch = min(batch, ctx)
 	kvType, err := ParseKVType(opt.KVType)
 	if err != nil {
 		return nil, err
@@ -140,19 +138,13 @@ func newModel(f *gguf.File, opt Options) (*Model, error) {
 	if err != nil {
 		return nil, err
 	}
-	rope, err := kernels.NewRoPEScaled(cfg.HeadDim, cfg.RopeDim, cfg.RopeBase, cfg.RopeScale,
-		w.RopeFreqs, arch.Rope == RopeNeoX, min(ctx, 4096)) // later positions: angles per call
-	if err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrBadModel, err)
-	}
 	m := &Model{
 		Config: cfg, Arch: arch, Weights: w, Tokenizer: tok, File: f,
 		Timers:       newTimers(cfg.Layers),
 		pool:         kernels.NewPool(opt.Threads),
+		family:       fam,
 		cache:        cache,
-		rope:         rope,
 		state:        newRunState(&cfg, batch),
-		attnScale:    float32(1 / math.Sqrt(float64(cfg.HeadDim))),
 		ctx:          ctx,
 		embedDequant: embTraits.Dequantize,
 	}

@@ -28,7 +28,7 @@ func (m *Model) Perplexity(tokens []int32, n int, onChunk func(i int, ppl float6
 	}
 	chunks := len(tokens) / n
 	if chunks == 0 {
-		return nil, fmt.Errorf("engine: need at least %d tokens for one chunk of -c %d, the text has %d", n, n, len(tokens))
+		return nil, fmt.Errorf("engine: need at least %d tokens for one chunk of %d, the text has %d", n, n, len(tokens))
 	}
 	res := &PerplexityResult{Chunks: chunks}
 	vocab := m.Config.Vocab
