@@ -29,6 +29,9 @@ type Arch struct {
 	// forward order: that list feeds the packer, the byte counts and the
 	// timers) and returns its forward pass.
 	load func(l *loader, c *Config, env loadEnv) (family, error)
+	// describe, if set, lists the family's particulars for Describe
+	// (reading metadata only).
+	describe func(l *loader, c *Config) []string
 }
 
 // family is a loaded architecture: its layers and its forward pass.

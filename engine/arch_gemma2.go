@@ -16,12 +16,15 @@ import (
 // gemma3 (arch_gemma3.go) is the same block with q/k norms and no
 // soft-caps.
 func init() {
-	register(Arch{Name: "gemma2", Rope: RopeNeoX, load: func(l *loader, c *Config, env loadEnv) (family, error) {
-		h := readGemmaParams(l, c, 2)
-		h.attnSoftcap = float32(l.f.Float(c.Arch+".attn_logit_softcapping", 50))
-		h.finalSoftcap = float32(l.f.Float(c.Arch+".final_logit_softcapping", 30))
-		return loadGemma(l, c, env, h, attnOptional{})
-	}})
+	register(Arch{Name: "gemma2", Rope: RopeNeoX, load: loadGemma(gemma2Params, attnOptional{}),
+		describe: describeGemma(gemma2Params)})
+}
+
+func gemma2Params(l *loader, c *Config) gemmaParams {
+	h := readGemmaParams(l, c, 2)
+	h.attnSoftcap = float32(l.f.Float(c.Arch+".attn_logit_softcapping", 50))
+	h.finalSoftcap = float32(l.f.Float(c.Arch+".final_logit_softcapping", 30))
+	return h
 }
 
 // gemmaParams are the gemma block's hyper-parameters beyond Config.
@@ -70,7 +73,27 @@ type gemmaLayer struct {
 	local                  bool // sliding-window layer
 }
 
-func loadGemma(l *loader, c *Config, env loadEnv, h gemmaParams, req attnOptional) (family, error) {
+// describeGemma lists the gemma block's particulars for Describe.
+func describeGemma(params func(*loader, *Config) gemmaParams) func(*loader, *Config) []string {
+	return func(l *loader, c *Config) []string {
+		h := params(l, c)
+		lines := []string{fmt.Sprintf("sliding window of %d positions on %d of every %d layers, local RoPE base %g",
+			h.window, h.pattern-1, h.pattern, h.localBase)}
+		if h.attnSoftcap != 0 || h.finalSoftcap != 0 {
+			lines = append(lines, fmt.Sprintf("soft-caps: attention %g, final logits %g (0: none)", h.attnSoftcap, h.finalSoftcap))
+		}
+		return append(lines, fmt.Sprintf("queries scaled by %.4g, embedding by sqrt(%d), GeGLU FFN, post-norms", h.qScale, c.Dim))
+	}
+}
+
+// loadGemma returns the loader of a gemma-block family.
+func loadGemma(params func(*loader, *Config) gemmaParams, req attnOptional) func(*loader, *Config, loadEnv) (family, error) {
+	return func(l *loader, c *Config, env loadEnv) (family, error) {
+		return loadGemmaLayers(l, c, env, params(l, c), req)
+	}
+}
+
+func loadGemmaLayers(l *loader, c *Config, env loadEnv, h gemmaParams, req attnOptional) (family, error) {
 	if h.window <= 0 || h.pattern <= 0 {
 		return nil, fmt.Errorf("%w: %s: sliding window %d and pattern %d must be positive", ErrBadModel, c.Arch, h.window, h.pattern)
 	}

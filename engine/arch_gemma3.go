@@ -6,10 +6,13 @@ package engine
 // layers' RoPE base from rope.freq_base_swa (10000 when absent, as
 // llama.cpp assumes for this family) without the global layers' scaling.
 func init() {
-	register(Arch{Name: "gemma3", Rope: RopeNeoX, load: func(l *loader, c *Config, env loadEnv) (family, error) {
-		h := readGemmaParams(l, c, 6)
-		h.localBase = float32(l.f.Float(c.Arch+".rope.freq_base_swa", 10000))
-		h.finalSoftcap = float32(l.f.Float(c.Arch+".final_logit_softcapping", 0))
-		return loadGemma(l, c, env, h, attnOptional{qkNorm: true})
-	}})
+	register(Arch{Name: "gemma3", Rope: RopeNeoX, load: loadGemma(gemma3Params, attnOptional{qkNorm: true}),
+		describe: describeGemma(gemma3Params)})
+}
+
+func gemma3Params(l *loader, c *Config) gemmaParams {
+	h := readGemmaParams(l, c, 6)
+	h.localBase = float32(l.f.Float(c.Arch+".rope.freq_base_swa", 10000))
+	h.finalSoftcap = float32(l.f.Float(c.Arch+".final_logit_softcapping", 0))
+	return h
 }

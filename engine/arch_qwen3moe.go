@@ -8,7 +8,13 @@ import "github.com/gollm/gollm/kernels"
 // their weights renormalized to sum to 1 (norm_topk_prob), no shared
 // expert.
 func init() {
-	register(Arch{Name: "qwen3moe", Rope: RopeNeoX, load: loadQwen3MoE})
+	register(Arch{Name: "qwen3moe", Rope: RopeNeoX, load: loadQwen3MoE, describe: func(l *loader, c *Config) []string {
+		mp, err := readMoEParams(l, c, true)
+		if err != nil {
+			return []string{err.Error()}
+		}
+		return []string{mp.String()}
+	}})
 }
 
 type qwen3moeModel struct {

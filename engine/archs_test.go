@@ -193,3 +193,19 @@ func TestMoEBadParams(t *testing.T) {
 		t.Errorf("8 of 4 experts: %v, want ErrBadModel", err)
 	}
 }
+
+// TestDescribe: each family's particulars appear in Describe.
+func TestDescribe(t *testing.T) {
+	want := map[string]string{"tiny-gemma2": "soft-caps: attention 50, final logits 30", "tiny-gemma3": "sliding window of 8 positions on 2 of every 3 layers, local RoPE base 10000",
+		"tiny-phi3": "RoPE factors long/short", "tiny-qwen3moe": "8 experts, 2 per token, expert FFN 128"}
+	for preset, line := range want {
+		m := presetModel(t, preset, "Q8_0", Options{Threads: 1, Context: 32})
+		lines, err := Describe(m.File)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if all := strings.Join(lines, "\n"); !strings.Contains(all, line) {
+			t.Errorf("%s: %q lacks %q", preset, all, line)
+		}
+	}
+}

@@ -29,6 +29,14 @@ type moeParams struct {
 	normWeights      bool // renormalize the chosen probabilities to sum to 1
 }
 
+func (mp moeParams) String() string {
+	norm := ""
+	if mp.normWeights {
+		norm = ", weights renormalized"
+	}
+	return fmt.Sprintf("mixture of experts: %d experts, %d per token, expert FFN %d%s", mp.nExp, mp.nUsed, mp.ffn, norm)
+}
+
 // readMoEParams reads expert_count, expert_used_count and
 // expert_feed_forward_length.
 func readMoEParams(l *loader, c *Config, normWeights bool) (moeParams, error) {
