@@ -24,7 +24,6 @@ const (
 // family touches no other.
 type Arch struct {
 	Name string
-	Rope RopeStyle
 	// load reads the family's layers (l records every matrix it loads, in
 	// forward order: that list feeds the packer, the byte counts and the
 	// timers) and returns its forward pass.

@@ -16,7 +16,7 @@ import (
 // gemma3 (arch_gemma3.go) is the same block with q/k norms and no
 // soft-caps.
 func init() {
-	register(Arch{Name: "gemma2", Rope: RopeNeoX, load: loadGemma(gemma2Params, attnOptional{}),
+	register(Arch{Name: "gemma2", load: loadGemma(gemma2Params, attnOptional{}),
 		describe: describeGemma(gemma2Params)})
 }
 

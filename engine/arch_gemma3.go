@@ -6,7 +6,7 @@ package engine
 // layers' RoPE base from rope.freq_base_swa (10000 when absent, as
 // llama.cpp assumes for this family) without the global layers' scaling.
 func init() {
-	register(Arch{Name: "gemma3", Rope: RopeNeoX, load: loadGemma(gemma3Params, attnOptional{qkNorm: true}),
+	register(Arch{Name: "gemma3", load: loadGemma(gemma3Params, attnOptional{qkNorm: true}),
 		describe: describeGemma(gemma3Params)})
 }
 

@@ -8,7 +8,7 @@ import "github.com/gollm/gollm/kernels"
 // stream) is also qwen2's and qwen3's, which differ in the tensors they
 // require.
 func init() {
-	register(Arch{Name: "llama", Rope: RopeNormal, load: loadLlama(RopeNormal, attnOptional{})})
+	register(Arch{Name: "llama", load: loadLlama(RopeNormal, attnOptional{})})
 }
 
 type llamaModel struct {

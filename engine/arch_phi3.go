@@ -15,7 +15,7 @@ import (
 // (rope.scaling.original_context_length), else rope_factors_short, as
 // llama.cpp chooses. Phi-3's sliding window is ignored, as llama.cpp does.
 func init() {
-	register(Arch{Name: "phi3", Rope: RopeNeoX, load: loadPhi3, describe: func(l *loader, c *Config) []string {
+	register(Arch{Name: "phi3", load: loadPhi3, describe: func(l *loader, c *Config) []string {
 		lines := []string{"fused q/k/v and gate/up projections"}
 		if l.has("rope_factors_long.weight") {
 			lines = append(lines, fmt.Sprintf("RoPE factors long/short, long past the original context %d",

@@ -4,5 +4,5 @@ package engine
 // NeoX RoPE, and a head size (attention.key_length) that need not be
 // embedding_length / head_count.
 func init() {
-	register(Arch{Name: "qwen3", Rope: RopeNeoX, load: loadLlama(RopeNeoX, attnOptional{qkNorm: true})})
+	register(Arch{Name: "qwen3", load: loadLlama(RopeNeoX, attnOptional{qkNorm: true})})
 }

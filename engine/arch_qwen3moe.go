@@ -8,7 +8,7 @@ import "github.com/gollm/gollm/kernels"
 // their weights renormalized to sum to 1 (norm_topk_prob), no shared
 // expert.
 func init() {
-	register(Arch{Name: "qwen3moe", Rope: RopeNeoX, load: loadQwen3MoE, describe: func(l *loader, c *Config) []string {
+	register(Arch{Name: "qwen3moe", load: loadQwen3MoE, describe: func(l *loader, c *Config) []string {
 		mp, err := readMoEParams(l, c, true)
 		if err != nil {
 			return []string{err.Error()}

@@ -209,3 +209,23 @@ func TestDescribe(t *testing.T) {
 		}
 	}
 }
+
+// TestArchsDecodeAllocatesNothing: the new families' passes allocate
+// nothing either (scratch sized at load).
+func TestArchsDecodeAllocatesNothing(t *testing.T) {
+	for _, preset := range archPresets {
+		m := presetModel(t, preset, "Q4_K_M", Options{Threads: 2, Context: 64})
+		if _, err := m.Eval(testTokens(12, m.Config.Vocab), false); err != nil {
+			t.Fatal(err)
+		}
+		tok := []int32{5}
+		allocs := testing.AllocsPerRun(20, func() {
+			if _, err := m.Eval(tok, false); err != nil {
+				t.Fatal(err)
+			}
+		})
+		if allocs != 0 {
+			t.Errorf("%s: a decode step allocates %.1f times", preset, allocs)
+		}
+	}
+}

@@ -13,9 +13,8 @@ import (
 // gelu_f32(x) over every f16 x, itself rounded to f16; inputs <= -10 give
 // 0 and inputs >= 10 pass through. Matching that (and not computing the
 // exact function) is what keeps gemma's logits within the golden
-// tolerance. The table lookup has no SIMD twin: the f16 rounding of the
-// inputs runs in the active implementation's F32ToF16 (SIMD where there
-// is one), the lookups are scalar in every implementation.
+// tolerance. There is no SIMD twin (a table lookup per element): every
+// implementation runs this generic code.
 
 const (
 	geluCoefA       = 0.044715
@@ -44,9 +43,6 @@ func geluLookup() []float32 {
 	return geluTable
 }
 
-// geluChunk is how many inputs GELU rounds to f16 at a time (a stack buffer).
-const geluChunk = 256
-
 // GELU sets out = gelu(x) (tanh approximation, ggml's f16 table). out may
 // alias x.
 func GELU(out, x []float32) { geglu(out, x, nil) }
@@ -58,25 +54,19 @@ func GeGLU(out, gate, up []float32) { geglu(out, gate, up[:len(gate)]) }
 func geglu(out, x, up []float32) {
 	out = out[:len(x)]
 	tab := geluLookup()
-	var h [geluChunk]uint16
-	for i0 := 0; i0 < len(x); i0 += geluChunk {
-		n := min(geluChunk, len(x)-i0)
-		F32ToF16(h[:n], x[i0:i0+n])
-		for i := 0; i < n; i++ {
-			v := x[i0+i]
-			var g float32
-			switch {
-			case v <= -10:
-				g = 0
-			case v >= 10:
-				g = v
-			default:
-				g = tab[h[i]]
-			}
-			if up != nil {
-				g *= up[i0+i]
-			}
-			out[i0+i] = g
+	for i, v := range x {
+		var g float32
+		switch {
+		case v <= -10:
+			g = 0
+		case v >= 10:
+			g = v
+		default:
+			g = tab[quant.FP32ToFP16(v)]
 		}
+		if up != nil {
+			g *= up[i]
+		}
+		out[i] = g
 	}
 }
