@@ -34,6 +34,9 @@ func init() {
 			Window: 8, WindowPattern: 3, ParamsNote: "test shape"},
 		{Name: "tiny-phi3", Arch: "phi3", Dim: 256, Layers: 2, Heads: 4, KVHeads: 4, FFN: 512,
 			Vocab: 1024, Context: 4096, OrigContext: 256, RopeBase: 10000, NormEps: 1e-5, ParamsNote: "test shape"},
+		{Name: "tiny-mixtral", Arch: "llama", Dim: 256, Layers: 2, Heads: 4, KVHeads: 2, FFN: 512,
+			Experts: 4, ExpertsUsed: 2, ExpertFFN: 512, Vocab: 1024, Context: 512, RopeBase: 10000, NormEps: 1e-5,
+			ParamsNote: "test shape"},
 		{Name: "tiny-qwen3moe", Arch: "qwen3moe", Dim: 256, Layers: 2, Heads: 4, KVHeads: 2, HeadDim: 64, FFN: 512,
 			Experts: 8, ExpertsUsed: 2, ExpertFFN: 128, Vocab: 1024, Context: 512, RopeBase: 1000000, NormEps: 1e-6,
 			QKNorm: true, ParamsNote: "test shape"},
@@ -53,7 +56,16 @@ var archLayers = map[string]func(s Shape, p string, mat matFunc, vec vecFunc) []
 	"gemma2":   gemmaLayer,
 	"gemma3":   gemmaLayer,
 	"phi3":     phi3Layer,
-	"qwen3moe": qwen3moeLayer,
+	"qwen3moe": moeLayer,
+}
+
+// layerFunc returns the shape's layer tensor list, nil for the llama
+// block's (write.go): llama with experts is Mixtral's layout.
+func (s Shape) layerFunc() func(s Shape, p string, mat matFunc, vec vecFunc) []tensorSpec {
+	if s.Experts > 0 {
+		return moeLayer
+	}
+	return archLayers[s.Arch]
 }
 
 func onesFill(row []float32, _ *rng) {
@@ -88,8 +100,9 @@ func phi3Layer(s Shape, p string, mat matFunc, vec vecFunc) []tensorSpec {
 		mat(p+"ffn_up.weight", d, 2*f), mat(p+"ffn_down.weight", f, d)}
 }
 
-// qwen3moeLayer: qwen3's attention, a router and 3-D expert tensors.
-func qwen3moeLayer(s Shape, p string, mat matFunc, vec vecFunc) []tensorSpec {
+// moeLayer: llama's or qwen3's attention, a router and 3-D expert tensors
+// (qwen3moe, Mixtral).
+func moeLayer(s Shape, p string, mat matFunc, vec vecFunc) []tensorSpec {
 	hd := uint64(s.headDim())
 	d, f, n := uint64(s.Dim), uint64(s.ExpertFFN), uint64(s.Experts)
 	q, kv := uint64(s.Heads)*hd, uint64(s.KVHeads)*hd
@@ -98,11 +111,13 @@ func qwen3moeLayer(s Shape, p string, mat matFunc, vec vecFunc) []tensorSpec {
 	}
 	router := mat(p+"ffn_gate_inp.weight", d, n)
 	router.isVec = true // llama.cpp keeps the router in F32
-	return []tensorSpec{vec(p+"attn_norm.weight", d, onesFill),
-		mat(p+"attn_q.weight", d, q), mat(p+"attn_k.weight", d, kv), mat(p+"attn_v.weight", d, kv),
-		vec(p+"attn_q_norm.weight", hd, onesFill), vec(p+"attn_k_norm.weight", hd, onesFill),
-		mat(p+"attn_output.weight", q, d), vec(p+"ffn_norm.weight", d, onesFill), router,
-		exps("ffn_gate_exps.weight", d, f), exps("ffn_up_exps.weight", d, f), exps("ffn_down_exps.weight", f, d)}
+	out := []tensorSpec{vec(p+"attn_norm.weight", d, onesFill),
+		mat(p+"attn_q.weight", d, q), mat(p+"attn_k.weight", d, kv), mat(p+"attn_v.weight", d, kv)}
+	if s.QKNorm {
+		out = append(out, vec(p+"attn_q_norm.weight", hd, onesFill), vec(p+"attn_k_norm.weight", hd, onesFill))
+	}
+	return append(out, mat(p+"attn_output.weight", q, d), vec(p+"ffn_norm.weight", d, onesFill), router,
+		exps("ffn_gate_exps.weight", d, f), exps("ffn_up_exps.weight", d, f), exps("ffn_down_exps.weight", f, d))
 }
 
 // globalTensors are the tensors before the layers: phi3's RoPE factors.

@@ -51,7 +51,7 @@ func (s Shape) tensors() []tensorSpec {
 		return tensorSpec{name: name, dims: []uint64{n}, fill: fill, isVec: true}
 	}
 	out := []tensorSpec{mat("token_embd.weight", d, uint64(s.Vocab))}
-	if layer := archLayers[s.Arch]; layer != nil {
+	if layer := s.layerFunc(); layer != nil {
 		out = append(out, s.globalTensors(vec)...)
 		for l := 0; l < s.Layers; l++ {
 			out = append(out, layer(s, fmt.Sprintf("blk.%d.", l), mat, vec)...)
