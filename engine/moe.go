@@ -87,8 +87,8 @@ func newMoEState(c *Config, mp moeParams, batch int) *moeState {
 		count:   make([]int, mp.nExp+1),
 		order:   make([]int32, batch*mp.nUsed),
 		xg:      make([]float32, batch*c.Dim),
-		g:       make([]float32, batch*mp.ffn),
-		u:       make([]float32, batch*mp.ffn),
+		g:       make([]float32, max(batch, mp.nUsed)*mp.ffn), // decode: one row per chosen expert
+		u:       make([]float32, max(batch, mp.nUsed)*mp.ffn),
 		y:       make([]float32, batch*c.Dim),
 		outs:    make([]float32, batch*mp.nUsed*c.Dim),
 	}
@@ -111,6 +111,77 @@ func (m *Model) moe(l int, w *moeWeights, ms *moeState, xn []float32, ntok int) 
 			ms.weights[i*mp.nUsed:(i+1)*mp.nUsed], mp.normWeights)
 	}
 
+	if ntok == 1 {
+		m.moeDecode(l, w, ms, xn)
+	} else {
+		m.moeGrouped(l, w, ms, xn, ntok)
+	}
+
+	// Each token's output: its experts' outputs times their weights,
+	// summed in rank order (llama.cpp multiplies, then adds the views one
+	// by one).
+	out := m.state.tmp[:ntok*dim]
+	for i := 0; i < ntok; i++ {
+		o := out[i*dim : (i+1)*dim]
+		for s := 0; s < mp.nUsed; s++ {
+			a := i*mp.nUsed + s
+			y, wt := ms.outs[a*dim:(a+1)*dim], ms.weights[a]
+			if s == 0 {
+				for d := range o {
+					o[d] = y[d] * wt
+				}
+				continue
+			}
+			for d := range o {
+				o[d] += y[d] * wt
+			}
+		}
+	}
+	return out
+}
+
+// moeDecode runs the chosen experts of a single token into ms.outs: their
+// gate and up products share the token's quantized input, so two experts'
+// four matrices go to the pool as one job (the same bits as one by one).
+func (m *Model) moeDecode(l int, w *moeWeights, ms *moeState, xn []float32) {
+	mp, dim, t := ms.mp, m.Config.Dim, m.Timers
+	sel := ms.sel[:mp.nUsed]
+	t.mark(l, OpFFNUpGate)
+	at := vecDotType(w.gate[0].Type)
+	if vecDotType(w.up[0].Type) != at {
+		for s, e := range sel {
+			m.matmul3(ms.g[s*mp.ffn:(s+1)*mp.ffn], w.gate[e], ms.u[s*mp.ffn:(s+1)*mp.ffn], w.up[e], nil, nil, xn, 1, dim)
+		}
+	} else {
+		m.state.memo.reset()
+		a := m.state.scratch.Quantize(m.pool, w.gate[0].Type, xn, 1, dim)
+		var outs [4][]float32
+		var ws [4]*kernels.Matrix
+		for s0 := 0; s0 < len(sel); s0 += 2 {
+			n := 0
+			for s := s0; s < min(s0+2, len(sel)); s++ {
+				e := sel[s]
+				outs[n], ws[n] = ms.g[s*mp.ffn:(s+1)*mp.ffn], w.gate[e]
+				outs[n+1], ws[n+1] = ms.u[s*mp.ffn:(s+1)*mp.ffn], w.up[e]
+				n += 2
+			}
+			m.pool.MatMulN(outs[:n], ws[:n], a)
+		}
+	}
+	t.mark(l, OpFFNAct)
+	g := ms.g[:mp.nUsed*mp.ffn]
+	kernels.SwiGLU(g, g, ms.u[:mp.nUsed*mp.ffn])
+	t.mark(l, OpFFNDown)
+	for s, e := range sel {
+		m.matmul(ms.outs[s*dim:(s+1)*dim], w.down[e], g[s*mp.ffn:(s+1)*mp.ffn], 1, mp.ffn)
+	}
+}
+
+// moeGrouped runs a pass of several tokens into ms.outs: the assignments
+// grouped by expert, one gate/up and one down product per expert over its
+// tokens.
+func (m *Model) moeGrouped(l int, w *moeWeights, ms *moeState, xn []float32, ntok int) {
+	mp, dim, t := ms.mp, m.Config.Dim, m.Timers
 	// Group the assignments by expert (a counting sort, token order within
 	// an expert).
 	clear(ms.count)
@@ -153,28 +224,6 @@ func (m *Model) moe(l int, w *moeWeights, ms *moeState, xn []float32, ntok int) 
 			copy(ms.outs[int(a)*dim:(int(a)+1)*dim], y[r*dim:(r+1)*dim])
 		}
 	}
-
-	// Each token's output: its experts' outputs times their weights,
-	// summed in rank order (llama.cpp multiplies, then adds the views one
-	// by one).
-	out := m.state.tmp[:ntok*dim]
-	for i := 0; i < ntok; i++ {
-		o := out[i*dim : (i+1)*dim]
-		for s := 0; s < mp.nUsed; s++ {
-			a := i*mp.nUsed + s
-			y, wt := ms.outs[a*dim:(a+1)*dim], ms.weights[a]
-			if s == 0 {
-				for d := range o {
-					o[d] = y[d] * wt
-				}
-				continue
-			}
-			for d := range o {
-				o[d] += y[d] * wt
-			}
-		}
-	}
-	return out
 }
 
 // route turns a token's router logits into probabilities (softmax, in
