@@ -17,7 +17,7 @@ import (
 // mixed batches), and the MoE byte counts. llama.cpp's logits for them are
 // in the golden tests.
 
-var archPresets = []string{"tiny-gemma2", "tiny-gemma3", "tiny-phi3", "tiny-qwen3moe", "tiny-mixtral"}
+var archPresets = []string{"tiny-gemma2", "tiny-gemma3", "tiny-phi3", "tiny-qwen3moe", "tiny-mixtral", "tiny-qwen2moe"}
 
 // presetModel writes a synthetic model of preset and loads it.
 func presetModel(t testing.TB, preset, typ string, opt Options) *Model {

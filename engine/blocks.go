@@ -193,14 +193,15 @@ func (l *loader) ffn(p string, c *Config) ffnWeights {
 // tmp buffer) for the caller to add to the residual stream.
 func (m *Model) ffn(l int, f *ffnWeights, act activation, xn []float32, ntok int) []float32 {
 	c, s, t := &m.Config, m.state, m.Timers
+	hidden := f.down.Cols // FFN, or a shared expert's width
 	t.mark(l, OpFFNUpGate)
-	gate, up := s.gate[:ntok*c.FFN], s.up[:ntok*c.FFN]
+	gate, up := s.gate[:ntok*hidden], s.up[:ntok*hidden]
 	if f.gateUp != nil {
-		m.matmul(f.guOut[:ntok*2*c.FFN], f.gateUp, xn, ntok, c.Dim)
+		m.matmul(f.guOut[:ntok*2*hidden], f.gateUp, xn, ntok, c.Dim)
 		t.mark(l, OpFFNAct)
 		for i := 0; i < ntok; i++ {
-			row := f.guOut[i*2*c.FFN : (i+1)*2*c.FFN]
-			glu(act, gate[i*c.FFN:(i+1)*c.FFN], row[:c.FFN], row[c.FFN:])
+			row := f.guOut[i*2*hidden : (i+1)*2*hidden]
+			glu(act, gate[i*hidden:(i+1)*hidden], row[:hidden], row[hidden:])
 		}
 	} else {
 		m.matmul3(gate, f.gate, up, f.up, nil, nil, xn, ntok, c.Dim)
@@ -210,7 +211,7 @@ func (m *Model) ffn(l int, f *ffnWeights, act activation, xn []float32, ntok int
 
 	t.mark(l, OpFFNDown)
 	out := s.tmp[:ntok*c.Dim]
-	m.matmul(out, f.down, gate, ntok, c.FFN)
+	m.matmul(out, f.down, gate, ntok, hidden)
 	return out
 }
 

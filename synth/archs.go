@@ -37,6 +37,9 @@ func init() {
 		{Name: "tiny-mixtral", Arch: "llama", Dim: 256, Layers: 2, Heads: 4, KVHeads: 2, FFN: 512,
 			Experts: 4, ExpertsUsed: 2, ExpertFFN: 512, Vocab: 1024, Context: 512, RopeBase: 10000, NormEps: 1e-5,
 			ParamsNote: "test shape"},
+		{Name: "tiny-qwen2moe", Arch: "qwen2moe", Dim: 256, Layers: 2, Heads: 4, KVHeads: 2, FFN: 512,
+			Experts: 8, ExpertsUsed: 2, ExpertFFN: 128, SharedFFN: 384, Vocab: 1024, Context: 512, RopeBase: 1000000,
+			NormEps: 1e-6, QKVBias: true, ParamsNote: "test shape"},
 		{Name: "tiny-qwen3moe", Arch: "qwen3moe", Dim: 256, Layers: 2, Heads: 4, KVHeads: 2, HeadDim: 64, FFN: 512,
 			Experts: 8, ExpertsUsed: 2, ExpertFFN: 128, Vocab: 1024, Context: 512, RopeBase: 1000000, NormEps: 1e-6,
 			QKNorm: true, ParamsNote: "test shape"},
@@ -57,6 +60,7 @@ var archLayers = map[string]func(s Shape, p string, mat matFunc, vec vecFunc) []
 	"gemma3":   gemmaLayer,
 	"phi3":     phi3Layer,
 	"qwen3moe": moeLayer,
+	"qwen2moe": moeLayer,
 }
 
 // layerFunc returns the shape's layer tensor list, nil for the llama
@@ -113,11 +117,21 @@ func moeLayer(s Shape, p string, mat matFunc, vec vecFunc) []tensorSpec {
 	router.isVec = true // llama.cpp keeps the router in F32
 	out := []tensorSpec{vec(p+"attn_norm.weight", d, onesFill),
 		mat(p+"attn_q.weight", d, q), mat(p+"attn_k.weight", d, kv), mat(p+"attn_v.weight", d, kv)}
+	if s.QKVBias {
+		small := func(row []float32, r *rng) { r.uniform(row, 0.01) }
+		out = append(out, vec(p+"attn_q.bias", q, small), vec(p+"attn_k.bias", kv, small), vec(p+"attn_v.bias", kv, small))
+	}
 	if s.QKNorm {
 		out = append(out, vec(p+"attn_q_norm.weight", hd, onesFill), vec(p+"attn_k_norm.weight", hd, onesFill))
 	}
-	return append(out, mat(p+"attn_output.weight", q, d), vec(p+"ffn_norm.weight", d, onesFill), router,
+	out = append(out, mat(p+"attn_output.weight", q, d), vec(p+"ffn_norm.weight", d, onesFill), router,
 		exps("ffn_gate_exps.weight", d, f), exps("ffn_up_exps.weight", d, f), exps("ffn_down_exps.weight", f, d))
+	if s.SharedFFN > 0 { // qwen2moe's shared expert
+		sf := uint64(s.SharedFFN)
+		out = append(out, vec(p+"ffn_gate_inp_shexp.weight", d, weightFill),
+			mat(p+"ffn_gate_shexp.weight", d, sf), mat(p+"ffn_up_shexp.weight", d, sf), mat(p+"ffn_down_shexp.weight", sf, d))
+	}
+	return out
 }
 
 // globalTensors are the tensors before the layers: phi3's RoPE factors.
@@ -171,6 +185,9 @@ func (s Shape) archMetadata() []struct {
 		add("expert_count", uint32(s.Experts))
 		add("expert_used_count", uint32(s.ExpertsUsed))
 		add("expert_feed_forward_length", uint32(s.ExpertFFN))
+	}
+	if s.SharedFFN > 0 {
+		add("expert_shared_feed_forward_length", uint32(s.SharedFFN))
 	}
 	return kvs
 }

@@ -39,6 +39,7 @@ type Shape struct {
 	Experts       int     // qwen3moe: expert_count
 	ExpertsUsed   int     // qwen3moe: expert_used_count
 	ExpertFFN     int     // qwen3moe: expert_feed_forward_length
+	SharedFFN     int     // qwen2moe: expert_shared_feed_forward_length
 }
 
 // headDim is the per-head size.
