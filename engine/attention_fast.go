@@ -124,11 +124,11 @@ func (j *attnJob) fastGroup(ntok int) int {
 }
 
 // attendFast is attention for query heads h0..h0+nh-1 of token tok (one
-// KV head) over n cached positions, in f32 with an online softmax per
+// KV head) over cached positions [lo, n), in f32 with an online softmax per
 // tile of cached rows: each tile's K and V rows are widened once and
 // serve all nh heads (kernels/attn_fast.go). Its results differ from the
 // exact path's by f16 rounding (~1e-3 relative).
-func (j *attnJob) attendFast(sc *fastScratch, tok, h0, nh, n int, v *kvcache.View) {
+func (j *attnJob) attendFast(sc *fastScratch, tok, h0, nh, lo, n int, v *kvcache.View) {
 	c, f := j.c, j.fast
 	hdv, hdvp, tile := c.HeadDimV, f.hdvp, f.tile
 	kvh := h0 / (c.Heads / c.KVHeads)
@@ -137,8 +137,8 @@ func (j *attnJob) attendFast(sc *fastScratch, tok, h0, nh, n int, v *kvcache.Vie
 		sc.m[g], sc.l[g] = float32(math.Inf(-1)), 0
 	}
 	clear(sc.acc[:nh*hdvp])
-	j.prefetchRows(v, 0, min(tile, n), kvh)
-	for p0 := 0; p0 < n; p0 += tile {
+	j.prefetchRows(v, lo, min(lo+tile, n), kvh)
+	for p0 := lo; p0 < n; p0 += tile {
 		rows := min(tile, n-p0)
 		for r := 0; r < rows; {
 			b, i := (p0+r)/v.BlockLen, (p0+r)%v.BlockLen
@@ -178,7 +178,8 @@ func (j *attnJob) queries(sc *fastScratch, tok, h0, nh int) []float32 {
 func (j *attnJob) tileStep(sc *fastScratch, q []float32, nh, rows int, m, l, acc []float32) {
 	f := j.fast
 	kernels.AttnScores(sc.s, f.tile, q, sc.k, nh, rows, f.hdp)
-	kernels.AttnSoftmax(sc.s, f.tile, nh, rows, j.scale, m, l, sc.alpha)
+	j.capScores(sc.s, f.tile, nh, rows)
+	kernels.AttnSoftmax(sc.s, f.tile, nh, rows, j.fastScale(), m, l, sc.alpha)
 	kernels.AttnAccumV(acc, sc.s, f.tile, sc.v, nh, rows, f.hdvp, sc.alpha)
 }
 

@@ -62,6 +62,17 @@ func (s Shape) tensors() []tensorSpec {
 		return tensorSpec{name: name, dims: []uint64{n}, fill: fill, isVec: true}
 	}
 	out := []tensorSpec{mat("token_embd.weight", d, uint64(s.Vocab))}
+	if layer := s.layerFunc(); layer != nil {
+		out = append(out, s.globalTensors(vec)...)
+		for l := 0; l < s.Layers; l++ {
+			out = append(out, layer(s, fmt.Sprintf("blk.%d.", l), mat, vec)...)
+		}
+		out = append(out, vec("output_norm.weight", d, ones))
+		if !s.Tied {
+			out = append(out, mat("output.weight", d, uint64(s.Vocab)))
+		}
+		return out
+	}
 	for l := 0; l < s.Layers; l++ {
 		p := fmt.Sprintf("blk.%d.", l)
 		out = append(out, vec(p+"attn_norm.weight", d, ones))
@@ -114,7 +125,7 @@ func WriteContext(ctx context.Context, path string, s Shape, opt Options) error 
 	if err := custom(w); err != nil {
 		return err
 	}
-	mi := quantize.ModelInfo{Arch: s.Arch, Layers: s.Layers, HeadCount: s.Heads, HeadCountKV: s.KVHeads}
+	mi := quantize.ModelInfo{Arch: s.Arch, Layers: s.Layers, HeadCount: s.Heads, HeadCountKV: s.KVHeads, Experts: s.Experts}
 	specs := s.tensors()
 	qspecs := make([]quantize.TensorSpec, len(specs))
 	for i, spec := range specs {
@@ -158,6 +169,7 @@ func WriteContext(ctx context.Context, path string, s Shape, opt Options) error 
 func (s Shape) setMetadata(w *gguf.Writer, fileType int) error {
 	a := s.Arch
 	tokens, scores, types := spmVocab(s.Vocab)
+	s.specialTokens(tokens, scores, types)
 	kvs := []struct {
 		k string
 		v any
@@ -187,7 +199,7 @@ func (s Shape) setMetadata(w *gguf.Writer, fileType int) error {
 		{"tokenizer.ggml.add_bos_token", true},
 		{"tokenizer.ggml.add_eos_token", false},
 	}
-	for _, kv := range kvs {
+	for _, kv := range append(kvs, s.archMetadata()...) {
 		if err := w.Set(kv.k, kv.v); err != nil {
 			return fmt.Errorf("synth: %s: %w", kv.k, err)
 		}

@@ -41,6 +41,13 @@ multi-line string (the chat template) as its text after the metadata.`,
 			}
 			fmt.Fprintf(w, "file:\t%s\nversion:\t%d\nalignment:\t%d\ndata offset:\t%d\nsize:\t%d bytes\narchitecture:\t%s (%s)\n\n",
 				path, f.Version, f.Alignment, f.DataOffset, f.Size, arch, archNote)
+			if lines, err := engine.Describe(f); err == nil {
+				fmt.Fprintf(w, "model:\n")
+				for _, l := range lines {
+					fmt.Fprintf(w, "  %s\n", l)
+				}
+				fmt.Fprintln(w)
+			}
 			fmt.Fprintf(w, "metadata (%d keys):\n", len(f.KV))
 			var texts []gguf.KV
 			for _, kv := range f.KV {
