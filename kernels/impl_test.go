@@ -277,11 +277,25 @@ func BenchmarkVecDotRows(b *testing.B) {
 			b.Run(fmt.Sprintf("%s/%v/rows2tokens4", s.name, wt), func(b *testing.B) {
 				b.SetBytes(int64(2 * wrow))
 				out8 := make([]float32, 8)
-				qa := make([]byte, n/qk*s.actQuad[at].blockBytes)
-				s.actQuad[at].pack(qa, a, arow, 4)
+				var qa []byte // the half-precision tiles read no quad
+				if q := s.actQuad[at]; q != nil {
+					qa = make([]byte, n/qk*q.blockBytes)
+					q.pack(qa, a, arow, 4)
+				}
 				c0 := processCPU()
 				for b.Loop() {
 					f(n, w, wrow, a, arow, qa, out8, 2)
+				}
+				reportCPU(b, c0)
+			})
+		}
+		if f := s.vecDot4x4[wt]; f != nil && s.actQuad[at] == nil {
+			b.Run(fmt.Sprintf("%s/%v/rows4tokens4", s.name, wt), func(b *testing.B) {
+				b.SetBytes(int64(4 * wrow))
+				out16 := make([]float32, 16)
+				c0 := processCPU()
+				for b.Loop() {
+					f(n, w, wrow, a, arow, nil, out16, 4)
 				}
 				reportCPU(b, c0)
 			})

@@ -160,9 +160,12 @@ func (p *Pool) newMatmulJob(out []float32, w *Matrix, a *Acts) (matmulJob, int) 
 		job.dot2x4, job.tileRows = f, 4
 	}
 	if job.dot2x4 != nil {
-		if a.x4For == nil {
+		switch {
+		case w.Type == ggml.F16 || w.Type == ggml.BF16:
+			// The half-precision tiles read the rows themselves (no quad).
+		case a.x4For == nil:
 			job.dot2x4 = nil // needs the quad layout
-		} else {
+		default:
 			job.px4, job.qBytes = a.x4, w.Cols/blockElems(w.Type)*a.x4For.blockBytes
 		}
 	}

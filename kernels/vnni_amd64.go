@@ -30,11 +30,13 @@ var vnniSet = registerImplFrom(avx2Complete(), "avx512vnni",
 		s.madF16Rows2 = madF16Rows2VNNIAsm
 		s.vecDot2x4[ggml.Q8_0] = nil
 		s.vecDot4x4[ggml.Q8_0] = q8_0Tile4x4VNNIAsm
+		s.vecDot4x4[ggml.F16] = f16Tile4x4Asm
+		s.vecDot4x4[ggml.BF16] = bf16Tile4x4Asm
 	})
 
 // avx2Complete returns avx2Set once every file has added its AVX2 kernels.
 func avx2Complete() *kernelSet {
-	_ = avx2AttnDone && avx2ExpfDone && avx2PackedDone && avx2QuantDone && avx2SiluDone && avx2TileDone && avx2FloatDone && avx2StreamDone
+	_ = avx2AttnDone && avx2ExpfDone && avx2PackedDone && avx2QuantDone && avx2SiluDone && avx2TileDone && avx2FloatDone && avx2HalfDone && avx2StreamDone
 	return avx2Set
 }
 

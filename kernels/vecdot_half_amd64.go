@@ -1,0 +1,99 @@
+//go:build !purego
+
+package kernels
+
+import "github.com/gollm/gollm/ggml"
+
+// AVX2 kernels for half-precision weights (vecdot_half_amd64.s): BF16 rows
+// like the F16 ones of vecdot_float_amd64.go, and for both the prefill
+// register tiles (2 rows x 4 tokens on AVX2, 4 x 4 with the AVX-512
+// registers), all in dotFloatOrder's n%8 == 0 order; other lengths run the
+// generic kernels.
+var avx2HalfDone = func() bool {
+	avx2Set.vecDot[ggml.BF16] = dotBF16BF16Asm
+	avx2Set.vecDotR4[ggml.BF16] = dotBF16BF16r4Asm
+	avx2Set.vecDot4[ggml.BF16] = dotBF16BF16x4Asm
+	avx2Set.vecDot2x4[ggml.F16] = f16Tile2x4Asm
+	avx2Set.vecDot2x4[ggml.BF16] = bf16Tile2x4Asm
+	return true
+}()
+
+//go:noescape
+func dotBF16BF16AVX2(n8 int, w, a *byte) float32
+
+//go:noescape
+func dotBF16BF16r4AVX2(n8 int, w *byte, wstride int, a *byte, out *float32, ostride int)
+
+//go:noescape
+func dotBF16BF16x4AVX2(n8 int, w, a *byte, stride int, out *float32, ostride int)
+
+//go:noescape
+func f16Tile2x4AVX2(n8 int, w *byte, wstride int, a *byte, astride int, out *float32, ostride int)
+
+//go:noescape
+func bf16Tile2x4AVX2(n8 int, w *byte, wstride int, a *byte, astride int, out *float32, ostride int)
+
+//go:noescape
+func f16Tile4x4AVX512(n8 int, w *byte, wstride int, a *byte, astride int, out *float32, ostride int)
+
+//go:noescape
+func bf16Tile4x4AVX512(n8 int, w *byte, wstride int, a *byte, astride int, out *float32, ostride int)
+
+func dotBF16BF16Asm(n int, w, a []byte) float32 {
+	if n%8 != 0 || n == 0 {
+		return vecDotBF16BF16Generic(n, w, a)
+	}
+	return dotBF16BF16AVX2(asmArgs(n, 8, 16, 16, w, a))
+}
+
+func dotBF16BF16r4Asm(n int, w []byte, wstride int, a []byte, out []float32, ostride int) {
+	if n%8 != 0 || n == 0 {
+		r4Generic(vecDotBF16BF16Generic, n, w, wstride, a, out, ostride)
+		return
+	}
+	dotBF16BF16r4AVX2(r4Args(n, 8, 16, 16, w, wstride, a, out, ostride))
+}
+
+func dotBF16BF16x4Asm(n int, w, a []byte, stride int, out []float32, ostride int) {
+	if n%8 != 0 || n == 0 {
+		x4Generic(vecDotBF16BF16Generic, n, w, a, stride, out, ostride)
+		return
+	}
+	dotBF16BF16x4AVX2(x4Args(n, 8, 16, 16, w, a, stride, out, ostride))
+}
+
+// halfTile runs a rows x 4 tile kernel after checking the slices cover it
+// (rows of n halves: 2n bytes), or the generic kernel f per output when n
+// is not a whole number of groups of 8.
+func halfTile(kern func(n8 int, w *byte, wstride int, a *byte, astride int, out *float32, ostride int),
+	f vecDotFunc, rows, n int, w []byte, wstride int, a []byte, astride int, out []float32, ostride int) {
+	rb := 2 * n
+	if n%8 != 0 || n == 0 {
+		for t := 0; t < 4; t++ {
+			for r := 0; r < rows; r++ {
+				out[t*ostride+r] = f(n, w[r*wstride:r*wstride+rb], a[t*astride:t*astride+rb])
+			}
+		}
+		return
+	}
+	_ = w[(rows-1)*wstride+rb-1]
+	_ = a[3*astride+rb-1]
+	_ = out[3*ostride+rows-1]
+	kern(n/8, &w[0], wstride, &a[0], astride, &out[0], ostride)
+}
+
+func f16Tile2x4Asm(n int, w []byte, wstride int, a []byte, astride int, _ []byte, out []float32, ostride int) {
+	halfTile(f16Tile2x4AVX2, vecDotF16F16Generic, 2, n, w, wstride, a, astride, out, ostride)
+}
+
+func bf16Tile2x4Asm(n int, w []byte, wstride int, a []byte, astride int, _ []byte, out []float32, ostride int) {
+	halfTile(bf16Tile2x4AVX2, vecDotBF16BF16Generic, 2, n, w, wstride, a, astride, out, ostride)
+}
+
+func f16Tile4x4Asm(n int, w []byte, wstride int, a []byte, astride int, _ []byte, out []float32, ostride int) {
+	halfTile(f16Tile4x4AVX512, vecDotF16F16Generic, 4, n, w, wstride, a, astride, out, ostride)
+}
+
+func bf16Tile4x4Asm(n int, w []byte, wstride int, a []byte, astride int, _ []byte, out []float32, ostride int) {
+	halfTile(bf16Tile4x4AVX512, vecDotBF16BF16Generic, 4, n, w, wstride, a, astride, out, ostride)
+}
