@@ -51,6 +51,7 @@ type kernelSet struct {
 	vecDot4   [maxType]vecDot4Func    // one row x 4 tokens; nil: use vecDot
 	vecDot8   [maxType]vecDot4Func    // one row x 8 tokens (stride/ostride as vecDot4); nil: use vecDot4
 	vecDotR4  [maxType]vecDotR4Func   // 4 rows x one token; nil: use vecDot
+	vecDot1R4 [maxType]vecDotR4Func   // 4 rows x one token in vecDot1's order; nil: use vecDot1
 	vecDot2x4 [maxType]vecDot2x4Func  // 2 rows x 4 tokens; nil: use vecDot4
 	vecDot4x4 [maxType]vecDot2x4Func  // 4 rows x 4 tokens (same signature); preferred over 2x4
 	quantize  [maxType]quantizeFunc   // indexed by activation (vec-dot) type

@@ -151,7 +151,7 @@ func (p *Pool) newMatmulJob(out []float32, w *Matrix, a *Acts) (matmulJob, int) 
 		prefill: a.NTok > 1, rowUnits: 1,
 	}
 	if d1 := active.vecDot1[w.Type]; d1 != nil && !job.prefill {
-		job.dot, job.dotR4 = d1, nil // llama.cpp's one-token order
+		job.dot, job.dotR4 = d1, active.vecDot1R4[w.Type] // llama.cpp's one-token order
 	}
 	if dq := active.vecDotQuad[w.Type]; dq != nil && job.prefill {
 		job.dotQ, job.quadEnd = dq, a.NTok&^3 // llama.cpp's four-token order

@@ -2,7 +2,12 @@
 
 package kernels
 
-import "github.com/gollm/gollm/ggml"
+import (
+	"encoding/binary"
+
+	"github.com/gollm/gollm/ggml"
+	"github.com/gollm/gollm/quant"
+)
 
 // AVX2 kernels for half-precision weights (vecdot_half_amd64.s): BF16 rows
 // like the F16 ones of vecdot_float_amd64.go, and for both the prefill
@@ -96,4 +101,30 @@ func f16Tile4x4Asm(n int, w []byte, wstride int, a []byte, astride int, _ []byte
 
 func bf16Tile4x4Asm(n int, w []byte, wstride int, a []byte, astride int, _ []byte, out []float32, ostride int) {
 	halfTile(bf16Tile4x4AVX512, vecDotBF16BF16Generic, 4, n, w, wstride, a, astride, out, ostride)
+}
+
+//go:noescape
+func f16VecR4AVX512(n32 int, w *byte, wstride int, a *byte, out *float32, ostride int)
+
+// f16VecR4Asm is four rows of dotF16VecAsm (the one-token F16 order) at
+// once: the groups of 32 in assembly, each row's tail in Go as there.
+func f16VecR4Asm(n int, w []byte, wstride int, a []byte, out []float32, ostride int) {
+	np := n &^ 31
+	if np == 0 {
+		r4Generic(dotF16VecAsm, n, w, wstride, a, out, ostride)
+		return
+	}
+	f16VecR4AVX512(r4Args(np, 32, 64, 64, w, wstride, a, out, ostride))
+	if np == n {
+		return
+	}
+	for k := 0; k < 4; k++ {
+		sumf := float64(out[k*ostride])
+		row := w[k*wstride:]
+		for i := np; i < n; i++ {
+			sumf += float64(quant.FP16ToFP32(binary.LittleEndian.Uint16(row[2*i:])) *
+				quant.FP16ToFP32(binary.LittleEndian.Uint16(a[2*i:])))
+		}
+		out[k*ostride] = float32(sumf)
+	}
 }

@@ -32,6 +32,7 @@ var vnniSet = registerImplFrom(avx2Complete(), "avx512vnni",
 		s.vecDot4x4[ggml.Q8_0] = q8_0Tile4x4VNNIAsm
 		s.vecDot4x4[ggml.F16] = f16Tile4x4Asm
 		s.vecDot4x4[ggml.BF16] = bf16Tile4x4Asm
+		s.vecDot1R4[ggml.F16] = f16VecR4Asm
 	})
 
 // avx2Complete returns avx2Set once every file has added its AVX2 kernels.
