@@ -289,13 +289,18 @@ func BenchmarkVecDotRows(b *testing.B) {
 				reportCPU(b, c0)
 			})
 		}
-		if f := s.vecDot4x4[wt]; f != nil && s.actQuad[at] == nil {
+		if f := s.vecDot4x4[wt]; f != nil {
 			b.Run(fmt.Sprintf("%s/%v/rows4tokens4", s.name, wt), func(b *testing.B) {
 				b.SetBytes(int64(4 * wrow))
 				out16 := make([]float32, 16)
+				var qa []byte
+				if q := s.actQuad[at]; q != nil {
+					qa = make([]byte, n/qk*q.blockBytes)
+					q.pack(qa, a, arow, 4)
+				}
 				c0 := processCPU()
 				for b.Loop() {
-					f(n, w, wrow, a, arow, nil, out16, 4)
+					f(n, w, wrow, a, arow, qa, out16, 4)
 				}
 				reportCPU(b, c0)
 			})

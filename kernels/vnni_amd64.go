@@ -30,6 +30,7 @@ var vnniSet = registerImplFrom(avx2Complete(), "avx512vnni",
 		s.madF16Rows2 = madF16Rows2VNNIAsm
 		s.vecDot2x4[ggml.Q8_0] = nil
 		s.vecDot4x4[ggml.Q8_0] = q8_0Tile4x4VNNIAsm
+		s.vecDot4x4[ggml.Q5_0] = q5_0Tile4x4VNNIAsm
 		s.vecDot4x4[ggml.F16] = f16Tile4x4Asm
 		s.vecDot4x4[ggml.BF16] = bf16Tile4x4Asm
 		s.vecDot1R4[ggml.F16] = f16VecR4Asm
@@ -213,4 +214,23 @@ func madF16Rows2VNNIAsm(acc1, acc2, v []uint16, stride int, ms1, vs1, ms2, vs2 [
 		return
 	}
 	madF16Rows2VNNI(&acc1[0], &acc2[0], &v[0], 2*stride, len(vs1), &ms1[0], &vs1[0], &ms2[0], &vs2[0])
+}
+
+//go:noescape
+func q5_0Tile4x4VNNI(nb int, w *byte, wstride int, a *byte, out *float32, ostride int)
+
+// q5_0Tile4x4VNNIAsm is the Q5_0 prefill tile (tile_q5_0_vnni_amd64.s): 4
+// rows x 4 tokens against the tokens' quad aq, like q8_0Tile4x4VNNIAsm.
+func q5_0Tile4x4VNNIAsm(n int, w []byte, wstride int, a []byte, astride int, aq []byte, out []float32, ostride int) {
+	nb := n / qk
+	if nb == 0 {
+		for t := 0; t < 4; t++ {
+			clear(out[t*ostride : t*ostride+4])
+		}
+		return
+	}
+	_ = w[3*wstride+nb*q5_0Bytes-1]
+	_ = aq[nb*q8_0QuadTokBytes-1]
+	_ = out[3*ostride+3]
+	q5_0Tile4x4VNNI(nb, &w[0], wstride, &aq[0], &out[0], ostride)
 }
