@@ -17,9 +17,10 @@
 // micro-kernels, reproduces that order bit for bit, so the purego and SIMD
 // builds give identical results (exact_test.go, impl_test.go).
 //
-// Implementations register themselves (impl.go): "generic" always, "avx2"
-// (AVX2+FMA+F16C) from vecdot_amd64.go and its siblings, and "avx512vnni"
-// (vnni_amd64.go: the AVX2 set with VPDPBUSD/VPDPWSSD on 256-bit vectors
+// Implementations are registered in impl.go ("generic", always) and
+// impl_amd64.go, in order: "avx2" (AVX2+FMA+F16C; the fill functions of
+// vecdot_amd64.go and its siblings), then "avx512vnni" (vnni_amd64.go and
+// others: the AVX2 set with VPDPBUSD/VPDPWSSD on 256-bit vectors
 // and the sixteen extra vector registers of AVX-512) when the CPU has
 // AVX512-VNNI and VL. Each registered set starts as a copy of the generic
 // (or AVX2) one, so a kernel without assembly falls back. Benchmarks report

@@ -101,6 +101,11 @@ type kernelSet struct {
 
 	// readStreams is ReadStreams' loop (stream.go).
 	readStreams func(b []byte, q int) uint64
+
+	// kSearch is the k-quant quantizers' search kernels this set installs
+	// in quant when it becomes active (kquant_search.go); the zero value
+	// is quant's generic code.
+	kSearch quant.KSearchKernels
 }
 
 var genericSet = newGenericSet()
@@ -168,9 +173,9 @@ var vecDotType = [maxType]ggml.Type{
 	ggml.F16: ggml.F16, ggml.BF16: ggml.BF16, ggml.F32: ggml.F32,
 }
 
-// implementations lists every registered set, generic first; SIMD files add
-// theirs from package-level variable initializers, so the list is complete
-// before init picks the active one.
+// implementations lists every registered set, generic first; impl_amd64.go
+// adds the x86 ones from its package-level variable initializers, so the
+// list is complete before init picks the active one.
 var implementations = []*kernelSet{genericSet}
 
 // registerImpl adds a set derived from the generic one; fill overrides the
@@ -196,7 +201,14 @@ func registerImplFrom(base *kernelSet, name string, available bool, fill func(s 
 // active is the set every exported kernel calls; chosen once at init.
 var active = genericSet
 
-func init() { active = best() }
+func init() { activate(best()) }
+
+// activate makes s the set every kernel calls, and installs its k-quant
+// search kernels in quant.
+func activate(s *kernelSet) {
+	active = s
+	quant.SetKSearchKernels(s.kSearch)
+}
 
 // best returns the last registered available set (SIMD sets register after
 // the generic one, the most capable last).
@@ -236,13 +248,14 @@ func Available(name string) bool {
 // cannot run on this CPU.
 var ErrUnknownImpl = errors.New("kernels: implementation not available")
 
-// SetImpl switches every kernel to the named implementation. It is meant for
-// tests and benchmarks that compare implementations; it must not be called
-// while kernels run.
+// SetImpl switches every kernel to the named implementation, including the
+// k-quant quantizers' search kernels it installs in package quant. It is
+// meant for tests, benchmarks and a --kernels option; it must not be called
+// while kernels run or rows are being quantized.
 func SetImpl(name string) error {
 	for _, s := range implementations {
 		if s.name == name && s.available {
-			active = s
+			activate(s)
 			return nil
 		}
 	}

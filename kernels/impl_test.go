@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/gollm/gollm/ggml"
+	"github.com/gollm/gollm/quant"
 )
 
 func sameFunc(a, b any) bool { return reflect.ValueOf(a).Pointer() == reflect.ValueOf(b).Pointer() }
@@ -348,6 +349,29 @@ func TestReadStreams(t *testing.T) {
 			if got := ReadStreams(b); got != want {
 				t.Errorf("%s: ReadStreams of %d bytes = %#x, want %#x", s.name, n, got, want)
 			}
+		}
+	}
+}
+
+// TestSetImplInstallsKSearch checks that switching implementations also
+// switches quant's k-quant search kernels: the generic set (--kernels
+// generic) must leave quant on its scalar search.
+func TestSetImplInstallsKSearch(t *testing.T) {
+	defer SetImpl(active.name)
+	for _, s := range implementations {
+		if !s.available {
+			continue
+		}
+		if err := SetImpl(s.name); err != nil {
+			t.Fatal(err)
+		}
+		got := quant.SetKSearchKernels(quant.KSearchKernels{})
+		quant.SetKSearchKernels(got)
+		if (got.QKX2 == nil) != (s.kSearch.QKX2 == nil) || (got.Levels == nil) != (s.kSearch.Levels == nil) {
+			t.Errorf("%s: quant has search kernels %v, the set %v", s.name, got.QKX2 != nil, s.kSearch.QKX2 != nil)
+		}
+		if s == genericSet && (got.QKX2 != nil || got.QKX2Pair != nil || got.Q6K != nil || got.Levels != nil) {
+			t.Errorf("generic: SIMD k-quant searches still installed")
 		}
 	}
 }

@@ -60,16 +60,6 @@ func q8KBsum(y []byte, j int) int32 {
 	return int32(int16(binary.LittleEndian.Uint16(y[260+2*j:])))
 }
 
-// dot16 is the integer dot product of 16 unpacked weight quants with 16
-// activation quants.
-func dot16(q []int8, y []byte) int32 {
-	var s int32
-	for l := 0; l < 16; l++ {
-		s += int32(q[l]) * int32(int8(y[l]))
-	}
-	return s
-}
-
 // unpackQ3KScales decodes the sixteen 6-bit scales of a Q3_K block (12
 // bytes: low nibbles in bytes 0-7, high 2-bit pairs in bytes 8-11) as ggml
 // does, without the -32 offset.

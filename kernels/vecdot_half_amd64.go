@@ -14,14 +14,13 @@ import (
 // register tiles (2 rows x 4 tokens on AVX2, 4 x 4 with the AVX-512
 // registers), all in dotFloatOrder's n%8 == 0 order; other lengths run the
 // generic kernels.
-var avx2HalfDone = func() bool {
-	avx2Set.vecDot[ggml.BF16] = dotBF16BF16Asm
-	avx2Set.vecDotR4[ggml.BF16] = dotBF16BF16r4Asm
-	avx2Set.vecDot4[ggml.BF16] = dotBF16BF16x4Asm
-	avx2Set.vecDot2x4[ggml.F16] = f16Tile2x4Asm
-	avx2Set.vecDot2x4[ggml.BF16] = bf16Tile2x4Asm
-	return true
-}()
+func fillAVX2Half(s *kernelSet) {
+	s.vecDot[ggml.BF16] = dotBF16BF16Asm
+	s.vecDotR4[ggml.BF16] = dotBF16BF16r4Asm
+	s.vecDot4[ggml.BF16] = dotBF16BF16x4Asm
+	s.vecDot2x4[ggml.F16] = f16Tile2x4Asm
+	s.vecDot2x4[ggml.BF16] = bf16Tile2x4Asm
+}
 
 //go:noescape
 func dotBF16BF16AVX2(n8 int, w, a *byte) float32
