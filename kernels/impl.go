@@ -102,6 +102,14 @@ type kernelSet struct {
 	// readStreams is ReadStreams' loop (stream.go).
 	readStreams func(b []byte, q int) uint64
 
+	// optIn marks a set best never picks: it runs only when asked for by
+	// name (SetImpl).
+	optIn bool
+
+	// twin is the generic set whose results this set reproduces bit for
+	// bit (the tests compare with it); nil: genericSet.
+	twin *kernelSet
+
 	// kSearch is the k-quant quantizers' search kernels this set installs
 	// in quant when it becomes active (kquant_search.go); the zero value
 	// is quant's generic code.
@@ -210,12 +218,18 @@ func activate(s *kernelSet) {
 	quant.SetKSearchKernels(s.kSearch)
 }
 
-// best returns the last registered available set (SIMD sets register after
-// the generic one, the most capable last).
+// registerOptIn marks s as a set that runs only when asked for by name.
+func registerOptIn(s *kernelSet) *kernelSet {
+	s.optIn = true
+	return s
+}
+
+// best returns the last registered available set that is not opt-in (SIMD
+// sets register after the generic one, the most capable last).
 func best() *kernelSet {
 	b := genericSet
 	for _, s := range implementations {
-		if s.available {
+		if s.available && !s.optIn {
 			b = s
 		}
 	}

@@ -36,4 +36,10 @@ var (
 			fillVNNI(s)           // vnni_amd64.go
 			fillAVX512AttnFast(s) // attn_fast_amd64.go
 		})
+
+	// "avx512bf16": the avx512vnni set with BF16 on VDPBF16PS, in that
+	// instruction's order (vecdot_bf16.go), twice the FMA rate for BF16
+	// prefill. Opt-in (--kernels avx512bf16): its BF16 results differ
+	// from the other sets' (the golden logits follow those).
+	bf16Set = registerOptIn(registerImplFrom(vnniSet, "avx512bf16", cpu.X86.HasAVX512BF16, fillAVX512BF16))
 )

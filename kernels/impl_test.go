@@ -74,7 +74,7 @@ func TestVecDotImplsVsGeneric(t *testing.T) {
 					copy(wbuf[wo:], w)
 					copy(abuf[ao:], a)
 					got := f(n, wbuf[wo:wo+len(w)], abuf[ao:ao+len(a)])
-					want := genericSet.vecDot[wt](n, w, a)
+					want := twinOf(s).vecDot[wt](n, w, a)
 					_, abs := refDot(t, wt, w, at, a, n)
 					tol := 2 * dotTolerance(wt, w, a, n, abs)
 					if math.Abs(float64(got)-float64(want)) > tol {
@@ -102,7 +102,7 @@ func TestVecDotExtremeCodes(t *testing.T) {
 				a := quantizeRow(t, at, x)
 				w := quantizeRow(t, wt, x)
 				got := s.vecDot[wt](n, w, a)
-				want := genericSet.vecDot[wt](n, w, a)
+				want := twinOf(s).vecDot[wt](n, w, a)
 				_, abs := refDot(t, wt, w, at, a, n)
 				if tol := 2 * dotTolerance(wt, w, a, n, abs); math.Abs(float64(got)-float64(want)) > tol {
 					t.Errorf("%s %v sign %v: got %v, generic %v (±%g)", s.name, wt, sign, got, want, tol)

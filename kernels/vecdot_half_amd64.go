@@ -73,11 +73,7 @@ func halfTile(kern func(n8 int, w *byte, wstride int, a *byte, astride int, out 
 	f vecDotFunc, rows, n int, w []byte, wstride int, a []byte, astride int, out []float32, ostride int) {
 	rb := 2 * n
 	if n%8 != 0 || n == 0 {
-		for t := 0; t < 4; t++ {
-			for r := 0; r < rows; r++ {
-				out[t*ostride+r] = f(n, w[r*wstride:r*wstride+rb], a[t*astride:t*astride+rb])
-			}
-		}
+		tileGeneric(f, rows, n, w, wstride, a, astride, out, ostride)
 		return
 	}
 	_ = w[(rows-1)*wstride+rb-1]
@@ -125,5 +121,16 @@ func f16VecR4Asm(n int, w []byte, wstride int, a []byte, out []float32, ostride 
 				quant.FP16ToFP32(binary.LittleEndian.Uint16(a[2*i:])))
 		}
 		out[k*ostride] = float32(sumf)
+	}
+}
+
+// tileGeneric computes a rows x 4 tile of half-precision rows (n elements)
+// with the single-row kernel f.
+func tileGeneric(f vecDotFunc, rows, n int, w []byte, wstride int, a []byte, astride int, out []float32, ostride int) {
+	rb := 2 * n
+	for t := 0; t < 4; t++ {
+		for r := 0; r < rows; r++ {
+			out[t*ostride+r] = f(n, w[r*wstride:r*wstride+rb], a[t*astride:t*astride+rb])
+		}
 	}
 }
