@@ -8,7 +8,8 @@
 // (split over even and odd pieces to shorten the dependency chains), times
 // the scale with VPMULLD; summ as in the AVX2 kernel; then llama.cpp's
 // repacked float order, as the AVX2 kernels (gemv: per block column; gemm:
-// per pair of sub-blocks, min terms in a second pass).
+// per pair of sub-blocks, min terms in a second pass). No software
+// prefetch, as the AVX2 Q4_K kernels (packed_amd64.s says why).
 
 // The gemv step for the group at W: acc = fma(isum, d_w*d_a, acc), accm =
 // fma(summ, dmin_w*d_a, accm), isum in Y0; summ computed here into Y12
@@ -38,29 +39,6 @@
 	VMULPS       Y13, Y4, Y4  \
 	VCVTDQ2PS    Y0, Y0       \
 	VFMADD231PS  Y0, Y4, acc
-
-// Prefetches the group stream at W 2304..3456 bytes ahead (two Q4_K
-// block columns).
-#define VQ4K_PF(W) \
-	PREFETCHT0 2304(W) \
-	PREFETCHT0 2368(W) \
-	PREFETCHT0 2432(W) \
-	PREFETCHT0 2496(W) \
-	PREFETCHT0 2560(W) \
-	PREFETCHT0 2624(W) \
-	PREFETCHT0 2688(W) \
-	PREFETCHT0 2752(W) \
-	PREFETCHT0 2816(W) \
-	PREFETCHT0 2880(W) \
-	PREFETCHT0 2944(W) \
-	PREFETCHT0 3008(W) \
-	PREFETCHT0 3072(W) \
-	PREFETCHT0 3136(W) \
-	PREFETCHT0 3200(W) \
-	PREFETCHT0 3264(W) \
-	PREFETCHT0 3328(W) \
-	PREFETCHT0 3392(W) \
-	PREFETCHT0 3456(W)
 
 // One block column of one group for the gemv: the weights at W, the
 // token's quants at R8 (scale and sums at DI); acc and accm as in
@@ -284,7 +262,6 @@ TEXT ·q4_Kx8GemvVNNI(SB), NOSPLIT, $0-40
 	JZ     q4_Kx8GemvVNNIdone
 
 q4_Kx8GemvVNNIloop:
-	VQ4K_PF(SI)
 	VQ4K_GV_COL(SI, Y8, Y9)
 	ADDQ $1184, SI
 	ADDQ $1104, DI
@@ -324,10 +301,6 @@ TEXT ·q4_Kx8Gemv4VNNI(SB), NOSPLIT, $0-48
 	JZ     q4_Kx8Gemv4VNNIdone
 
 q4_Kx8Gemv4VNNIloop:
-	VQ4K_PF(SI)
-	VQ4K_PF(R9)
-	VQ4K_PF(R10)
-	VQ4K_PF(R11)
 	VQ4K_GV_COL(SI, Y8, Y9)
 	VQ4K_GV_COL(R9, Y10, Y11)
 	VQ4K_GV_COL(R10, Y17, Y18)
