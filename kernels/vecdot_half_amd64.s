@@ -530,8 +530,9 @@ bf16Tile4x4AVX512_done:
 // func f16VecR4AVX512(n32 int, w *byte, wstride int, a *byte, out *float32, ostride int)
 // Four rows (w, w+wstride, ...) against one activation row in
 // ggml_vec_dot_f16's order (dotF16F16x32AVX2 per row: 4x8 lanes over groups
-// of 32, reduced as reduce4x8): the decode kernel, four DRAM streams with
-// one prefetch per stream and cache line. Accumulators Y0-Y15 (row r in
+// of 32, reduced as reduce4x8): the decode kernel, four DRAM streams (no
+// software prefetch: ~18% less CPU without on a Zen4, BenchmarkMatMulStream
+// F16/tok1). Accumulators Y0-Y15 (row r in
 // Y4r..Y4r+3), operands in Y16-Y17 (AVX-512VL registers).
 TEXT ·f16VecR4AVX512(SB), NOSPLIT, $0-48
 	MOVQ n32+0(FP), CX
@@ -561,10 +562,6 @@ TEXT ·f16VecR4AVX512(SB), NOSPLIT, $0-48
 	JZ    f16VecR4AVX512_done
 
 f16VecR4AVX512_loop:
-	PREFETCHT0 1024(SI)
-	PREFETCHT0 1024(R8)
-	PREFETCHT0 1024(R9)
-	PREFETCHT0 1024(R10)
 	VCVTPH2PS 0(DI), Y16
 	VCVTPH2PS 0(SI), Y17
 	VFMADD231PS Y16, Y17, Y0
