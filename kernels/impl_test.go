@@ -280,7 +280,7 @@ func BenchmarkVecDotRows(b *testing.B) {
 				out8 := make([]float32, 8)
 				var qa []byte // the half-precision tiles read no quad
 				if q := s.actQuad[at]; q != nil {
-					qa = make([]byte, n/qk*q.blockBytes)
+					qa = make([]byte, n/blockSize(at)*q.blockBytes)
 					q.pack(qa, a, arow, 4)
 				}
 				c0 := processCPU()
@@ -296,7 +296,7 @@ func BenchmarkVecDotRows(b *testing.B) {
 				out16 := make([]float32, 16)
 				var qa []byte
 				if q := s.actQuad[at]; q != nil {
-					qa = make([]byte, n/qk*q.blockBytes)
+					qa = make([]byte, n/blockSize(at)*q.blockBytes)
 					q.pack(qa, a, arow, 4)
 				}
 				c0 := processCPU()

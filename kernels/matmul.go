@@ -161,12 +161,12 @@ func (p *Pool) newMatmulJob(out []float32, w *Matrix, a *Acts) (matmulJob, int) 
 	}
 	if job.dot2x4 != nil {
 		switch {
-		case w.Type == ggml.F16 || w.Type == ggml.BF16:
-			// The half-precision tiles read the rows themselves (no quad).
-		case a.x4For == nil:
-			job.dot2x4 = nil // needs the quad layout
-		default:
+		case a.x4For != nil:
 			job.px4, job.qBytes = a.x4, w.Cols/blockElems(w.Type)*a.x4For.blockBytes
+		case w.Type == ggml.F16 || w.Type == ggml.BF16:
+			// The AVX2 half-precision tiles read the rows themselves.
+		default:
+			job.dot2x4 = nil // needs the quad layout
 		}
 	}
 	if job.prefill {

@@ -309,11 +309,14 @@ bf16Tile2x4AVX2_done:
 	VZEROUPPER
 	RET
 
-// func f16Tile4x4AVX512(n8 int, w *byte, wstride int, a *byte, astride int, out *float32, ostride int)
-// 4 rows (w, w+wstride, ...) x 4 tokens (a, a+astride, ...) into
-// out[t*ostride+r]: each widened weight group serves four tokens and each
-// widened activation group 4 rows. The sixteen accumulators live in Y0-Y15 and the operands in Y16-Y20 (AVX-512VL registers).
-TEXT ·f16Tile4x4AVX512(SB), NOSPLIT, $0-56
+// func f16Tile4x4F32AVX512(n8 int, w *byte, wstride int, a *byte, astride int, out *float32, ostride int)
+// 4 rows (w, w+wstride, ...) x 4 tokens into out[t*ostride+r], the
+// tokens' rows already widened to float32 (halfQuadF16/BF16, astride bytes
+// apart), so only the weights widen in the loop: each widened weight group
+// serves four tokens, each token group four rows. The sixteen
+// accumulators live in Y0-Y15 and the operands in Y16-Y20 (AVX-512VL
+// registers).
+TEXT ·f16Tile4x4F32AVX512(SB), NOSPLIT, $0-56
 	MOVQ n8+0(FP), CX
 	MOVQ w+8(FP), SI
 	MOVQ wstride+16(FP), BX
@@ -340,14 +343,15 @@ TEXT ·f16Tile4x4AVX512(SB), NOSPLIT, $0-56
 	VXORPS Y14, Y14, Y14
 	VXORPS Y15, Y15, Y15
 	TESTQ CX, CX
-	JZ    f16Tile4x4AVX512_done
+	JZ    f16Tile4x4F32AVX512_done
 	XORQ  AX, AX
+	XORQ  R13, R13
 
-f16Tile4x4AVX512_loop:
-	WIDEN_F16((DI)(AX*1), Y16)
-	WIDEN_F16((R8)(AX*1), Y17)
-	WIDEN_F16((R9)(AX*1), Y18)
-	WIDEN_F16((R10)(AX*1), Y19)
+f16Tile4x4F32AVX512_loop:
+	VMOVUPS (DI)(R13*1), Y16
+	VMOVUPS (R8)(R13*1), Y17
+	VMOVUPS (R9)(R13*1), Y18
+	VMOVUPS (R10)(R13*1), Y19
 	MOVQ SI, R12
 	WIDEN_F16((R12)(AX*1), Y20)
 	VFMADD231PS Y16, Y20, Y0
@@ -373,10 +377,11 @@ f16Tile4x4AVX512_loop:
 	VFMADD231PS Y18, Y20, Y11
 	VFMADD231PS Y19, Y20, Y15
 	ADDQ $16, AX
+	ADDQ $32, R13
 	DECQ CX
-	JNZ  f16Tile4x4AVX512_loop
+	JNZ  f16Tile4x4F32AVX512_loop
 
-f16Tile4x4AVX512_done:
+f16Tile4x4F32AVX512_done:
 	MOVQ out+40(FP), DX
 	MOVQ ostride+48(FP), R11
 	SHLQ $2, R11
@@ -418,11 +423,14 @@ f16Tile4x4AVX512_done:
 	VZEROUPPER
 	RET
 
-// func bf16Tile4x4AVX512(n8 int, w *byte, wstride int, a *byte, astride int, out *float32, ostride int)
-// 4 rows (w, w+wstride, ...) x 4 tokens (a, a+astride, ...) into
-// out[t*ostride+r]: each widened weight group serves four tokens and each
-// widened activation group 4 rows. The sixteen accumulators live in Y0-Y15 and the operands in Y16-Y20 (AVX-512VL registers).
-TEXT ·bf16Tile4x4AVX512(SB), NOSPLIT, $0-56
+// func bf16Tile4x4F32AVX512(n8 int, w *byte, wstride int, a *byte, astride int, out *float32, ostride int)
+// 4 rows (w, w+wstride, ...) x 4 tokens into out[t*ostride+r], the
+// tokens' rows already widened to float32 (halfQuadF16/BF16, astride bytes
+// apart), so only the weights widen in the loop: each widened weight group
+// serves four tokens, each token group four rows. The sixteen
+// accumulators live in Y0-Y15 and the operands in Y16-Y20 (AVX-512VL
+// registers).
+TEXT ·bf16Tile4x4F32AVX512(SB), NOSPLIT, $0-56
 	MOVQ n8+0(FP), CX
 	MOVQ w+8(FP), SI
 	MOVQ wstride+16(FP), BX
@@ -449,14 +457,15 @@ TEXT ·bf16Tile4x4AVX512(SB), NOSPLIT, $0-56
 	VXORPS Y14, Y14, Y14
 	VXORPS Y15, Y15, Y15
 	TESTQ CX, CX
-	JZ    bf16Tile4x4AVX512_done
+	JZ    bf16Tile4x4F32AVX512_done
 	XORQ  AX, AX
+	XORQ  R13, R13
 
-bf16Tile4x4AVX512_loop:
-	WIDEN_BF16((DI)(AX*1), Y16)
-	WIDEN_BF16((R8)(AX*1), Y17)
-	WIDEN_BF16((R9)(AX*1), Y18)
-	WIDEN_BF16((R10)(AX*1), Y19)
+bf16Tile4x4F32AVX512_loop:
+	VMOVUPS (DI)(R13*1), Y16
+	VMOVUPS (R8)(R13*1), Y17
+	VMOVUPS (R9)(R13*1), Y18
+	VMOVUPS (R10)(R13*1), Y19
 	MOVQ SI, R12
 	WIDEN_BF16((R12)(AX*1), Y20)
 	VFMADD231PS Y16, Y20, Y0
@@ -482,10 +491,11 @@ bf16Tile4x4AVX512_loop:
 	VFMADD231PS Y18, Y20, Y11
 	VFMADD231PS Y19, Y20, Y15
 	ADDQ $16, AX
+	ADDQ $32, R13
 	DECQ CX
-	JNZ  bf16Tile4x4AVX512_loop
+	JNZ  bf16Tile4x4F32AVX512_loop
 
-bf16Tile4x4AVX512_done:
+bf16Tile4x4F32AVX512_done:
 	MOVQ out+40(FP), DX
 	MOVQ ostride+48(FP), R11
 	SHLQ $2, R11

@@ -26,8 +26,10 @@ func fillVNNI(s *kernelSet) {
 	s.vecDot2x4[ggml.Q8_0] = nil
 	s.vecDot4x4[ggml.Q8_0] = q8_0Tile4x4VNNIAsm
 	s.vecDot4x4[ggml.Q5_0] = q5_0Tile4x4VNNIAsm
-	s.vecDot4x4[ggml.F16] = f16Tile4x4Asm
-	s.vecDot4x4[ggml.BF16] = bf16Tile4x4Asm
+	s.actQuad[ggml.F16] = halfQuadF16
+	s.actQuad[ggml.BF16] = halfQuadBF16
+	s.vecDot4x4[ggml.F16] = f16Tile4x4F32Asm
+	s.vecDot4x4[ggml.BF16] = bf16Tile4x4F32Asm
 	s.vecDot1R4[ggml.F16] = f16VecR4Asm
 }
 
