@@ -106,10 +106,15 @@ func TestGoldenLogits(t *testing.T) {
 // remaining differences come from llama.cpp code paths whose float order
 // gollm does not emulate yet (see the reasons), not from wrong math.
 var knownDivergent = map[string]string{
-	"tiny-BF16.p1.json": bf16Divergence, "tiny-BF16.p2.json": bf16Divergence, "tiny-BF16.p3.json": bf16Divergence,
+	// All other positions of the three BF16 prompts agree to 1e-6; this
+	// one is 1.4e-3 of max|logit| off at position 5 only. Neither
+	// ggml_vec_dot_bf16's order for the BF16 matmuls nor flipping any one
+	// BF16 rounding of that position's activations reproduces llama.cpp's
+	// logits there, so the cause is outside the BF16 matmuls (tiny-F16.p3
+	// drifts by up to 9.7e-4 from its position 5 on, inside the
+	// tolerance: the attention's f16 arithmetic is the next suspect).
+	"tiny-BF16.p2.json": "BF16: position 5 only, cause not found",
 }
-
-const bf16Divergence = "llama.cpp multiplies BF16 weights with activations rounded to BF16, gollm's kernels with f32 ones: up to 1.4e-3 x max|logit|"
 
 func checkGolden(t *testing.T, m *Model, g *golden) {
 	if why, ok := knownDivergent[filepath.Base(g.file)]; ok {

@@ -17,11 +17,11 @@ var perplexitySubset = map[string]bool{
 	"stories260K.gguf": true, "stories260K-Q4_K_M.gguf": true, "tiny-F16.gguf": true,
 	"tiny-Q4_0.gguf": true, "tiny-qwen2-Q8_0.gguf": true, "tiny-qwen3-Q4_K_M.gguf": true,
 	"tiny-gemma2-F16.gguf": true, "tiny-gemma3-Q4_K_M.gguf": true, "tiny-phi3-Q4_K_M.gguf": true,
-	"tiny-qwen3moe-Q8_0.gguf": true,
+	"tiny-qwen3moe-Q8_0.gguf": true, "tiny-BF16.gguf": true,
 }
 
 // knownDivergentPPL lists perplexity cases gollm does not reproduce, with why.
-var knownDivergentPPL = map[string]string{"tiny-BF16.gguf": bf16Divergence}
+var knownDivergentPPL = map[string]string{}
 
 // TestPerplexityGolden runs llama-perplexity's method (-c 128) on the shared
 // story and compares with llama.cpp's figure: within 0.1% for float models,
