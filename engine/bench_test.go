@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"github.com/gollm/gollm/internal/shared"
 	"path/filepath"
 	"testing"
 )
@@ -8,8 +9,8 @@ import (
 // BenchmarkDecodeStories260K times one decode step of the stories260K model
 // (skipped without ../shared).
 func BenchmarkDecodeStories260K(b *testing.B) {
-	shared := sharedDir(b)
-	m, err := Load(filepath.Join(shared, "models", "stories260K.gguf"), Options{Threads: 1, Context: 512})
+	sharedRoot := filepath.Dir(shared.Dir(b, "golden"))
+	m, err := Load(filepath.Join(sharedRoot, "models", "stories260K.gguf"), Options{Threads: 1, Context: 512})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -3,6 +3,7 @@ package engine
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/gollm/gollm/internal/shared"
 	"math"
 	"os"
 	"path/filepath"
@@ -11,19 +12,6 @@ import (
 
 	"github.com/gollm/gollm/ggml"
 )
-
-// sharedDir returns ../shared relative to the repository root, or skips.
-func sharedDir(t testing.TB) string {
-	t.Helper()
-	dir, err := filepath.Abs("../../shared")
-	if err == nil {
-		if _, err = os.Stat(filepath.Join(dir, "golden")); err == nil {
-			return dir
-		}
-	}
-	t.Skipf("../shared test data not found (%v): skipping golden comparisons", err)
-	return ""
-}
 
 type golden struct {
 	file         string
@@ -64,17 +52,17 @@ func isQuantized(m *Model) bool {
 
 // goldenFiles lists the golden files: ../shared/golden and its archs/
 // directory (the families added later: gemma2, gemma3, phi3, qwen3moe).
-func goldenFiles(shared, pattern string) []string {
-	files, _ := filepath.Glob(filepath.Join(shared, "golden", pattern))
-	more, _ := filepath.Glob(filepath.Join(shared, "golden", "archs", pattern))
+func goldenFiles(sharedRoot, pattern string) []string {
+	files, _ := filepath.Glob(filepath.Join(sharedRoot, "golden", pattern))
+	more, _ := filepath.Glob(filepath.Join(sharedRoot, "golden", "archs", pattern))
 	return append(files, more...)
 }
 
 // TestGoldenLogits compares gollm's teacher-forced logits, prompt tokens and
 // greedy continuations with llama.cpp's, for every golden file.
 func TestGoldenLogits(t *testing.T) {
-	shared := sharedDir(t)
-	files := goldenFiles(shared, "*.json")
+	sharedRoot := filepath.Dir(shared.Dir(t, "golden"))
+	files := goldenFiles(sharedRoot, "*.json")
 	if len(files) == 0 {
 		t.Skip("no golden files")
 	}
@@ -90,7 +78,7 @@ func TestGoldenLogits(t *testing.T) {
 			m := models[g.Model]
 			if m == nil {
 				var err error
-				m, err = Load(filepath.Join(shared, "models", g.Model), Options{Threads: 2, Context: 256})
+				m, err = Load(filepath.Join(sharedRoot, "models", g.Model), Options{Threads: 2, Context: 256})
 				if err != nil {
 					t.Fatal(err)
 				}

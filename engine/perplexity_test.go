@@ -3,6 +3,7 @@ package engine
 import (
 	"bufio"
 	"context"
+	"github.com/gollm/gollm/internal/shared"
 	"math"
 	"os"
 	"path/filepath"
@@ -27,22 +28,22 @@ var knownDivergentPPL = map[string]string{}
 // story and compares with llama.cpp's figure: within 0.1% for float models,
 // 1% for quantized ones.
 func TestPerplexityGolden(t *testing.T) {
-	shared := sharedDir(t)
-	text, err := os.ReadFile(filepath.Join(shared, "text", "story.txt"))
+	sharedRoot := filepath.Dir(shared.Dir(t, "golden"))
+	text, err := os.ReadFile(filepath.Join(sharedRoot, "text", "story.txt"))
 	if err != nil {
 		t.Skipf("no story text: %v", err)
 	}
-	tables := goldenFiles(shared, "perplexity.tsv")
+	tables := goldenFiles(sharedRoot, "perplexity.tsv")
 	if len(tables) == 0 {
 		t.Skip("no perplexity golden file")
 	}
 	for _, table := range tables {
-		checkPerplexityTable(t, shared, table, string(text))
+		checkPerplexityTable(t, sharedRoot, table, string(text))
 	}
 }
 
 // checkPerplexityTable checks the models of one perplexity.tsv.
-func checkPerplexityTable(t *testing.T, shared, table, text string) {
+func checkPerplexityTable(t *testing.T, sharedRoot, table, text string) {
 	f, err := os.Open(table)
 	if err != nil {
 		t.Fatal(err)
@@ -69,7 +70,7 @@ func checkPerplexityTable(t *testing.T, shared, table, text string) {
 			continue
 		}
 		t.Run(model, func(t *testing.T) {
-			m, err := Load(filepath.Join(shared, "models", model), Options{Threads: 2, Context: n})
+			m, err := Load(filepath.Join(sharedRoot, "models", model), Options{Threads: 2, Context: n})
 			if err != nil {
 				t.Fatal(err)
 			}

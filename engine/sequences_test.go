@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"github.com/gollm/gollm/internal/shared"
 	"math"
 	"path/filepath"
 	"testing"
@@ -117,9 +118,9 @@ func TestGenerateNGreedyAgree(t *testing.T) {
 // stays at ~1-3%; the test bounds the mean at 3% and every position at 8%,
 // so a real regression (a wrong scale, a misplaced head) still fails.
 func TestKVCacheQ8_0(t *testing.T) {
-	shared := sharedDir(t)
+	sharedRoot := filepath.Dir(shared.Dir(t, "golden"))
 	for _, name := range []string{"tiny-F16.gguf", "tiny-qwen3-F16.gguf", "tiny-qwen2-F16.gguf"} {
-		path := filepath.Join(shared, "models", name)
+		path := filepath.Join(sharedRoot, "models", name)
 		f16, err := Load(path, Options{Threads: 2, Context: 128})
 		if err != nil {
 			t.Fatal(err)

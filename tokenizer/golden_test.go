@@ -19,7 +19,7 @@ type goldenRun struct {
 }
 
 // TestGoldenPrompts checks the prompt tokens llama.cpp produced for every
-// model of ../sharedRoot/models (add_special=true, parse_special=false) and that
+// model of ../shared/models (add_special=true, parse_special=false) and that
 // the pieces of its greedy continuation render to the bytes it printed
 // (pieces with special rendering, as the golden generator asked for).
 func TestGoldenPrompts(t *testing.T) {

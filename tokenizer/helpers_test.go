@@ -17,7 +17,7 @@ var (
 	loadCache = map[string]*Tokenizer{}
 )
 
-// loadTokenizer opens a GGUF file under ../sharedRoot and builds its tokenizer
+// loadTokenizer opens a GGUF file under ../shared and builds its tokenizer
 // (cached across tests: the big vocabularies take a moment).
 func loadTokenizer(t testing.TB, rel string) *Tokenizer {
 	t.Helper()

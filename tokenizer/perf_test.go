@@ -11,7 +11,7 @@ import (
 )
 
 // perfText builds about n bytes of varied text, deterministically: the
-// sharedRoot story, llama.cpp's tokenizer test inputs, and random words
+// shared story, llama.cpp's tokenizer test inputs, and random words
 // (letters, digits, punctuation, accented and CJK characters, emoji), so
 // a per-call word cache can not make the work trivial.
 func perfText(t testing.TB, n int) string {
