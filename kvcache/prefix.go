@@ -40,11 +40,16 @@ func NewPrefixCache(c *Cache) *PrefixCache {
 const prefixSeed uint64 = 0x9e3779b97f4a7c15
 
 // HashBlocks appends to dst the chain hashes of the full blocks of tokens
-// (len(tokens)/BlockLen of them; a partial last block has none).
+// (len(tokens)/BlockLen of them; a partial last block has none) after the
+// len(dst) blocks whose hashes dst already holds, so that a growing
+// sequence hashes each block once.
 func (p *PrefixCache) HashBlocks(dst []uint64, tokens []int32) []uint64 {
 	bl := p.c.cfg.BlockLen
 	parent := prefixSeed
-	for i := 0; i+bl <= len(tokens); i += bl {
+	if len(dst) > 0 {
+		parent = dst[len(dst)-1]
+	}
+	for i := len(dst) * bl; i+bl <= len(tokens); i += bl {
 		parent = blockHash(parent, tokens[i:i+bl])
 		dst = append(dst, parent)
 	}

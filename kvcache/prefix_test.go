@@ -32,6 +32,9 @@ func TestPrefixCacheReuse(t *testing.T) {
 	if len(hashes) != 2 {
 		t.Fatalf("%d hashes for 10 tokens of blocks of 4", len(hashes))
 	}
+	if inc := p.HashBlocks(p.HashBlocks(nil, toks[:5]), toks); inc[0] != hashes[0] || inc[1] != hashes[1] {
+		t.Fatal("incremental hashes differ")
+	}
 	if err := p.Insert(a, toks, hashes, 0); err != nil {
 		t.Fatal(err)
 	}
