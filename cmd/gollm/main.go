@@ -18,7 +18,7 @@ func main() {
 		SilenceErrors: true,
 	}
 	addKernelsFlag(root)
-	root.AddCommand(generateCmd(), logitsCmd(), tokenizeCmd(), perplexityCmd(), inspectCmd(), synthCmd(), quantizeCmd(), benchCmd())
+	root.AddCommand(generateCmd(), logitsCmd(), tokenizeCmd(), perplexityCmd(), inspectCmd(), synthCmd(), quantizeCmd(), benchCmd(), serveCmd())
 	if err := root.Execute(); err != nil {
 		fmt.Fprintln(os.Stderr, "gollm: "+oneLine(err))
 		os.Exit(exitCode(err))
