@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"io"
 	"net/http"
 	"strings"
 	"time"
@@ -57,35 +58,52 @@ func renderChat(b *Backend, req *chatRequest) ([]int32, bool, error) {
 	return ids, chat.OpensReasoning(text), nil
 }
 
-func (s *Server) chatCompletions(w http.ResponseWriter, r *http.Request) {
-	b := s.backend.Load()
-	var req chatRequest
-	if err := decodeBody(r, &req); err != nil {
-		writeError(w, err)
-		return
+// chatJob is a checked /v1/chat/completions request.
+type chatJob struct {
+	req      chatRequest
+	prompt   []int32
+	thinking bool // the prompt opens a reasoning block
+	base     scheduler.Request
+	n        int
+	seed     uint64
+}
+
+// parseChat decodes and checks a /v1/chat/completions body and renders its
+// prompt.
+func (s *Server) parseChat(b *Backend, body io.Reader) (*chatJob, error) {
+	j := &chatJob{}
+	req := &j.req
+	if err := decodeBody(body, req); err != nil {
+		return nil, err
 	}
-	base, n, seed, err := req.request(0, s.cfg.MaxN, b.Model.ContextSize())
-	if err != nil {
-		writeError(w, err)
-		return
+	var err error
+	if j.base, j.n, j.seed, err = req.request(0, s.cfg.MaxN, b.Model.ContextSize()); err != nil {
+		return nil, err
 	}
 	if req.TopLogprobs != nil {
 		if *req.TopLogprobs < 0 || *req.TopLogprobs > 20 {
-			writeError(w, badParam("top_logprobs", "top_logprobs must be in [0, 20], got %d", *req.TopLogprobs))
-			return
+			return nil, badParam("top_logprobs", "top_logprobs must be in [0, 20], got %d", *req.TopLogprobs)
 		}
 		if !req.Logprobs {
-			writeError(w, badParam("top_logprobs", "top_logprobs needs logprobs: true"))
-			return
+			return nil, badParam("top_logprobs", "top_logprobs needs logprobs: true")
 		}
-		base.TopLogprobs = *req.TopLogprobs
+		j.base.TopLogprobs = *req.TopLogprobs
 	}
-	base.Logprobs = req.Logprobs
-	prompt, thinking, err := renderChat(b, &req)
+	j.base.Logprobs = req.Logprobs
+	if j.prompt, j.thinking, err = renderChat(b, req); err != nil {
+		return nil, err
+	}
+	return j, nil
+}
+
+func (s *Server) chatCompletions(w http.ResponseWriter, r *http.Request) {
+	b := s.backend.Load()
+	job, err := s.parseChat(b, r.Body)
 	if err != nil {
 		writeError(w, err)
 		return
 	}
+	req, prompt, thinking, base, n, seed := &job.req, job.prompt, job.thinking, job.base, job.n, job.seed
 	ctx, cancel := context.WithCancel(r.Context())
 	defer cancel()
 	cs, err := s.submit(ctx, b, [][]int32{prompt}, n, base, seed, "messages")

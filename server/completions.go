@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"encoding/json"
+	"io"
 	"net/http"
 	"time"
 
@@ -46,48 +47,61 @@ func parsePrompt(raw json.RawMessage, encode func(string) []int32) ([][]int32, e
 	return nil, badParam("prompt", "prompt must be a string, a list of strings, a list of token ids or a list of such lists (not empty)")
 }
 
-func (s *Server) completions(w http.ResponseWriter, r *http.Request) {
-	b := s.backend.Load()
-	var req completionRequest
-	if err := decodeBody(r, &req); err != nil {
-		writeError(w, err)
-		return
+// completionJob is a checked /v1/completions request.
+type completionJob struct {
+	req     completionRequest
+	prompts [][]int32
+	base    scheduler.Request
+	n       int
+	seed    uint64
+}
+
+// parseCompletion decodes and checks a /v1/completions body.
+func (s *Server) parseCompletion(b *Backend, body io.Reader) (*completionJob, error) {
+	j := &completionJob{}
+	req := &j.req
+	if err := decodeBody(body, req); err != nil {
+		return nil, err
 	}
 	if req.Echo {
-		writeError(w, badParam("echo", "echo is not supported"))
-		return
+		return nil, badParam("echo", "echo is not supported")
 	}
 	if req.Suffix != nil && *req.Suffix != "" {
-		writeError(w, badParam("suffix", "suffix is not supported"))
-		return
+		return nil, badParam("suffix", "suffix is not supported")
 	}
-	base, n, seed, err := req.request(16, s.cfg.MaxN, b.Model.ContextSize())
-	if err != nil {
-		writeError(w, err)
-		return
+	var err error
+	if j.base, j.n, j.seed, err = req.request(16, s.cfg.MaxN, b.Model.ContextSize()); err != nil {
+		return nil, err
 	}
 	if lp := req.Logprobs; lp != nil {
 		if *lp < 0 || *lp > 20 {
-			writeError(w, badParam("logprobs", "logprobs must be in [0, 20], got %d", *lp))
-			return
+			return nil, badParam("logprobs", "logprobs must be in [0, 20], got %d", *lp)
 		}
-		base.Logprobs, base.TopLogprobs = true, *lp
+		j.base.Logprobs, j.base.TopLogprobs = true, *lp
 	}
 	tok := b.Model.Tokenizer
-	prompts, err := parsePrompt(req.Prompt, func(s string) []int32 { return tok.Encode(s, true, true) })
+	if j.prompts, err = parsePrompt(req.Prompt, func(s string) []int32 { return tok.Encode(s, true, true) }); err != nil {
+		return nil, err
+	}
+	vocab := int32(b.Model.Config.Vocab)
+	for _, p := range j.prompts {
+		for _, id := range p {
+			if id < 0 || id >= vocab {
+				return nil, badParam("prompt", "token id %d outside the vocabulary [0, %d)", id, vocab)
+			}
+		}
+	}
+	return j, nil
+}
+
+func (s *Server) completions(w http.ResponseWriter, r *http.Request) {
+	b := s.backend.Load()
+	job, err := s.parseCompletion(b, r.Body)
 	if err != nil {
 		writeError(w, err)
 		return
 	}
-	vocab := int32(b.Model.Config.Vocab)
-	for _, p := range prompts {
-		for _, id := range p {
-			if id < 0 || id >= vocab {
-				writeError(w, badParam("prompt", "token id %d outside the vocabulary [0, %d)", id, vocab))
-				return
-			}
-		}
-	}
+	req, prompts, base, n, seed := &job.req, job.prompts, job.base, job.n, job.seed
 	ctx, cancel := context.WithCancel(r.Context())
 	defer cancel() // ends whatever is still running when the handler returns
 	cs, err := s.submit(ctx, b, prompts, n, base, seed, "prompt")

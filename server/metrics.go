@@ -84,6 +84,13 @@ func NewMetrics(model string, ctxLen int) *Metrics {
 	m.prefixHit = counter("prefix_cache_hits_total", "Prompt tokens found in the prefix cache.")
 	m.stepSeconds = counter("step_seconds_total", "Scheduler step time, forward passes included.")
 	m.forwardSeconds = counter("forward_seconds_total", "Time inside forward passes; step_seconds_total minus this is scheduler overhead.")
+	// Counters exist (at 0) from the start, as vLLM's do.
+	for _, c := range []*prometheus.CounterVec{m.promptTokens, m.genTokens, m.preemptions, m.prefixQueries, m.prefixHit, m.stepSeconds, m.forwardSeconds} {
+		c.WithLabelValues(model)
+	}
+	for _, reason := range []string{scheduler.FinishStop, scheduler.FinishLength, "abort"} {
+		m.success.WithLabelValues(model, reason)
+	}
 	m.reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
 }

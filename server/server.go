@@ -12,6 +12,7 @@ package server
 import (
 	"crypto/subtle"
 	"encoding/json"
+	"io"
 	"net/http"
 	"sync/atomic"
 	"time"
@@ -143,8 +144,8 @@ func (s *Server) models(w http.ResponseWriter, r *http.Request) {
 // decodeBody decodes a JSON request body into v (unknown fields are
 // ignored, as OpenAI's clients send fields a server may not know; the
 // Content-Type is not checked, as `curl -d` sends a form type).
-func decodeBody(r *http.Request, v any) error {
-	dec := json.NewDecoder(r.Body)
+func decodeBody(body io.Reader, v any) error {
+	dec := json.NewDecoder(body)
 	if err := dec.Decode(v); err != nil {
 		if toAPIError(err).status == http.StatusRequestEntityTooLarge {
 			return err
@@ -166,7 +167,7 @@ type tokenizeRequest struct {
 
 func (s *Server) tokenize(w http.ResponseWriter, r *http.Request) {
 	var req tokenizeRequest
-	if err := decodeBody(r, &req); err != nil {
+	if err := decodeBody(r.Body, &req); err != nil {
 		writeError(w, err)
 		return
 	}
@@ -194,7 +195,7 @@ func (s *Server) detokenize(w http.ResponseWriter, r *http.Request) {
 	var req struct {
 		Tokens []int32 `json:"tokens"`
 	}
-	if err := decodeBody(r, &req); err != nil {
+	if err := decodeBody(r.Body, &req); err != nil {
 		writeError(w, err)
 		return
 	}

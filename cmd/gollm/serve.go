@@ -169,14 +169,9 @@ func runServe(ctx context.Context, f *serveFlags) error {
 	// Graceful shutdown: stop accepting, let running requests finish up to
 	// the timeout, then cancel the rest.
 	fmt.Fprintf(os.Stderr, "gollm serve: shutting down (up to %v for running requests)\n", f.shutdownTimeout)
-	sched.Drain()
 	sctx, cancel := context.WithTimeout(context.Background(), f.shutdownTimeout)
 	defer cancel()
-	if err := srv.Shutdown(sctx); err != nil {
-		sched.Close() // cancels what still runs: its handlers return
-		srv.Close()
-	}
-	sched.Close()
+	server.Shutdown(sctx, srv, sched) // cancelled requests are not an error: exit 0
 	return nil
 }
 
