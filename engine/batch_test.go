@@ -89,7 +89,7 @@ func runSchedule(t *testing.T, m *Model, prompts [][]int32, steps, chunk int, to
 // float order by pass size (F16, Q4_K) and one that does not (Q8_0), with
 // prompts long enough for the fast attention path.
 func TestEvalBatchInvariant(t *testing.T) {
-	for _, typ := range []string{"Q8_0", "Q4_K_M", "F16"} {
+	for _, typ := range []string{"Q8_0", "Q4_0", "Q4_K_M", "F16"} {
 		t.Run(typ, func(t *testing.T) {
 			m := tinyModel(t, typ, Options{Threads: 2, Context: 512, Batch: 64})
 			r := rand.New(rand.NewPCG(5, 6))

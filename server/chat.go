@@ -196,6 +196,9 @@ func (s *Server) chatCompletions(w http.ResponseWriter, r *http.Request) {
 			}
 		}
 	}
+	if ctx.Err() != nil {
+		return // the client left
+	}
 	if req.includeUsage() {
 		if err := sse.send(map[string]any{"id": id, "object": "chat.completion.chunk", "created": created, "model": model,
 			"choices": []any{}, "usage": usageOf(cs)}); err != nil {

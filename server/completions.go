@@ -166,6 +166,9 @@ func (s *Server) completions(w http.ResponseWriter, r *http.Request) {
 			}
 		}
 	}
+	if ctx.Err() != nil {
+		return // the client left
+	}
 	if req.includeUsage() {
 		if err := sse.send(map[string]any{"id": id, "object": "text_completion", "created": created, "model": model,
 			"choices": []any{}, "usage": usageOf(cs)}); err != nil {

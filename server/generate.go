@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"net/http"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/gollm/gollm/scheduler"
@@ -109,11 +110,15 @@ type choiceUpdate struct {
 }
 
 // fanIn starts one reader per choice and returns their merged updates;
-// the readers stop when ctx ends.
+// the channel closes when every reader has returned (its choice done, or
+// ctx ended: then the last updates may be dropped).
 func (s *Server) fanIn(ctx context.Context, cs []*choice) <-chan choiceUpdate {
 	ch := make(chan choiceUpdate, len(cs))
+	var wg sync.WaitGroup
 	for _, c := range cs {
+		wg.Add(1)
 		go func(c *choice) {
+			defer wg.Done()
 			for {
 				u, err := s.recv(ctx, c)
 				select {
@@ -127,6 +132,10 @@ func (s *Server) fanIn(ctx context.Context, cs []*choice) <-chan choiceUpdate {
 			}
 		}(c)
 	}
+	go func() {
+		wg.Wait()
+		close(ch)
+	}()
 	return ch
 }
 

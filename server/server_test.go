@@ -487,6 +487,12 @@ func TestManyClients(t *testing.T) {
 	if v, ok := metricValue(text, `gollm:request_success_total{finished_reason="length"`); !ok || v < 21 {
 		t.Errorf("request_success_total length = %v", v)
 	}
+	// Every handler has returned: shutdown does not wait.
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	if err := Shutdown(ctx, ts.hs, ts.sched); err != nil {
+		t.Fatalf("shutdown after the clients left: %v", err)
+	}
 }
 
 // TestPrefixCacheMetrics: a repeated long prompt is served from the prefix
