@@ -32,15 +32,17 @@ func (m *Model) BatchCapacity() int {
 
 // KVCache returns the model's paged KV cache, for callers that manage
 // sequences and shared blocks themselves (a serving scheduler's prefix
-// cache). It follows the cache's own concurrency contract: no use
-// concurrent with the model's methods.
+// cache). The cache has no lock of its own: its user must be the model's
+// only user (one goroutine, as the scheduler is), never concurrent with
+// the model's methods.
 func (m *Model) KVCache() *kvcache.Cache { return m.cache }
 
 // EvalBatch runs one forward pass over every entry's tokens: each entry's
 // tokens are appended to its sequence (positions reserved and committed as
 // EvalSeq does), and the logits of the last token of each entry with
 // Logits set are returned in entry order, [rows][Vocab], valid until the
-// next call on the model. A sequence appears at most once per batch.
+// next call on the model. A sequence appears at most once per batch. It
+// takes the model's lock like the other methods that run the model.
 //
 // On an error (bad token, full context, a full cache: kvcache.ErrCacheFull,
 // too many tokens: ErrBatchTooLarge) no sequence changes. It allocates
@@ -55,6 +57,8 @@ func (m *Model) KVCache() *kvcache.Cache { return m.cache }
 // padded with copies of its last token to a multiple of that quantum, so
 // every token takes the multi-token order.
 func (m *Model) EvalBatch(entries []BatchEntry) ([]float32, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
 	s := m.state
 	if len(entries) == 0 {
 		return nil, fmt.Errorf("engine: EvalBatch of no entries")
