@@ -146,6 +146,9 @@ func TestDeterministic(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			m := loadShared(t, name, engine.Options{Threads: 2, Context: 512, Batch: 512, KVPositions: 16 * 512})
 			reqs := determinismRequests(m.Config.Vocab)
+			if raceEnabled {
+				reqs = append(reqs[:8], reqs[12:]...) // both prompts past 256 positions and the seeded ones
+			}
 
 			s := newSched(t, m, Config{NoPrefixCache: true})
 			alone := make([]result, len(reqs))
