@@ -139,14 +139,14 @@ func determinismRequests(vocab int) []Request {
 // a small token budget, and served from the prefix cache.
 func TestDeterministic(t *testing.T) {
 	models := []string{"tiny-Q4_K_M.gguf", "stories260K.gguf"}
-	if raceEnabled {
-		models = models[1:] // the race detector makes the 4-layer model's runs minutes long
+	if slowBuild {
+		models = models[1:] // the 4-layer model takes minutes there
 	}
 	for _, name := range models {
 		t.Run(name, func(t *testing.T) {
 			m := loadShared(t, name, engine.Options{Threads: 2, Context: 512, Batch: 512, KVPositions: 16 * 512})
 			reqs := determinismRequests(m.Config.Vocab)
-			if raceEnabled {
+			if slowBuild {
 				reqs = append(reqs[:8], reqs[12:]...) // both prompts past 256 positions and the seeded ones
 			}
 
