@@ -65,6 +65,9 @@ func WriteBenchstat(w io.Writer, mach Machine, rs []Result) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "goos: %s\ngoarch: %s\npkg: github.com/gollm/gollm\ncpu: %s\n", mach.OS, mach.Arch, mach.CPU)
 	fmt.Fprintf(&b, "kernels: %s\n", mach.Kernels)
+	if IsPartial(rs) {
+		fmt.Fprintf(&b, "partial: stopped after %d tests\n", len(rs))
+	}
 	for _, r := range rs {
 		name := fmt.Sprintf("BenchmarkGollm/model=%s/test=%s-%d", benchName(r.Model), benchName(r.Test), r.Threads)
 		tokens := r.NPrompt + r.NGen

@@ -15,7 +15,7 @@ var testMachine = Machine{CPU: "Test CPU 9000", Cores: 2, LogicalCPUs: 4, Kernel
 
 func testResults() []Result {
 	a := ModelInfo{Name: "a Q8", Filename: "/m/a.gguf", Type: "llama 1.1B Q8_0", Size: 3 << 30, Params: 11e8,
-		WeightBytesPerToken: 1e9, Batch: 64, Threads: 2}
+		WeightBytesPerToken: 1e9, Batch: 512, Threads: 2, Context: 4096}
 	b := a
 	b.Name, b.WeightBytesPerToken = "b", 5e8
 	tg := &Measurement{Test: Test{NGen: 100}, Samples: []time.Duration{time.Second, 2 * time.Second},
@@ -198,5 +198,99 @@ func TestWriteMarkdown(t *testing.T) {
 	if tg[0] != "a Q8" || tg[1] != "3.00 GiB" || tg[2] != "1.10 B" || tg[4] != "tg100" || tg[5] != "75.00 ± 35.36" ||
 		tg[8] != "2.50 / 3.70 / 3.97" || tg[10] != "750%" || rows[4][11] != "2.67x" {
 		t.Errorf("tg row %q, b row %q", tg, rows[4])
+	}
+}
+
+// mdRows returns the table lines of a markdown report split into cells.
+func mdRows(out string) [][]string {
+	var rows [][]string
+	for _, l := range strings.Split(out, "\n") {
+		if strings.HasPrefix(l, "|") {
+			rows = append(rows, strings.Split(strings.Trim(l, "| "), " | "))
+		}
+	}
+	return rows
+}
+
+// TestMarkdownParamColumns: a parameter gets a column (after threads, as in
+// llama-bench) when a row has a non-default value or the rows differ, and
+// speedups compare rows with the same parameters.
+func TestMarkdownParamColumns(t *testing.T) {
+	a := ModelInfo{Name: "a", Type: "llama 1M Q8_0", Size: 1 << 20, Params: 1e6, Batch: 512, Threads: 2, Context: 4096}
+	meas := func(d time.Duration) *Measurement {
+		return &Measurement{Test: Test{NGen: 10}, Samples: []time.Duration{d}}
+	}
+	q8 := a
+	q8.KVType = "Q8_0"
+	ub := a
+	ub.Batch = 256
+	b := a
+	b.Name, b.KVType = "b", "q8_0"
+	rs := []Result{NewResult(a, testMachine, meas(time.Second)), NewResult(q8, testMachine, meas(time.Second/2)),
+		NewResult(ub, testMachine, meas(time.Second)), NewResult(b, testMachine, meas(time.Second/4))}
+	SetSpeedups(rs)
+	if rs[1].TypeK != "q8_0" || rs[1].TypeV != "q8_0" || rs[0].TypeK != "f16" || rs[0].KVBlock != 16 || rs[0].Pack != "load" {
+		t.Errorf("parameters not filled in: %+v", rs[:2])
+	}
+	// b's q8_0 row compares with a's q8_0 row: 40 tok/s against 20.
+	if rs[1].Speedup != 1 || !near(rs[3].Speedup, 2) {
+		t.Errorf("speedups %v %v", rs[1].Speedup, rs[3].Speedup)
+	}
+	var buf bytes.Buffer
+	if err := WriteMarkdown(&buf, testMachine, rs); err != nil {
+		t.Fatal(err)
+	}
+	rows := mdRows(buf.String())
+	want := "model size params threads n_ubatch type_k type_v test"
+	if got := strings.Join(rows[0][:8], " "); got != want {
+		t.Fatalf("header %q, want %q first", got, want)
+	}
+	if got := strings.Join(rows[3][3:7], " "); got != "2 512 q8_0 q8_0" {
+		t.Errorf("q8_0 row parameters %q", got)
+	}
+	if got := rows[4][4]; got != "256" {
+		t.Errorf("n_ubatch cell %q", got)
+	}
+	if strings.Contains(buf.String(), "partial") {
+		t.Error("a complete report says partial")
+	}
+
+	// Defaults everywhere: no parameter columns.
+	buf.Reset()
+	WriteMarkdown(&buf, testMachine, rs[:1])
+	if got := mdRows(buf.String())[0][4]; got != "test" {
+		t.Errorf("default parameters shown: column %q after threads", got)
+	}
+}
+
+func TestPartialReports(t *testing.T) {
+	rs := testResults()[:2]
+	MarkPartial(rs)
+	for _, format := range Formats {
+		var b bytes.Buffer
+		if err := Write(&b, format, testMachine, rs); err != nil {
+			t.Fatal(err)
+		}
+		out := b.String()
+		switch format {
+		case "json":
+			var objs []map[string]any
+			if err := json.Unmarshal(b.Bytes(), &objs); err != nil || len(objs) != 2 || objs[0]["partial"] != true {
+				t.Errorf("json: %v %v", err, objs)
+			}
+		case "md":
+			if !strings.Contains(out, "\npartial: the run stopped early; the table holds the 2 tests that finished\n") {
+				t.Errorf("md:\n%s", out)
+			}
+		default:
+			if !strings.Contains(out, "partial") {
+				t.Errorf("%s output does not say partial:\n%s", format, out)
+			}
+		}
+	}
+	var b bytes.Buffer
+	WriteJSON(&b, testResults())
+	if strings.Contains(b.String(), "partial") {
+		t.Error("a complete json report says partial")
 	}
 }

@@ -15,11 +15,18 @@ type ModelInfo struct {
 	Name                string // display name: the file name without .gguf, or the synthetic preset and type
 	Filename            string
 	Type                string // llama-bench's model_type: "llama 1.1B Q4_0"
-	Size                int64  // file bytes
+	Size                int64  // the tensors' bytes (llama-bench's model_size; the file adds its metadata)
 	Params              int64
 	WeightBytesPerToken int64
-	Batch               int
+	Batch               int // tokens per forward pass
 	Threads             int
+	Context             int // context window of one sequence
+
+	// The load options the caller chose, which a loaded model does not
+	// report; empty or 0 means the engine's default.
+	KVType  string // "f16", "q8_0" or "f32"
+	KVBlock int    // positions per KV cache block
+	Pack    string // when the weights were repacked: engine.PackAtLoad, ...
 }
 
 // DescribeModel fills ModelInfo from a loaded model; name "" means the
@@ -28,9 +35,10 @@ func DescribeModel(m *engine.Model, path, name string) ModelInfo {
 	if name == "" {
 		name = strings.TrimSuffix(filepath.Base(path), ".gguf")
 	}
-	var params int64
+	var params, size int64
 	for i := range m.File.Tensors {
 		params += int64(m.File.Tensors[i].Elements())
+		size += int64(m.File.Tensors[i].Size)
 	}
 	ft := "unknown"
 	if v, ok := m.File.Get("general.file_type"); ok {
@@ -41,8 +49,8 @@ func DescribeModel(m *engine.Model, path, name string) ModelInfo {
 	return ModelInfo{
 		Name: name, Filename: path,
 		Type: fmt.Sprintf("%s %s %s", m.Config.Arch, ParamsLabel(params), ft),
-		Size: int64(m.File.Size), Params: params, WeightBytesPerToken: m.WeightBytesPerToken(),
-		Batch: m.BatchSize(), Threads: m.Threads(),
+		Size: size, Params: params, WeightBytesPerToken: m.WeightBytesPerToken(),
+		Batch: m.BatchSize(), Threads: m.Threads(), Context: m.ContextSize(),
 	}
 }
 
@@ -66,13 +74,19 @@ type Result struct {
 	Model        string `json:"model"`
 	ModelFile    string `json:"model_filename"`
 	ModelType    string `json:"model_type"`
-	ModelSize    int64  `json:"model_size"`
+	ModelSize    int64  `json:"model_size"` // the tensors' bytes, as llama-bench
 	ModelNParams int64  `json:"model_n_params"`
 	Test         string `json:"test"`
 	NPrompt      int    `json:"n_prompt"`
 	NGen         int    `json:"n_gen"`
 	NDepth       int    `json:"n_depth"`
-	NBatch       int    `json:"n_batch"`
+	NBatch       int    `json:"n_batch"`  // tokens per forward pass
+	NUBatch      int    `json:"n_ubatch"` // the same: gollm's pass is llama.cpp's physical batch
+	NCtx         int    `json:"n_ctx"`
+	TypeK        string `json:"type_k"` // KV cache storage; K and V always alike
+	TypeV        string `json:"type_v"`
+	KVBlock      int    `json:"kv_block"`
+	Pack         string `json:"pack"`
 	Threads      int    `json:"threads"`
 	NThreads     int    `json:"n_threads"` // llama-bench's name for Threads
 	CPUInfo      string `json:"cpu_info"`
@@ -104,7 +118,18 @@ type Result struct {
 	TimersOverheadPct *float64           `json:"timers_overhead_pct,omitempty"`
 	OpMSPerToken      map[string]float64 `json:"op_ms_per_token,omitempty"` // op timers over the timed tokens
 	PeakRSSBytes      int64              `json:"peak_rss_bytes"`            // the process's high-water mark when the test ended
+
+	// Partial marks every row of a report cut short (Ctrl-C, an error): the rows are
+	// the tests that finished, not all that were asked for.
+	Partial bool `json:"partial,omitempty"`
 }
+
+// Engine defaults, filled in where ModelInfo leaves an option empty.
+const (
+	defaultKVType  = "f16"
+	defaultKVBlock = 16
+	defaultBatch   = 512
+)
 
 // NewResult summarizes a measurement into a report row (Speedup is set by
 // SetSpeedups once every row is in).
@@ -113,11 +138,17 @@ func NewResult(info ModelInfo, mach Machine, meas *Measurement) Result {
 	r := Result{
 		Model: info.Name, ModelFile: info.Filename, ModelType: info.Type, ModelSize: info.Size,
 		ModelNParams: info.Params, Test: t.Name(), NPrompt: t.NPrompt, NGen: t.NGen, NDepth: t.NDepth,
-		NBatch: info.Batch, Threads: info.Threads, NThreads: info.Threads,
+		NBatch: info.Batch, NUBatch: info.Batch, NCtx: info.Context,
+		TypeK: orDefault(strings.ToLower(info.KVType), defaultKVType), KVBlock: info.KVBlock,
+		Pack: orDefault(strings.ToLower(info.Pack), engine.PackAtLoad), Threads: info.Threads, NThreads: info.Threads,
 		CPUInfo: mach.CPU, Kernels: mach.Kernels, GoVersion: mach.GoVersion,
 		TestTime:            time.Now().UTC().Format(time.RFC3339),
 		WeightBytesPerToken: info.WeightBytesPerToken,
 		TimersOverheadPct:   meas.TimersOverheadPct, PeakRSSBytes: PeakRSS(),
+	}
+	r.TypeV = r.TypeK
+	if r.KVBlock <= 0 {
+		r.KVBlock = defaultKVBlock
 	}
 	ns := make([]float64, len(meas.Samples))
 	for i, d := range meas.Samples {
@@ -174,25 +205,57 @@ func (r *Result) setBandwidth(memReadGBs float64) {
 	}
 }
 
+func orDefault(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
+}
+
+// MarkPartial marks every row as part of a report cut short.
+func MarkPartial(rs []Result) {
+	for i := range rs {
+		rs[i].Partial = true
+	}
+}
+
+// IsPartial reports whether any row is marked partial.
+func IsPartial(rs []Result) bool {
+	for _, r := range rs {
+		if r.Partial {
+			return true
+		}
+	}
+	return false
+}
+
+// speedupKey is what a row is compared on: the same test under the same
+// parameters, on another model.
+type speedupKey struct {
+	test, typeK, pack       string
+	threads, batch, kvBlock int
+}
+
+func (r *Result) speedupKey() speedupKey {
+	return speedupKey{r.Test, r.TypeK, r.Pack, r.Threads, r.NBatch, r.KVBlock}
+}
+
 // SetSpeedups sets each row's Speedup against the row of the first model
-// with the same test and threads (0 where the first model has no such row).
+// with the same test and parameters (threads, batch, KV type and block,
+// pack mode); 0 where the first model has no such row.
 func SetSpeedups(rs []Result) {
 	if len(rs) == 0 {
 		return
 	}
-	type key struct {
-		test    string
-		threads int
-	}
-	base := map[key]float64{}
+	base := map[speedupKey]float64{}
 	first := rs[0].Model
-	for _, r := range rs {
-		if r.Model == first {
-			base[key{r.Test, r.Threads}] = r.AvgTS
+	for i := range rs {
+		if rs[i].Model == first {
+			base[rs[i].speedupKey()] = rs[i].AvgTS
 		}
 	}
 	for i := range rs {
-		if b := base[key{rs[i].Test, rs[i].Threads}]; b > 0 {
+		if b := base[rs[i].speedupKey()]; b > 0 {
 			rs[i].Speedup = rs[i].AvgTS / b
 		}
 	}

@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"context"
 	"fmt"
 	"math/rand/v2"
 	"time"
@@ -64,7 +65,11 @@ func (cfg RunConfig) overhead(t Test) bool { return cfg.TimersOverhead && t.NGen
 // The counted runs keep the model's timers as they are (m.Timers.Enabled).
 // The overhead runs switch them on and off at every decode step, so that
 // a noisy neighbour or a clock-speed change weighs on both halves alike.
-func Run(m *engine.Model, t Test, cfg RunConfig) (*Measurement, error) {
+//
+// Cancelling ctx stops the run within one forward pass (a batch of the
+// prompt or one decode step); Run then returns an error wrapping ctx.Err()
+// and no measurement: a test counts only once all its repetitions ran.
+func Run(ctx context.Context, m *engine.Model, t Test, cfg RunConfig) (*Measurement, error) {
 	if err := t.Validate(); err != nil {
 		return nil, err
 	}
@@ -79,7 +84,7 @@ func Run(m *engine.Model, t Test, cfg RunConfig) (*Measurement, error) {
 		}
 		return out
 	}
-	r := &runner{m: m, t: t, depth: ids(t.NDepth), prompt: ids(t.NPrompt), gen: ids((t.NGen + 1) * t.Seqs()),
+	r := &runner{ctx: ctx, m: m, t: t, depth: ids(t.NDepth), prompt: ids(t.NPrompt), gen: ids((t.NGen + 1) * t.Seqs()),
 		itl: make([]time.Duration, 0, t.NGen), timersOn: m.Timers.Enabled,
 		seqs: make([]engine.SeqID, t.Seqs()), step: make([]int32, t.Seqs())}
 	defer func() { m.Timers.Enabled = r.timersOn }()
@@ -140,6 +145,7 @@ func Run(m *engine.Model, t Test, cfg RunConfig) (*Measurement, error) {
 
 // runner holds one test's token ids and the per-run scratch.
 type runner struct {
+	ctx                context.Context
 	m                  *engine.Model
 	t                  Test
 	depth, prompt, gen []int32
@@ -160,10 +166,13 @@ type sample struct{ total, ttft time.Duration }
 // afterwards they hold that part only.
 func (r *runner) once() (sample, error) {
 	m, t := r.m, r.t
+	if err := r.ctx.Err(); err != nil {
+		return sample{}, fmt.Errorf("bench: %s: %w", t.Name(), err)
+	}
 	m.Reset()
 	r.itl = r.itl[:0]
 	if t.NDepth > 0 {
-		if _, err := m.Eval(r.depth, false); err != nil {
+		if err := r.eval(r.depth); err != nil {
 			return sample{}, err
 		}
 	}
@@ -186,7 +195,7 @@ func (r *runner) once() (sample, error) {
 	start := time.Now()
 	last := start
 	if t.NPrompt > 0 {
-		if _, err := m.Eval(r.prompt, false); err != nil {
+		if err := r.eval(r.prompt); err != nil {
 			return sample{}, err
 		}
 		last = time.Now()
@@ -195,6 +204,10 @@ func (r *runner) once() (sample, error) {
 	for i := 0; i < t.NGen; i++ {
 		if r.alternate > 0 {
 			m.Timers.Enabled = r.stepTimers(r.alternate-1, i)
+		}
+		if err := r.ctx.Err(); err != nil {
+			m.Timers.Enabled = r.timersOn
+			return sample{}, fmt.Errorf("bench: %s: %w", t.Name(), err)
 		}
 		if err := r.decode(gen, i); err != nil {
 			return sample{}, err
@@ -206,6 +219,28 @@ func (r *runner) once() (sample, error) {
 	m.Timers.Enabled = r.timersOn
 	s.total = last.Sub(start)
 	return s, nil
+}
+
+// eval runs tokens through the default sequence one batch per Eval (the
+// passes Eval itself would make), checking the context between them.
+func (r *runner) eval(tokens []int32) error {
+	step := max(1, r.m.BatchSize())
+	for len(tokens) > 0 {
+		if err := r.ctx.Err(); err != nil {
+			return fmt.Errorf("bench: %s: %w", r.t.Name(), err)
+		}
+		n := min(step, len(tokens))
+		if len(tokens) == step+1 {
+			// One Eval for the last two passes: a lone last token on its
+			// own would count as a decode step in the op timers.
+			n = len(tokens)
+		}
+		if _, err := r.m.Eval(tokens[:n], false); err != nil {
+			return err
+		}
+		tokens = tokens[n:]
+	}
+	return nil
 }
 
 func durs(ds []time.Duration) []float64 {

@@ -1,6 +1,8 @@
 package bench
 
 import (
+	"context"
+	"errors"
 	"path/filepath"
 	"testing"
 
@@ -42,7 +44,7 @@ func TestRun(t *testing.T) {
 	}
 	for _, c := range cases {
 		calls = 0
-		meas, err := Run(m, c.test, cfg)
+		meas, err := Run(context.Background(), m, c.test, cfg)
 		if err != nil {
 			t.Fatalf("%s: %v", c.test.Name(), err)
 		}
@@ -80,10 +82,10 @@ func TestRun(t *testing.T) {
 			t.Errorf("%s: timers %v vs measured %v", c.test.Name(), timed, sum)
 		}
 	}
-	if _, err := Run(m, Test{NPrompt: 60, NGen: 10}, cfg); err == nil {
+	if _, err := Run(context.Background(), m, Test{NPrompt: 60, NGen: 10}, cfg); err == nil {
 		t.Error("a test longer than the context ran")
 	}
-	if _, err := Run(m, Test{}, cfg); err == nil {
+	if _, err := Run(context.Background(), m, Test{}, cfg); err == nil {
 		t.Error("an empty test ran")
 	}
 }
@@ -93,7 +95,7 @@ func TestRunTimersOverhead(t *testing.T) {
 	cfg := RunConfig{Reps: 2, TimersOverhead: true}
 	calls := 0
 	cfg.Progress = func() { calls++ }
-	meas, err := Run(m, Test{NGen: 4}, cfg)
+	meas, err := Run(context.Background(), m, Test{NGen: 4}, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -111,13 +113,13 @@ func TestRunTimersOverhead(t *testing.T) {
 		t.Error("Run left the timers off")
 	}
 	// Prompt-only tests have no decode steps to compare.
-	meas, err = Run(m, Test{NPrompt: 4}, cfg)
+	meas, err = Run(context.Background(), m, Test{NPrompt: 4}, cfg)
 	if err != nil || meas.TimersOverheadPct != nil || cfg.Runs(Test{NPrompt: 4}) != 3 {
 		t.Errorf("pp test: overhead %v, err %v", meas.TimersOverheadPct, err)
 	}
 	// With the timers off the counted runs are untimed, and stay so.
 	m.Timers.Enabled = false
-	meas, err = Run(m, Test{NGen: 4}, cfg)
+	meas, err = Run(context.Background(), m, Test{NGen: 4}, cfg)
 	if err != nil || meas.Ops != nil || meas.TimersOverheadPct == nil || m.Timers.Enabled {
 		t.Errorf("timers off: ops %v, overhead %v, err %v, enabled after %v", meas.Ops, meas.TimersOverheadPct, err, m.Timers.Enabled)
 	}
@@ -143,7 +145,7 @@ func TestRunParallel(t *testing.T) {
 	if tt.Name() != "tg8x3" || tt.Tokens() != 24 {
 		t.Fatalf("name %q tokens %d", tt.Name(), tt.Tokens())
 	}
-	meas, err := Run(m, tt, RunConfig{Reps: 2, Seed: 1})
+	meas, err := Run(context.Background(), m, tt, RunConfig{Reps: 2, Seed: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -152,5 +154,44 @@ func TestRunParallel(t *testing.T) {
 	}
 	if err := (Test{NPrompt: 8, Parallel: 2}).Validate(); err == nil {
 		t.Error("a parallel pp test was accepted")
+	}
+}
+
+// TestRunCancel: a cancelled context stops Run between runs and passes,
+// with an error that wraps context.Canceled and the timers as they were.
+func TestRunCancel(t *testing.T) {
+	m := tinyModel(t, 64)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	calls := 0
+	cfg := RunConfig{Reps: 3, Progress: func() { calls++ }}
+	if _, err := Run(ctx, m, Test{NPrompt: 20}, cfg); !errors.Is(err, context.Canceled) || calls != 0 {
+		t.Errorf("cancelled before the start: err %v after %d runs", err, calls)
+	}
+	for _, tt := range []Test{{NPrompt: 20}, {NGen: 8}, {NPrompt: 4, NGen: 4, NDepth: 8}} {
+		ctx, cancel := context.WithCancel(context.Background())
+		calls = 0
+		cfg.Progress = func() { calls++; cancel() } // after the warm-up
+		meas, err := Run(ctx, m, tt, cfg)
+		if !errors.Is(err, context.Canceled) || meas != nil || calls != 1 {
+			t.Errorf("%s: err %v, measurement %v after %d runs", tt.Name(), err, meas, calls)
+		}
+		if !m.Timers.Enabled {
+			t.Errorf("%s: the cancelled run left the timers off", tt.Name())
+		}
+	}
+}
+
+// TestRunPromptPasses: Run feeds the prompt a batch at a time (to check the
+// context between passes) and still times every prompt token as prefill,
+// the lone last token of a batch+1 prompt included.
+func TestRunPromptPasses(t *testing.T) {
+	m := tinyModel(t, 64) // batch 8
+	meas, err := Run(context.Background(), m, Test{NPrompt: 9}, RunConfig{Reps: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := meas.Ops.Tokens; got[engine.Prefill] != 18 || got[engine.Decode] != 0 {
+		t.Errorf("timed tokens %v, want [18 0]", got)
 	}
 }

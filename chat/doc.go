@@ -14,6 +14,18 @@
 //   - raise_exception comes back as a *RaiseError carrying the template's text;
 //   - a template that does not parse gives an error naming the line.
 //
+// Use: ParseMessages (or json.Unmarshal into []Message) for the
+// conversation; ForModel, Builtin or Parse for the template; Template.Render
+// with Options (AddGenerationPrompt, WithVocab for bos/eos, Tools, Kwargs,
+// Now); PromptTokens to tokenize the result with one BOS; OpensReasoning and
+// a ReasoningSplitter to separate <think> text from the answer. Errors:
+// *ParseError (ErrParse), *RaiseError and other ErrRender failures,
+// ErrMessages.
+//
+// Not guarded: a template that recurses without end or loops over a huge
+// range takes the process down with it (the engine has no depth or step
+// limit); templates come with the model file.
+//
 // The package does no I/O and no model math. A Template is immutable after
 // Parse and safe for concurrent use by any number of goroutines; a
 // ReasoningSplitter is not (one per stream).

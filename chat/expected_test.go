@@ -3,13 +3,15 @@ package chat
 import (
 	"bufio"
 	"encoding/json"
+	"github.com/gollm/gollm/internal/shared"
 	"os"
 	"path/filepath"
 	"testing"
 	"time"
 )
 
-const templatesDir = "../../shared/templates"
+// templatesDir is ../shared/templates; the test skips when it is absent.
+func templatesDir(t testing.TB) string { return shared.Dir(t, "templates") }
 
 // referenceNow is the clock the reference renderings were made at.
 func referenceNow() time.Time { return time.Date(2024, 7, 26, 0, 0, 0, 0, time.UTC) }
@@ -23,9 +25,9 @@ type expectedLine struct {
 
 func readExpected(t testing.TB) []expectedLine {
 	t.Helper()
-	f, err := os.Open(filepath.Join(templatesDir, "expected.jsonl"))
+	f, err := os.Open(filepath.Join(templatesDir(t), "expected.jsonl"))
 	if err != nil {
-		t.Skipf("reference renderings not available (%v): they live in ../shared/templates", err)
+		t.Fatal(err)
 	}
 	defer f.Close()
 	var out []expectedLine
@@ -46,7 +48,7 @@ func readExpected(t testing.TB) []expectedLine {
 
 func loadTemplate(t testing.TB, name string) *Template {
 	t.Helper()
-	src, err := os.ReadFile(filepath.Join(templatesDir, name))
+	src, err := os.ReadFile(filepath.Join(templatesDir(t), name))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -130,6 +132,5 @@ func renderAsMessages(tm *Template, context json.RawMessage) (string, error) {
 	return tm.Render(msgs, opts)
 }
 
-func readExpectedOK() (os.FileInfo, error) {
-	return os.Stat(filepath.Join(templatesDir, "expected.jsonl"))
-}
+// haveTemplates reports whether ../shared/templates is there.
+func haveTemplates() bool { return shared.Path("templates", "expected.jsonl") != "" }

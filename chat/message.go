@@ -3,6 +3,7 @@ package chat
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 )
 
@@ -40,7 +41,8 @@ type Content struct {
 // Text returns a string content.
 func Text(s string) Content { return Content{Text: s} }
 
-// String returns the content's text: the string, or the text parts joined.
+// String returns the content's text: the string, or the text parts joined
+// by newlines (as llama.cpp flattens them); other parts are left out.
 func (c Content) String() string {
 	if c.Parts == nil {
 		return c.Text
@@ -48,6 +50,9 @@ func (c Content) String() string {
 	var b bytes.Buffer
 	for _, p := range c.Parts {
 		if p.Type == "text" {
+			if b.Len() > 0 {
+				b.WriteByte('\n')
+			}
 			b.WriteString(p.Text)
 		}
 	}
@@ -80,7 +85,7 @@ type FunctionCall struct {
 }
 
 // ErrMessages reports messages that are not a JSON list of chat messages.
-var ErrMessages = fmt.Errorf("chat: bad messages")
+var ErrMessages = errors.New("chat: bad messages")
 
 // ParseMessages decodes a JSON list of OpenAI-style messages.
 func ParseMessages(data []byte) ([]Message, error) {

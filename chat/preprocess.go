@@ -53,7 +53,7 @@ func preprocess(src string) string {
 			switch {
 			case n.lmark == '-':
 				text = strings.TrimRightFunc(text, unicode.IsSpace)
-			case (n.kind == itemStmt || n.kind == itemComment) && n.lmark != '+' && !n.rawBody:
+			case (n.kind == itemStmt || n.kind == itemComment) && n.lmark != '+':
 				lpos := strings.LastIndexByte(text, '\n') + 1
 				if (lpos > 0 || lineStarting) && lpos < len(text) && strings.TrimLeft(text[lpos:], " \t\v\f") == "" {
 					text = text[:lpos]
@@ -93,7 +93,6 @@ type item struct {
 	src          string // text, or a tag's content between its markers
 	lmark, rmark byte   // '-', '+' or 0
 	rawBegin     bool   // a {% raw %} tag: no trim_blocks after it
-	rawBody      bool   // the text of a raw block (before {% endraw %}): no lstrip
 }
 
 // lexTemplate splits src into text and tags as the engine's scanner does
@@ -146,7 +145,7 @@ func lexTemplate(src string) []item {
 				break
 			}
 			if body != "" {
-				items = append(items, item{kind: itemText, src: body, rawBody: true})
+				items = append(items, item{kind: itemText, src: body})
 			}
 			items = append(items, endTag)
 			i, textStart = next, next
@@ -274,4 +273,50 @@ func renameTojson(s string) string {
 		j++
 	}
 	return b.String()
+}
+
+// unclosedBlockLine finds the line of the innermost block tag ({% for %},
+// {% if %}, ...) that is never closed, for parse errors the engine reports
+// without a line. 0 if every block is closed.
+func unclosedBlockLine(src string) (line int, keyword string) {
+	src = strings.ReplaceAll(strings.ReplaceAll(src, "\r\n", "\n"), "\r", "\n")
+	type open struct {
+		kw   string
+		line int
+	}
+	var stack []open
+	pos, ln := 0, 1
+	for _, it := range lexTemplate(src) {
+		// Advance the line count to this item's place in src.
+		k := strings.Index(src[pos:], it.src)
+		if k >= 0 {
+			ln += strings.Count(src[pos:pos+k], "\n")
+			pos += k
+		}
+		if it.kind != itemStmt {
+			continue
+		}
+		fields := strings.Fields(it.src)
+		if len(fields) == 0 {
+			continue
+		}
+		kw := fields[0]
+		switch kw {
+		case "for", "if", "macro", "call", "filter", "block", "generation":
+			stack = append(stack, open{kw, ln})
+		case "set":
+			if !strings.Contains(it.src, "=") {
+				stack = append(stack, open{kw, ln})
+			}
+		default:
+			if strings.HasPrefix(kw, "end") && len(stack) > 0 && stack[len(stack)-1].kw == kw[3:] {
+				stack = stack[:len(stack)-1]
+			}
+		}
+	}
+	if len(stack) == 0 {
+		return 0, ""
+	}
+	top := stack[len(stack)-1]
+	return top.line, top.kw
 }

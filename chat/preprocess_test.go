@@ -18,6 +18,8 @@ func TestWhitespaceLikeJinja2(t *testing.T) {
 		{"a\n{#- c -#}\nb", "ab"},
 		{"a\n  {# c #}\nb", "a\nb"},
 		{"{% raw %}{{ x }} {% if %}{% endraw %}", "{{ x }} {% if %}"},
+		{"{% raw %}\n  a\n  {% endraw %}\nb", "\n  a\nb"},
+		{"{%- raw -%}\n  a  {%- endraw %}b", "ab"},
 		{"a {%- if true +%}\nb{% endif %}", "a\nb"},
 		{"{% if true %}\r\nq{% endif %}", "q"},
 		{"x\n  {%+ if true %}y{% endif %}", "x\n  y"},

@@ -1,6 +1,7 @@
 package chat
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 )
@@ -61,5 +62,52 @@ func TestSplitterStreamsEarly(t *testing.T) {
 	}
 	if !strings.HasSuffix("x<think>\n", ThinkOpen+"\n") || !OpensReasoning("<|im_start|>assistant\n<think>\n") || OpensReasoning("<think>x</think>") {
 		t.Fatal("OpensReasoning")
+	}
+}
+
+// TestReasoningTemplates: the generation prompts of the reasoning templates
+// say whether the reply starts inside <think>.
+func TestReasoningTemplates(t *testing.T) {
+	templatesDir(t) // skips without ../shared
+	user := []Message{{Role: "user", Content: Text("2+2?")}}
+	cases := []struct {
+		file   string
+		kwargs string
+		opens  bool
+	}{
+		{"deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja", "true", true},
+		{"deepseek-ai-DeepSeek-R1-Distill-Qwen-32B.jinja", "", false}, // this copy closes it unless enable_thinking
+		{"Qwen-QwQ-32B.jinja", "true", true},
+		{"Qwen-Qwen3-0.6B.jinja", "", false},
+		{"Qwen-Qwen3-0.6B.jinja", "false", false},
+		{"Qwen-Qwen2.5-7B-Instruct.jinja", "", false},
+	}
+	for _, c := range cases {
+		tm := loadTemplate(t, c.file)
+		opts := Options{AddGenerationPrompt: true}
+		if c.kwargs != "" {
+			opts.Kwargs = map[string]json.RawMessage{"enable_thinking": json.RawMessage(c.kwargs)}
+		}
+		out, err := tm.Render(user, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := OpensReasoning(out); got != c.opens {
+			t.Errorf("%s (enable_thinking %q): OpensReasoning %v for %q", c.file, c.kwargs, got, out)
+		}
+		if c.kwargs == "false" && !strings.HasSuffix(out, "<think>\n\n</think>\n\n") {
+			t.Errorf("Qwen3 with thinking off: %q", out)
+		}
+	}
+	// A Qwen3 history turn keeps only the answer: the template strips the
+	// reasoning the splitter separated (content as generated).
+	tm := loadTemplate(t, "Qwen-Qwen3-0.6B.jinja")
+	msgs := append(user, Message{Role: "assistant", Content: Text("<think>\nadd\n</think>\n\n4")}, Message{Role: "user", Content: Text("and 3+3?")})
+	out, err := tm.Render(msgs, Options{AddGenerationPrompt: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(out, "add") || !strings.Contains(out, "<|im_start|>assistant\n4<|im_end|>") {
+		t.Errorf("Qwen3 history: %q", out)
 	}
 }

@@ -55,7 +55,7 @@ type ParseError struct {
 }
 
 func (e *ParseError) Error() string {
-	if e.Line > 0 {
+	if e.Line > 0 && !strings.Contains(e.Msg, fmt.Sprintf("line %d", e.Line)) {
 		return fmt.Sprintf("chat template %s does not parse: line %d: %s", e.Name, e.Line, e.Msg)
 	}
 	return fmt.Sprintf("chat template %s does not parse: %s", e.Name, e.Msg)
@@ -94,6 +94,11 @@ func Parse(name, src string) (*Template, error) {
 				pe.Msg = strings.TrimPrefix(msg[m[1]:], ": ")
 			}
 		}
+		if pe.Line == 0 && strings.Contains(msg, "unclosed") {
+			if ln, kw := unclosedBlockLine(src); ln > 0 {
+				pe.Line, pe.Msg = ln, fmt.Sprintf("{%% %s %%} is never closed (%s)", kw, msg)
+			}
+		}
 		return nil, pe
 	}
 	return &Template{name: name, src: src, tmpl: t}, nil
@@ -116,7 +121,41 @@ func (t *Template) Name() string { return t.name }
 func (t *Template) Source() string { return t.src }
 
 // Render renders a conversation.
+//
+// Content given as a list of parts is passed to the template as a list, as
+// Hugging Face does. Many templates only take strings (they call
+// .startswith or raise): when rendering fails and some content is a list,
+// Render tries again with each list flattened to its text parts joined by
+// newlines, as llama.cpp does for such templates, and returns the first
+// error if that fails too.
 func (t *Template) Render(msgs []Message, opts Options) (string, error) {
+	out, err := t.render1(msgs, opts)
+	if err == nil || !hasParts(msgs) {
+		return out, err
+	}
+	flat := make([]Message, len(msgs))
+	for i, m := range msgs {
+		if m.Content.Parts != nil {
+			m.Content = Content{Text: m.Content.String()}
+		}
+		flat[i] = m
+	}
+	if out, err2 := t.render1(flat, opts); err2 == nil {
+		return out, nil
+	}
+	return "", err
+}
+
+func hasParts(msgs []Message) bool {
+	for _, m := range msgs {
+		if m.Content.Parts != nil {
+			return true
+		}
+	}
+	return false
+}
+
+func (t *Template) render1(msgs []Message, opts Options) (string, error) {
 	vars := make(map[string]jinja.Value, 8+len(opts.Kwargs))
 	for k, raw := range opts.Kwargs {
 		v, err := jsonValue(raw)

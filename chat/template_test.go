@@ -133,7 +133,7 @@ func TestStrftimeNow(t *testing.T) {
 
 // TestAllSharedTemplatesParse parses every template in ../shared/templates.
 func TestAllSharedTemplatesParse(t *testing.T) {
-	files, _ := filepath.Glob(filepath.Join(templatesDir, "*.jinja"))
+	files, _ := filepath.Glob(filepath.Join(templatesDir(t), "*.jinja"))
 	if len(files) == 0 {
 		t.Skip("no templates in ../shared/templates")
 	}
@@ -250,4 +250,50 @@ func conversation(turns int) []Message {
 		msgs = append(msgs, Message{Role: "assistant", Content: Text(strings.Repeat("Llamas are domesticated South American camelids. ", 2+i%4))})
 	}
 	return append(msgs, Message{Role: "user", Content: Text("Thanks! One more question?")})
+}
+
+func TestUnclosedBlockNamesItsLine(t *testing.T) {
+	src := "{% if messages %}\n{% for m in messages %}\n{{ m.content }}\n{% endif %}\n"
+	_, err := Parse("t", src)
+	pe, ok := err.(*ParseError)
+	if !ok || pe.Line == 0 {
+		t.Fatalf("want a line, got %v", err)
+	}
+	src = "a\n\n{% for m in messages %}\n{{ m.content }}\n"
+	_, err = Parse("t", src)
+	if pe, ok = err.(*ParseError); !ok || pe.Line != 3 || !strings.Contains(err.Error(), "for") {
+		t.Fatalf("want line 3 (the for), got %v", err)
+	}
+}
+
+// TestListContentFallback: a template that only takes string content gets
+// the text parts joined, where Hugging Face's renderer would fail.
+func TestListContentFallback(t *testing.T) {
+	msgs, err := ParseMessages([]byte(`[{"role":"user","content":[{"type":"text","text":"Hi"},{"type":"image_url","image_url":{"url":"x"}},{"type":"text","text":"there"}]}]`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	strict, err := Parse("t", "{% for m in messages %}{% if m.content is not string %}{{ raise_exception('strings only') }}{% endif %}{{ m.content }}{% endfor %}")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, err := strict.Render(msgs, Options{}); err != nil || got != "Hi\nthere" {
+		t.Fatalf("got %q, %v", got, err)
+	}
+	// A template that takes lists sees the list.
+	lists, err := Parse("t", "{% for p in messages[0].content %}[{{ p.type }}]{% endfor %}")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, err := lists.Render(msgs, Options{}); err != nil || got != "[text][image_url][text]" {
+		t.Fatalf("got %q, %v", got, err)
+	}
+	// Qwen3's template calls .startswith on the content.
+	if haveTemplates() {
+		tm := loadTemplate(t, "Qwen-Qwen3-0.6B.jinja")
+		got, err := tm.Render(msgs, Options{AddGenerationPrompt: true})
+		if err != nil || !strings.Contains(got, "<|im_start|>user\nHi\nthere<|im_end|>") {
+			t.Fatalf("Qwen3 with list content: %q, %v", got, err)
+		}
+	}
 }

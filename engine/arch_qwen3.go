@@ -4,6 +4,5 @@ package engine
 // NeoX RoPE, and a head size (attention.key_length) that need not be
 // embedding_length / head_count.
 func init() {
-	Register(Arch{Name: "qwen3", Rope: RopeNeoX,
-		Required: []string{"attn_q_norm.weight", "attn_k_norm.weight"}})
+	register(Arch{Name: "qwen3", load: loadLlama(RopeNeoX, attnOptional{qkNorm: true})})
 }

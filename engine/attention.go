@@ -32,7 +32,18 @@ type attnJob struct {
 	tokPos []int          // per token: its position (it attends to [0, pos])
 	q      []float32      // [ntok][Heads*HeadDim]
 	out    []float32      // [ntok][Heads*HeadDimV]
-	scale  float32        // 1/sqrt(HeadDim)
+	scale  float32        // score scale (1/sqrt(HeadDim), or 1 when the queries carry it)
+
+	// softcap, when not 0, caps each scaled score s at softcap*tanh(s/softcap)
+	// (gemma2), as llama.cpp's flash attention does: capScale is
+	// scale/softcap, rounded once as there.
+	softcap, capScale float32
+	// window, when not 0, is a sliding window: the query at position p sees
+	// the keys of positions (p-window, p] only (llama.cpp's standard SWA
+	// mask). The cache keeps every position; attention starts its loop at
+	// the window's first one, which is the mask's result and reads no
+	// more than the window.
+	window int
 
 	// Queries over more than fastMin positions take the fast path
 	// (attention_fast.go): fastAttnMinPositions, tests change it.
@@ -56,19 +67,20 @@ func (j *attnJob) run(lo, hi int) {
 		tok, h := item/c.Heads, item%c.Heads
 		v := &j.views[j.tokSeq[tok]]
 		n := j.tokPos[tok] + 1
+		lo := j.windowStart(n)
 		kvh := h / group
-		if n > j.fastMin {
+		if n-lo > j.fastMin {
 			// The fast path serves several heads at once, from the item of
 			// the first of them; the others have nothing left to do. A
 			// few tokens (decode) split their positions instead, each
 			// range served by an item spread over the token's heads.
 			if len(j.tokPos) <= fastSplitTokens {
-				splits, chunk := j.fast.splitPlan(n)
+				splits, chunk := j.fast.splitPlan(n - lo)
 				if every := c.Heads / splits; h%every == 0 && h/every < splits {
 					if sc == nil {
 						slot, sc = j.fast.claim()
 					}
-					j.attendSplit(sc, tok, h/every, splits, chunk, n, v)
+					j.attendSplit(sc, tok, h/every, splits, chunk, lo, n, v)
 				}
 				continue
 			}
@@ -79,7 +91,7 @@ func (j *attnJob) run(lo, hi int) {
 				if sc == nil {
 					slot, sc = j.fast.claim()
 				}
-				j.attendFast(sc, tok, h, min(fastHeads, group-h%group), n, v)
+				j.attendFast(sc, tok, h, min(fastHeads, group-h%group), lo, n, v)
 			}
 			continue
 		}
@@ -88,12 +100,12 @@ func (j *attnJob) run(lo, hi int) {
 		switch {
 		case v.Type == ggml.F16 && item+1 < hi && h+1 < c.Heads && (h+1)/group == kvh:
 			// Two query heads of one KV head: their rows are read once.
-			j.attendF16(item, 2, v, n, kvh)
+			j.attendF16(item, 2, v, lo, n, kvh)
 			item++
 		case v.Type == ggml.F16:
-			j.attendF16(item, 1, v, n, kvh)
+			j.attendF16(item, 1, v, lo, n, kvh)
 		default:
-			j.attendF32Acc(item, v, n, kvh, q, out)
+			j.attendF32Acc(item, v, lo, n, kvh, q, out)
 		}
 	}
 	if sc != nil {
@@ -104,8 +116,9 @@ func (j *attnJob) run(lo, hi int) {
 // attendF16 is llama.cpp's f16 path for heads items first..first+nh-1 (nh
 // is 1 or 2; two share their KV head): f16 query, f16 dot products and an
 // f16 V accumulator scaled and fused-multiply-added in place. Each head's
-// arithmetic is the same whether it runs alone or paired.
-func (j *attnJob) attendF16(first, nh int, v *kvcache.View, n, kvh int) {
+// arithmetic is the same whether it runs alone or paired. It reads
+// positions [lo, n).
+func (j *attnJob) attendF16(first, nh int, v *kvcache.View, lo, n, kvh int) {
 	hd, hdv := j.c.HeadDim, j.c.HeadDimV
 	kvDim, vDim := j.c.KVDim(), j.c.VDim()
 	// The f32 scratch of the other cache types holds this path's per-row
@@ -126,13 +139,13 @@ func (j *attnJob) attendF16(first, nh int, v *kvcache.View, n, kvh int) {
 		ms[k], vs[k] = j.acc32[item*hdv:item*hdv+hdv/2], j.acc32[item*hdv+hdv/2:(item+1)*hdv]
 		runMax[k] = float32(math.Inf(-1))
 	}
-	for b := range v.K {
+	for b := lo / v.BlockLen; b < len(v.K); b++ {
 		rows := min(v.BlockLen, n-b*v.BlockLen)
 		if rows <= 0 {
 			break
 		}
 		kb, vb := v.KF16(b), v.VF16(b)
-		for i0 := 0; i0 < rows; i0 += chunk {
+		for i0 := max(lo-b*v.BlockLen, 0); i0 < rows; i0 += chunk {
 			m := min(chunk, rows-i0)
 			krows, vrows := kb[i0*kvDim+kvh*hd:], vb[i0*vDim+kvh*hdv:]
 			// All scores of the rows first (each one ggml_vec_dot_f16), then
@@ -171,6 +184,9 @@ func (j *attnJob) softmaxFactors(scores, ms, vs []float32, runMax, runSum float3
 	var newMax uint64 // bit i: row i raised the maximum
 	for i, sc := range scores {
 		s := sc * j.scale
+		if j.softcap != 0 {
+			s = j.softcap * tanh32(sc*j.capScale)
+		}
 		if s > runMax {
 			ms[i] = runMax - s
 			runMax = s
@@ -193,8 +209,9 @@ func (j *attnJob) softmaxFactors(scores, ms, vs []float32, runMax, runSum float3
 }
 
 // attendF32Acc serves the f32 and q8_0 caches: scores in the K storage's
-// dot-product type, V accumulated in f32 (llama.cpp's VKQ32 path).
-func (j *attnJob) attendF32Acc(item int, v *kvcache.View, n, kvh int, q, out []float32) {
+// dot-product type, V accumulated in f32 (llama.cpp's VKQ32 path), over
+// positions [lo, n).
+func (j *attnJob) attendF32Acc(item int, v *kvcache.View, lo, n, kvh int, q, out []float32) {
 	hd, hdv := j.c.HeadDim, j.c.HeadDimV
 	acc := j.acc32[item*hdv : (item+1)*hdv]
 	clear(acc)
@@ -209,12 +226,12 @@ func (j *attnJob) attendF32Acc(item int, v *kvcache.View, n, kvh int, q, out []f
 	vrow := j.vtmp[item*hdv : (item+1)*hdv]
 	runMax := float32(math.Inf(-1))
 	var runSum float32
-	for b := range v.K {
+	for b := lo / v.BlockLen; b < len(v.K); b++ {
 		rows := min(v.BlockLen, n-b*v.BlockLen)
 		if rows <= 0 {
 			break
 		}
-		for i := 0; i < rows; i++ {
+		for i := max(lo-b*v.BlockLen, 0); i < rows; i++ {
 			k := v.K[b][i*v.KRowBytes+kvh*kHead : i*v.KRowBytes+(kvh+1)*kHead]
 			vr := v.V[b][i*v.VRowBytes+kvh*vHead : i*v.VRowBytes+(kvh+1)*vHead]
 			var s float32
@@ -225,7 +242,11 @@ func (j *attnJob) attendF32Acc(item int, v *kvcache.View, n, kvh int, q, out []f
 				s = kernels.Dot(q, bytesAsF32(k))
 				copy(vrow, bytesAsF32(vr))
 			}
-			s *= j.scale
+			if j.softcap != 0 {
+				s = j.softcap * tanh32(s*j.capScale)
+			} else {
+				s *= j.scale
+			}
 			ms, vs := float32(1), float32(1)
 			if s > runMax {
 				ms = kernels.Expf(runMax - s)
@@ -241,6 +262,39 @@ func (j *attnJob) attendF32Acc(item int, v *kvcache.View, n, kvh int, q, out []f
 	copy(out, acc)
 	kernels.Scale(out, safeInv(runSum))
 }
+
+// windowStart is the first position a query over positions [0, n) sees.
+func (j *attnJob) windowStart(n int) int {
+	if j.window > 0 && n > j.window {
+		return n - j.window
+	}
+	return 0
+}
+
+// fastScale is the scale the fast path's softmax applies to its scores:
+// with a soft-cap they are capped (and scaled) before it.
+func (j *attnJob) fastScale() float32 {
+	if j.softcap != 0 {
+		return 1
+	}
+	return j.scale
+}
+
+// capScores soft-caps the raw scores of nh heads (stride apart, rows each)
+// in place, as the exact path does one at a time.
+func (j *attnJob) capScores(s []float32, stride, nh, rows int) {
+	if j.softcap == 0 {
+		return
+	}
+	for g := 0; g < nh; g++ {
+		for r, x := range s[g*stride : g*stride+rows] {
+			s[g*stride+r] = j.softcap * tanh32(x*j.capScale)
+		}
+	}
+}
+
+// tanh32 is tanhf: the soft-cap's tanh in float32.
+func tanh32(x float32) float32 { return float32(math.Tanh(float64(x))) }
 
 func safeInv(s float32) float32 {
 	if s == 0 {

@@ -130,7 +130,7 @@ func (j *attnJob) fastGroup(ntok int) int {
 }
 
 // attendFast is attention for query heads h0..h0+nh-1 of token tok (one
-// KV head) over n cached positions, in f32 with an online softmax per
+// KV head) over cached positions [lo, n), in f32 with an online softmax per
 // tile of cached rows: each tile's K and V rows are widened once and
 // serve all nh heads (kernels/attn_fast.go). Its results differ from the
 // exact path's by f16 rounding (~1e-3 relative).
@@ -139,13 +139,13 @@ func (j *attnJob) fastGroup(ntok int) int {
 // with its own softmax state, combined at the end by combineHead: the
 // same arithmetic as attendSplit, so a token's result does not depend on
 // how many tokens share its pass.
-func (j *attnJob) attendFast(sc *fastScratch, tok, h0, nh, n int, v *kvcache.View) {
+func (j *attnJob) attendFast(sc *fastScratch, tok, h0, nh, lo, n int, v *kvcache.View) {
 	c, f := j.c, j.fast
 	hdv, hdvp, tile := c.HeadDimV, f.hdvp, f.tile
 	kvh := h0 / (c.Heads / c.KVHeads)
 	q := j.queries(sc, tok, h0, nh)
-	splits, chunk := f.splitPlan(n)
-	j.prefetchRows(v, 0, min(tile, n), kvh)
+	splits, chunk := f.splitPlan(n - lo)
+	j.prefetchRows(v, lo, min(lo+tile, n), kvh)
 	for sp := 0; sp < splits; sp++ {
 		m, l := sc.pm[sp*f.heads:][:nh], sc.pl[sp*f.heads:][:nh]
 		acc := sc.pacc[sp*f.heads*hdvp:][:nh*hdvp]
@@ -153,15 +153,16 @@ func (j *attnJob) attendFast(sc *fastScratch, tok, h0, nh, n int, v *kvcache.Vie
 			m[g], l[g] = float32(math.Inf(-1)), 0
 		}
 		clear(acc)
-		for p0 := sp * chunk; p0 < min((sp+1)*chunk, n); p0 += tile {
-			rows := min(tile, n-p0, (sp+1)*chunk-p0)
+		from, to := lo+sp*chunk, min(lo+(sp+1)*chunk, n)
+		for p0 := from; p0 < to; p0 += tile {
+			rows := min(tile, to-p0)
 			for r := 0; r < rows; {
 				b, i := (p0+r)/v.BlockLen, (p0+r)%v.BlockLen
 				cnt := min(v.BlockLen-i, rows-r)
 				j.widenRows(sc, v, b, i, cnt, kvh, r)
 				r += cnt
 			}
-			j.prefetchRows(v, p0+tile, min(p0+2*tile, n), kvh)
+			j.prefetchRows(v, p0+tile, min(p0+2*tile, to), kvh)
 			j.tileStep(sc, q, nh, rows, m, l, acc)
 		}
 	}
@@ -198,7 +199,8 @@ func (j *attnJob) queries(sc *fastScratch, tok, h0, nh int) []float32 {
 func (j *attnJob) tileStep(sc *fastScratch, q []float32, nh, rows int, m, l, acc []float32) {
 	f := j.fast
 	kernels.AttnScores(sc.s, f.tile, q, sc.k, nh, rows, f.hdp)
-	kernels.AttnSoftmax(sc.s, f.tile, nh, rows, j.scale, m, l, sc.alpha)
+	j.capScores(sc.s, f.tile, nh, rows)
+	kernels.AttnSoftmax(sc.s, f.tile, nh, rows, j.fastScale(), m, l, sc.alpha)
 	kernels.AttnAccumV(acc, sc.s, f.tile, sc.v, nh, rows, f.hdvp, sc.alpha)
 }
 

@@ -25,7 +25,8 @@ const (
 	fastSplits = 4
 )
 
-// splitPlan returns how many ranges a query over n positions is split
+// splitPlan returns how many ranges a query over n positions (those of
+// its window) is split
 // into and their length (a whole number of tiles; the last range may be
 // shorter).
 func (f *fastAttn) splitPlan(n int) (splits, chunk int) {
@@ -43,11 +44,11 @@ func (f *fastAttn) partial(tok, sp int) (m, l, acc []float32) {
 	return slot[:h], slot[h : 2*h], slot[2*h:]
 }
 
-// attendSplit serves positions [sp*chunk, min((sp+1)*chunk, n)) of token
+// attendSplit serves positions [lo+sp*chunk, min(lo+(sp+1)*chunk, n)) of token
 // tok for every query head, tile by tile and within a tile KV head by KV
 // head, and combines the token's partials if it is the last of its
 // splits ranges to finish.
-func (j *attnJob) attendSplit(sc *fastScratch, tok, sp, splits, chunk, n int, v *kvcache.View) {
+func (j *attnJob) attendSplit(sc *fastScratch, tok, sp, splits, chunk, lo, n int, v *kvcache.View) {
 	c, f := j.c, j.fast
 	hdp, tile := f.hdp, f.tile
 	group := c.Heads / c.KVHeads
@@ -57,7 +58,7 @@ func (j *attnJob) attendSplit(sc *fastScratch, tok, sp, splits, chunk, n int, v 
 		m[h], l[h] = float32(math.Inf(-1)), 0
 	}
 	clear(acc)
-	from, to := sp*chunk, min((sp+1)*chunk, n)
+	from, to := lo+sp*chunk, min(lo+(sp+1)*chunk, n)
 	j.prefetchFull(v, from, min(from+tile, to))
 	for p0 := from; p0 < to; p0 += tile {
 		rows := min(tile, to-p0)
@@ -112,7 +113,7 @@ func (j *attnJob) combineHead(out, ms, ls []float32, accs [][]float32) {
 	}
 	var sum float32
 	for sp, m := range ms {
-		w[sp] = kernels.ExpFast((m - mx) * j.scale) // m: raw scores
+		w[sp] = kernels.ExpFast((m - mx) * j.fastScale()) // m: raw (or capped) scores
 		sum += ls[sp] * w[sp]
 	}
 	inv := safeInv(sum)

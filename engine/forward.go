@@ -20,95 +20,12 @@ type pass struct {
 // forward runs one pass through the model: every token's keys and values
 // enter its sequence's cache (reserved by the caller), and the logits of the
 // requested rows are returned ([len(rows)][Vocab], valid until the next
-// pass). It reads top to bottom like llama2.c's forward and allocates
-// nothing.
+// pass). Each architecture writes its own pass (arch_*.go), reading top to
+// bottom like llama2.c's forward, from the shared blocks (blocks.go); none
+// allocates. Tokens may belong to different sequences: attention serves
+// each at its own (p.seq, p.pos).
 func (m *Model) forward(phase Phase, p *pass) []float32 {
-	c, w, s, t := &m.Config, m.Weights, m.state, m.Timers
-	ntok := len(p.tokens)
-	dim := c.Dim
-	x := s.x[:ntok*dim]
-	t.begin(phase, ntok)
-
-	t.mark(-1, OpEmbedding)
-	for i, id := range p.tokens {
-		m.embed(x[i*dim:(i+1)*dim], id)
-	}
-
-	for l := range w.Layers {
-		ly := &w.Layers[l]
-
-		// Attention sub-block: x += Wo · attention(rope(Wq·xn), rope(Wk·xn), Wv·xn)
-		t.mark(l, OpAttnNorm)
-		xn := s.xn[:ntok*dim]
-		for i := 0; i < ntok; i++ {
-			kernels.RMSNorm(xn[i*dim:(i+1)*dim], x[i*dim:(i+1)*dim], ly.AttnNorm, c.NormEps)
-		}
-
-		t.mark(l, OpQKV)
-		q, k, v := s.q[:ntok*c.QDim()], s.k[:ntok*c.KVDim()], s.v[:ntok*c.VDim()]
-		m.matmul3(q, ly.Wq, k, ly.Wk, v, ly.Wv, xn, ntok, dim)
-		addBias(q, ly.Bq)
-		addBias(k, ly.Bk)
-		addBias(v, ly.Bv)
-
-		t.mark(l, OpRope)
-		for i := 0; i < ntok; i++ {
-			qi := q[i*c.QDim() : (i+1)*c.QDim()]
-			ki := k[i*c.KVDim() : (i+1)*c.KVDim()]
-			if ly.QNorm != nil {
-				headNorm(qi, ly.QNorm, c.HeadDim, c.NormEps)
-				headNorm(ki, ly.KNorm, c.HeadDim, c.NormEps)
-			}
-			m.rope.Apply(qi, c.Heads, p.pos[i])
-			m.rope.Apply(ki, c.KVHeads, p.pos[i])
-		}
-
-		t.mark(l, OpAttention)
-		for i := 0; i < ntok; i++ {
-			m.cache.Put(l, p.seqs[p.seq[i]], p.pos[i], k[i*c.KVDim():(i+1)*c.KVDim()], v[i*c.VDim():(i+1)*c.VDim()])
-		}
-		for si, seq := range p.seqs {
-			m.cache.View(l, seq, p.maxPos[si]+1, &s.views[si])
-		}
-		s.attn.views, s.attn.tokSeq, s.attn.tokPos = s.views[:len(p.seqs)], p.seq, p.pos
-		s.attn.q, s.attn.out, s.attn.scale = q, s.att[:ntok*c.Heads*c.HeadDimV], m.attnScale
-		m.pool.For(ntok*c.Heads, s.attnFn)
-
-		t.mark(l, OpAttnOut)
-		m.matmul(s.tmp[:ntok*dim], ly.Wo, s.att[:ntok*c.Heads*c.HeadDimV], ntok, c.Heads*c.HeadDimV)
-		kernels.Add(x, s.tmp[:ntok*dim])
-
-		// Feed-forward sub-block: x += Wdown · (silu(Wgate·xn) * Wup·xn)
-		t.mark(l, OpFFNNorm)
-		for i := 0; i < ntok; i++ {
-			kernels.RMSNorm(xn[i*dim:(i+1)*dim], x[i*dim:(i+1)*dim], ly.FFNNorm, c.NormEps)
-		}
-
-		t.mark(l, OpFFNUpGate)
-		gate, up := s.gate[:ntok*c.FFN], s.up[:ntok*c.FFN]
-		m.matmul3(gate, ly.Wgate, up, ly.Wup, nil, nil, xn, ntok, dim)
-
-		t.mark(l, OpFFNAct)
-		kernels.SwiGLU(gate, gate, up)
-
-		t.mark(l, OpFFNDown)
-		m.matmul(s.tmp[:ntok*dim], ly.Wdown, gate, ntok, c.FFN)
-		kernels.Add(x, s.tmp[:ntok*dim])
-	}
-
-	// Logits only for the rows that need them.
-	t.mark(-1, OpOutputNorm)
-	rows := len(p.rows)
-	in := s.outIn[:rows*dim]
-	for r, i := range p.rows {
-		kernels.RMSNorm(in[r*dim:(r+1)*dim], x[i*dim:(i+1)*dim], w.OutNorm, c.NormEps)
-	}
-
-	t.mark(-1, OpLMHead)
-	logits := s.logitRows(rows, c.Vocab)
-	m.matmul(logits, w.Output, in, rows, dim)
-	t.stop()
-	return logits
+	return m.family.forward(m, phase, p)
 }
 
 // embed writes the embedding row of token id into dst.

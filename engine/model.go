@@ -3,7 +3,6 @@ package engine
 import (
 	"context"
 	"fmt"
-	"math"
 	"strings"
 	"sync"
 	"time"
@@ -34,7 +33,7 @@ type Options struct {
 	Pack string
 }
 
-// ParseKVType maps a --kv-type value to a storage type.
+// ParseKVType maps a KV cache type name (f16, q8_0, f32) to a storage type.
 func ParseKVType(s string) (ggml.Type, error) {
 	switch strings.ToLower(s) {
 	case "", "f16":
@@ -72,11 +71,10 @@ type Model struct {
 	mu        sync.Mutex // serializes the model's users (see the type's doc)
 	seqTokens []int32    // the token ids held by the default sequence, in order
 	pool      *kernels.Pool
-	rope      *kernels.RoPE
+	family    family // the architecture's layers and forward pass
 	cache     *kvcache.Cache
 	seq       kvcache.SeqID // the sequence Eval and Generate use
 	state     *runState
-	attnScale float32
 	ctx       int // context window of one sequence
 
 	embedDequant func(src []byte, dst []float32)
@@ -111,7 +109,16 @@ func newModel(f *gguf.File, opt Options) (*Model, error) {
 	if err != nil {
 		return nil, err
 	}
-	w, err := loadWeights(f, arch, &cfg)
+	ctx := opt.Context
+	if ctx <= 0 {
+		ctx = min(cfg.ContextLen, 4096)
+	}
+	batch := opt.Batch
+	if batch <= 0 {
+		batch = 512
+	}
+	batch = min(batch, ctx)
+	fam, w, err := loadFamily(f, arch, &cfg, loadEnv{ctx: ctx, batch: batch})
 	if err != nil {
 		return nil, err
 	}
@@ -126,15 +133,6 @@ func newModel(f *gguf.File, opt Options) (*Model, error) {
 	if err != nil {
 		return nil, fmt.Errorf("tensor %q: %w", "token_embd.weight", err)
 	}
-	ctx := opt.Context
-	if ctx <= 0 {
-		ctx = min(cfg.ContextLen, 4096)
-	}
-	batch := opt.Batch
-	if batch <= 0 {
-		batch = 512
-	}
-	batch = min(batch, ctx)
 	kvType, err := ParseKVType(opt.KVType)
 	if err != nil {
 		return nil, err
@@ -155,19 +153,13 @@ func newModel(f *gguf.File, opt Options) (*Model, error) {
 	if err != nil {
 		return nil, err
 	}
-	rope, err := kernels.NewRoPEScaled(cfg.HeadDim, cfg.RopeDim, cfg.RopeBase, cfg.RopeScale,
-		w.RopeFreqs, arch.Rope == RopeNeoX, min(ctx, 4096)) // later positions: angles per call
-	if err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrBadModel, err)
-	}
 	m := &Model{
 		Config: cfg, Arch: arch, Weights: w, Tokenizer: tok, File: f,
 		Timers:       newTimers(cfg.Layers),
 		pool:         kernels.NewPool(opt.Threads),
+		family:       fam,
 		cache:        cache,
-		rope:         rope,
 		state:        newRunState(&cfg, batch),
-		attnScale:    float32(1 / math.Sqrt(float64(cfg.HeadDim))),
 		ctx:          ctx,
 		embedDequant: embTraits.Dequantize,
 	}

@@ -31,7 +31,7 @@ const (
 	PackLazy       = "lazy"
 )
 
-// ParsePackMode checks a --pack value.
+// ParsePackMode checks a pack mode name (load, background, lazy).
 func ParsePackMode(s string) (string, error) {
 	switch strings.ToLower(s) {
 	case "", PackAtLoad:

@@ -16,22 +16,38 @@ import (
 var perplexitySubset = map[string]bool{
 	"stories260K.gguf": true, "stories260K-Q4_K_M.gguf": true, "tiny-F16.gguf": true,
 	"tiny-Q4_0.gguf": true, "tiny-qwen2-Q8_0.gguf": true, "tiny-qwen3-Q4_K_M.gguf": true,
+	"tiny-gemma2-F16.gguf": true, "tiny-gemma3-Q4_K_M.gguf": true, "tiny-phi3-Q4_K_M.gguf": true,
+	"tiny-qwen3moe-Q8_0.gguf": true, "tiny-BF16.gguf": true,
 }
+
+// knownDivergentPPL lists perplexity cases gollm does not reproduce, with why.
+var knownDivergentPPL = map[string]string{}
 
 // TestPerplexityGolden runs llama-perplexity's method (-c 128) on the shared
 // story and compares with llama.cpp's figure: within 0.1% for float models,
 // 1% for quantized ones.
 func TestPerplexityGolden(t *testing.T) {
 	shared := sharedDir(t)
-	f, err := os.Open(filepath.Join(shared, "golden", "perplexity.tsv"))
-	if err != nil {
-		t.Skipf("no perplexity golden file: %v", err)
-	}
-	defer f.Close()
 	text, err := os.ReadFile(filepath.Join(shared, "text", "story.txt"))
 	if err != nil {
 		t.Skipf("no story text: %v", err)
 	}
+	tables := goldenFiles(shared, "perplexity.tsv")
+	if len(tables) == 0 {
+		t.Skip("no perplexity golden file")
+	}
+	for _, table := range tables {
+		checkPerplexityTable(t, shared, table, string(text))
+	}
+}
+
+// checkPerplexityTable checks the models of one perplexity.tsv.
+func checkPerplexityTable(t *testing.T, shared, table, text string) {
+	f, err := os.Open(table)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
 	sc := bufio.NewScanner(f)
 	sc.Scan() // header
 	for sc.Scan() {
@@ -48,13 +64,17 @@ func TestPerplexityGolden(t *testing.T) {
 		if (testing.Short() || kernels.Impl() == "generic") && !perplexitySubset[model] {
 			continue
 		}
+		if why, ok := knownDivergentPPL[model]; ok {
+			t.Logf("%s: skipped (%s)", model, why)
+			continue
+		}
 		t.Run(model, func(t *testing.T) {
 			m, err := Load(filepath.Join(shared, "models", model), Options{Threads: 2, Context: n})
 			if err != nil {
 				t.Fatal(err)
 			}
 			defer m.Close()
-			ids := m.Tokenizer.Encode(string(text), true, false)
+			ids := m.Tokenizer.Encode(text, true, false)
 			res, err := m.Perplexity(context.Background(), ids, n, nil)
 			if err != nil {
 				t.Fatal(err)

@@ -2,6 +2,7 @@ package gguf
 
 import (
 	"bytes"
+	"github.com/gollm/gollm/internal/shared"
 	"io"
 	"os"
 	"path/filepath"
@@ -76,7 +77,7 @@ func TestOpenBigFile(t *testing.T) {
 func BenchmarkOpen(b *testing.B) {
 	for _, name := range []string{"models/stories260K.gguf", "vocab/ggml-vocab-qwen2.gguf"} {
 		dir, file := filepath.Split(name)
-		path := filepath.Join(sharedDir(b, filepath.Clean(dir)), file)
+		path := filepath.Join(shared.Dir(b, filepath.Clean(dir)), file)
 		b.Run(file, func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {

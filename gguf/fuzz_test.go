@@ -2,6 +2,7 @@ package gguf
 
 import (
 	"bytes"
+	"github.com/gollm/gollm/internal/shared"
 	"os"
 	"path/filepath"
 	"testing"
@@ -87,7 +88,7 @@ func fuzzSeeds(tb testing.TB) [][]byte {
 	w.AddTensor("k", ggml.Q4_K, []uint64{256}, make([]byte, 144))
 	seeds = append(seeds, writeBytes(tb, w))
 
-	if dir := sharedDirOrEmpty("models"); dir != "" {
+	if dir := shared.Path("models"); dir != "" {
 		paths, _ := filepath.Glob(filepath.Join(dir, "*.gguf"))
 		for _, p := range paths {
 			if st, err := os.Stat(p); err != nil || st.Size() >= 2<<20 {
@@ -99,28 +100,4 @@ func fuzzSeeds(tb testing.TB) [][]byte {
 		}
 	}
 	return seeds
-}
-
-// sharedDirOrEmpty is sharedDir without the skip: fuzz setup silently does
-// without the shared files.
-func sharedDirOrEmpty(sub string) string {
-	dir, err := os.Getwd()
-	if err != nil {
-		return ""
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return ""
-		}
-		dir = parent
-	}
-	p := filepath.Join(dir, "..", "shared", sub)
-	if _, err := os.Stat(p); err != nil {
-		return ""
-	}
-	return p
 }

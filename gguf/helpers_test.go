@@ -42,17 +42,6 @@ func (r *rawFile) pad(a int) *rawFile {
 	return r
 }
 
-// sharedDir returns ../shared/<sub> relative to the repository root, or
-// skips the test when it is absent.
-func sharedDir(t testing.TB, sub string) string {
-	t.Helper()
-	p := sharedDirOrEmpty(sub)
-	if p == "" {
-		t.Skipf("shared test data ../shared/%s (next to the repository root) is absent", sub)
-	}
-	return p
-}
-
 // smallFile returns a valid file exercising every value type and two
 // tensors, whose last tensor ends exactly at the end of the file (so that
 // every strict prefix is invalid).

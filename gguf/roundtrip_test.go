@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/gollm/gollm/ggml"
+	"github.com/gollm/gollm/internal/tmpfile"
 )
 
 // TestWriterGoldenBytes checks the writer's layout against bytes assembled
@@ -414,7 +415,7 @@ func TestWriteFile(t *testing.T) {
 	if err := w2.WriteFile(other); !errors.Is(err, boom) {
 		t.Fatalf("error %v, want %v", err, boom)
 	}
-	for _, p := range []string{other, other + ".tmp"} {
+	for _, p := range []string{other, tmpfile.Name(other)} {
 		if _, err := os.Stat(p); !os.IsNotExist(err) {
 			t.Errorf("%s left behind: %v", p, err)
 		}

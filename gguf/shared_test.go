@@ -2,6 +2,7 @@ package gguf
 
 import (
 	"bytes"
+	"github.com/gollm/gollm/internal/shared"
 	"math"
 	"os"
 	"path/filepath"
@@ -44,7 +45,7 @@ var sharedFacts = map[string]struct {
 func sharedFiles(t testing.TB) []string {
 	var out []string
 	for _, sub := range []string{"models", "vocab"} {
-		m, _ := filepath.Glob(filepath.Join(sharedDir(t, sub), "*.gguf"))
+		m, _ := filepath.Glob(filepath.Join(shared.Dir(t, sub), "*.gguf"))
 		out = append(out, m...)
 	}
 	return out
@@ -86,7 +87,7 @@ func TestOpenShared(t *testing.T) {
 }
 
 func TestStories260K(t *testing.T) {
-	f, err := Open(filepath.Join(sharedDir(t, "models"), "stories260K.gguf"))
+	f, err := Open(filepath.Join(shared.Dir(t, "models"), "stories260K.gguf"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -134,7 +135,7 @@ func TestStories260K(t *testing.T) {
 			}
 		}
 	}
-	mixed, err := Open(filepath.Join(sharedDir(t, "models"), "stories260K-Q8_0-ffndownF16.gguf"))
+	mixed, err := Open(filepath.Join(shared.Dir(t, "models"), "stories260K-Q8_0-ffndownF16.gguf"))
 	if err != nil {
 		t.Fatal(err)
 	}

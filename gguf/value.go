@@ -272,22 +272,33 @@ func (v Value) Equal(o Value) bool {
 // long strings cut, arrays as "[512]string{"<unk>", "<s>", "</s>", ...}".
 func (v Value) String() string {
 	var b strings.Builder
-	v.format(&b)
+	v.format(&b, shortForm)
 	return b.String()
 }
 
-const (
-	shownElems = 4  // array elements String shows
-	shownBytes = 48 // bytes of a string String shows
+// FullString is String without the cuts: every byte of every string (a
+// chat template whole) and every element of every array.
+func (v Value) FullString() string {
+	var b strings.Builder
+	v.format(&b, fullForm)
+	return b.String()
+}
+
+// form limits what format shows; 0 means no limit.
+type form struct{ elems, bytes int }
+
+var (
+	shortForm = form{elems: 4, bytes: 48} // String's cuts
+	fullForm  = form{}
 )
 
-func (v Value) format(b *strings.Builder) {
+func (v Value) format(b *strings.Builder, f form) {
 	switch {
 	case v.Type == TypeString:
 		s := v.str
-		cut := len(s) > shownBytes
+		cut := f.bytes > 0 && len(s) > f.bytes
 		if cut {
-			n := shownBytes
+			n := f.bytes
 			for n > 0 && !utf8.RuneStart(s[n]) {
 				n--
 			}
@@ -309,14 +320,18 @@ func (v Value) format(b *strings.Builder) {
 		b.WriteString(strconv.FormatUint(v.bits, 10))
 	case v.Type == TypeArray:
 		fmt.Fprintf(b, "[%d]%s{", v.n, v.ElemType)
-		elems, _ := v.head(shownElems).Array()
+		shown := v
+		if f.elems > 0 {
+			shown = v.head(f.elems)
+		}
+		elems, _ := shown.Array()
 		for i, e := range elems {
 			if i > 0 {
 				b.WriteString(", ")
 			}
-			e.format(b)
+			e.format(b, f)
 		}
-		if v.n > shownElems {
+		if shown.n < v.n {
 			b.WriteString(", ...")
 		}
 		b.WriteString("}")

@@ -2,6 +2,7 @@ package gguf
 
 import (
 	"bufio"
+	"context"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -9,6 +10,7 @@ import (
 	"os"
 
 	"github.com/gollm/gollm/ggml"
+	"github.com/gollm/gollm/internal/tmpfile"
 )
 
 // Writer builds a GGUF v3 file: metadata in insertion order, then tensor
@@ -217,21 +219,41 @@ func (t *pendingTensor) writeData(out io.Writer) error {
 	return nil
 }
 
-// WriteFile writes the file to path+".tmp", syncs it and renames it to path,
-// so path is never left half-written; on any error the temporary file is
-// removed.
-func (w *Writer) WriteFile(path string) (err error) {
-	tmp := path + ".tmp"
-	fh, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+// WriteFile is WriteFileContext without cancellation.
+func (w *Writer) WriteFile(path string) error {
+	return w.WriteFileContext(context.Background(), path)
+}
+
+// WriteFileContext writes the file to a temporary file next to path (see
+// package internal/tmpfile: its name carries the process id, and leftovers
+// of killed processes are removed first), syncs it and renames it to path,
+// so path is never left half-written. A path that exists and is not a
+// regular file (/dev/null, a named pipe) is written directly instead. On any error, and when ctx is done
+// before the file is complete, the temporary file is removed and the error
+// (ctx.Err() for a cancellation) returned. Cancellation is noticed at the
+// next write reaching the file, at most about 1 MiB later, so tensor
+// functions that compute for long between writes should watch ctx too.
+func (w *Writer) WriteFileContext(ctx context.Context, path string) (err error) {
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("gguf: write %s: %w", path, err)
+	}
+	if fi, err := os.Stat(path); err == nil && !fi.Mode().IsRegular() {
+		return w.writeSpecial(ctx, path)
+	}
+	fh, err := tmpfile.Create(path)
 	if err != nil {
 		return fmt.Errorf("gguf: %w", err)
 	}
+	tmp := fh.Name()
 	defer func() {
 		if err != nil {
 			os.Remove(tmp)
 		}
 	}()
-	_, err = w.WriteTo(fh)
+	_, err = w.WriteTo(&ctxWriter{ctx: ctx, w: fh})
+	if err == nil {
+		err = ctx.Err()
+	}
 	if err == nil {
 		err = fh.Sync()
 	}
@@ -245,6 +267,37 @@ func (w *Writer) WriteFile(path string) (err error) {
 		return fmt.Errorf("gguf: write %s: %w", path, err)
 	}
 	return nil
+}
+
+// writeSpecial writes straight to an existing path that is not a regular
+// file (/dev/null, a named pipe): renaming a temporary file over it would
+// replace the device or pipe with a plain file.
+func (w *Writer) writeSpecial(ctx context.Context, path string) error {
+	fh, err := os.OpenFile(path, os.O_WRONLY, 0)
+	if err != nil {
+		return fmt.Errorf("gguf: %w", err)
+	}
+	_, err = w.WriteTo(&ctxWriter{ctx: ctx, w: fh})
+	if cerr := fh.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("gguf: write %s: %w", path, err)
+	}
+	return nil
+}
+
+// ctxWriter fails writes once ctx is done.
+type ctxWriter struct {
+	ctx context.Context
+	w   io.Writer
+}
+
+func (c *ctxWriter) Write(p []byte) (int, error) {
+	if err := c.ctx.Err(); err != nil {
+		return 0, err
+	}
+	return c.w.Write(p)
 }
 
 // appendMeta encodes the header, the metadata and the tensor infos.

@@ -7,25 +7,22 @@ import "github.com/gollm/gollm/quant"
 // AVX2 versions of the flash-attention f16 helpers and the f32->f16
 // conversion. Whole groups run in assembly with the generic lane layout and
 // reduction order; the tails run the generic code.
-var avx2AttnDone = registerAttnKernels()
-
-func registerAttnKernels() bool {
-	avx2Set.dotF16F16 = attnDotF16Asm
-	avx2Set.madF16 = madF16Asm
-	avx2Set.scaleF16 = scaleF16Asm
-	avx2Set.f16ToF32 = f16ToF32Asm
-	avx2Set.f32ToF16 = f32ToF16Asm
-	avx2Set.dotF16Rows = dotF16RowsAsm
-	avx2Set.madF16Rows = madF16RowsAsm
-	avx2Set.dotF16Rows2 = func(out1, out2 []float32, q1, q2, k []uint16, stride int) {
+func fillAVX2Attn(s *kernelSet) {
+	s.dotF16F16 = attnDotF16Asm
+	s.madF16 = madF16Asm
+	s.scaleF16 = scaleF16Asm
+	s.f16ToF32 = f16ToF32Asm
+	s.f32ToF16 = f32ToF16Asm
+	s.dotF16Rows = dotF16RowsAsm
+	s.madF16Rows = madF16RowsAsm
+	s.dotF16Rows2 = func(out1, out2 []float32, q1, q2, k []uint16, stride int) {
 		dotF16RowsAsm(out1, q1, k, stride)
 		dotF16RowsAsm(out2, q2, k, stride)
 	}
-	avx2Set.madF16Rows2 = func(acc1, acc2, v []uint16, stride int, ms1, vs1, ms2, vs2 []float32) {
+	s.madF16Rows2 = func(acc1, acc2, v []uint16, stride int, ms1, vs1, ms2, vs2 []float32) {
 		madF16RowsAsm(acc1, v, stride, ms1, vs1)
 		madF16RowsAsm(acc2, v, stride, ms2, vs2)
 	}
-	return true
 }
 
 //go:noescape

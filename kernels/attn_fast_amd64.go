@@ -8,15 +8,14 @@ import "unsafe"
 // avx512vnni set copies them from the AVX2 set. Strides go to the assembly
 // in bytes; the widening's columns past the last whole 8 run the generic
 // code.
-var avx2AttnFastDone = func() bool {
-	avx2Set.f16RowsToF32 = f16RowsToF32Asm
-	avx2Set.attnWidenK = attnWidenKAsm
-	avx2Set.attnPrefetch = attnPrefetchAsm
-	avx2Set.attnScores = attnScoresAsm
-	avx2Set.attnSoftmax = attnSoftmaxAsm
-	avx2Set.attnAccumV = attnAccumVAsm
-	return true
-}()
+func fillAVX2AttnFast(s *kernelSet) {
+	s.f16RowsToF32 = f16RowsToF32Asm
+	s.attnWidenK = attnWidenKAsm
+	s.attnPrefetch = attnPrefetchAsm
+	s.attnScores = attnScoresAsm
+	s.attnSoftmax = attnSoftmaxAsm
+	s.attnAccumV = attnAccumVAsm
+}
 
 //go:noescape
 func f16RowsToF32AVX2(dst *float32, dstStride int, src *uint16, srcStride, rows, n8 int)
@@ -82,17 +81,15 @@ func attnAccumVAsm(acc, p []float32, pStride int, v []float32, heads, rows, dim 
 
 // The avx512vnni set gets AVX-512 versions of the widening of V, the
 // scores, the softmax and the value accumulation (AVX512F and VL are
-// enough; the set needs more). Every field is set here, so this works
-// whichever order the package's initializers run in.
-var avx512AttnFastDone = func() bool {
-	vnniSet.f16RowsToF32 = f16RowsToF32AVX512Asm
-	vnniSet.attnWidenK = attnWidenKAVX512Asm
-	vnniSet.attnPrefetch = attnPrefetchAsm
-	vnniSet.attnScores = attnScoresAVX512Asm
-	vnniSet.attnSoftmax = attnSoftmaxAVX512Asm
-	vnniSet.attnAccumV = attnAccumVAVX512Asm
-	return true
-}()
+// enough; the set needs more).
+func fillAVX512AttnFast(s *kernelSet) {
+	s.f16RowsToF32 = f16RowsToF32AVX512Asm
+	s.attnWidenK = attnWidenKAVX512Asm
+	s.attnPrefetch = attnPrefetchAsm
+	s.attnScores = attnScoresAVX512Asm
+	s.attnSoftmax = attnSoftmaxAVX512Asm
+	s.attnAccumV = attnAccumVAVX512Asm
+}
 
 //go:noescape
 func f16RowsToF32AVX512(dst *float32, dstStride int, src *uint16, srcStride, rows, n16 int)

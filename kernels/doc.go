@@ -17,12 +17,17 @@
 // micro-kernels, reproduces that order bit for bit, so the purego and SIMD
 // builds give identical results (exact_test.go, impl_test.go).
 //
-// Implementations register themselves (impl.go): "generic" always, "avx2"
-// (AVX2+FMA+F16C) from vecdot_amd64.go and its siblings, and "avx512vnni"
-// (vnni_amd64.go: the AVX2 set with VPDPBUSD/VPDPWSSD on 256-bit vectors
+// Implementations are registered in impl.go ("generic", always) and
+// impl_amd64.go, in order: "avx2" (AVX2+FMA+F16C; the fill functions of
+// vecdot_amd64.go and its siblings), then "avx512vnni" (vnni_amd64.go and
+// others: the AVX2 set with VPDPBUSD/VPDPWSSD on 256-bit vectors
 // and the sixteen extra vector registers of AVX-512) when the CPU has
 // AVX512-VNNI and VL. Each registered set starts as a copy of the generic
-// (or AVX2) one, so a kernel without assembly falls back. Benchmarks report
+// (or AVX2) one, so a kernel without assembly falls back. One more set,
+// "avx512bf16", is opt-in (never picked by default, SetImpl only): BF16 on
+// VDPBF16PS in that instruction's float order, which is llama.cpp's on
+// AVX512-BF16 CPUs but not the order of the golden logits; its generic
+// twin is genericBF16Pairs (vecdot_bf16.go, kernelSet.twin). Benchmarks report
 // process CPU time next to wall time: on a shared machine it is the steadier
 // measure.
 //
@@ -30,8 +35,8 @@
 // active set has: packed weights (packed.go: eight rows interleaved, packed
 // once on first use or by Pool.Prepare; Q4_0 and Q4_K) against activations
 // in a four-token "quad" layout built by Scratch.Quantize; register tiles of
-// 2 or 4 rows x 4 tokens (Q8_0), 8 or 4 tokens per row (K-quants), 4 rows
-// per token (decode). Every shape computes each output in its type's
+// 2 or 4 rows x 4 tokens (Q8_0, Q5_0, F16, BF16), 8 or 4 tokens per row
+// (K-quants), 4 rows per token (decode). Every shape computes each output in its type's
 // single-row float order (TestMatMulBitExact).
 //
 // Preconditions on slice lengths and shapes are programmer errors, checked

@@ -2,8 +2,6 @@
 
 package kernels
 
-var avx2ExpfDone = func() bool { avx2Set.expfN = expfNAsm; return true }()
-
 //go:noescape
 func expfNAVX2(n4 int, dst, src *float32) int
 

@@ -156,3 +156,11 @@ func TestMain(m *testing.M) {
 	}
 	os.Exit(m.Run())
 }
+
+// twinOf is the generic set s reproduces bit for bit (kernelSet.twin).
+func twinOf(s *kernelSet) *kernelSet {
+	if s.twin != nil {
+		return s.twin
+	}
+	return genericSet
+}

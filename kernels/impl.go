@@ -51,6 +51,7 @@ type kernelSet struct {
 	vecDot4   [maxType]vecDot4Func    // one row x 4 tokens; nil: use vecDot
 	vecDot8   [maxType]vecDot4Func    // one row x 8 tokens (stride/ostride as vecDot4); nil: use vecDot4
 	vecDotR4  [maxType]vecDotR4Func   // 4 rows x one token; nil: use vecDot
+	vecDot1R4 [maxType]vecDotR4Func   // 4 rows x one token in vecDot1's order; nil: use vecDot1
 	vecDot2x4 [maxType]vecDot2x4Func  // 2 rows x 4 tokens; nil: use vecDot4
 	vecDot4x4 [maxType]vecDot2x4Func  // 4 rows x 4 tokens (same signature); preferred over 2x4
 	quantize  [maxType]quantizeFunc   // indexed by activation (vec-dot) type
@@ -100,6 +101,19 @@ type kernelSet struct {
 
 	// readStreams is ReadStreams' loop (stream.go).
 	readStreams func(b []byte, q int) uint64
+
+	// optIn marks a set best never picks: it runs only when asked for by
+	// name (SetImpl).
+	optIn bool
+
+	// twin is the generic set whose results this set reproduces bit for
+	// bit (the tests compare with it); nil: genericSet.
+	twin *kernelSet
+
+	// kSearch is the k-quant quantizers' search kernels this set installs
+	// in quant when it becomes active (kquant_search.go); the zero value
+	// is quant's generic code.
+	kSearch quant.KSearchKernels
 }
 
 var genericSet = newGenericSet()
@@ -167,9 +181,9 @@ var vecDotType = [maxType]ggml.Type{
 	ggml.F16: ggml.F16, ggml.BF16: ggml.BF16, ggml.F32: ggml.F32,
 }
 
-// implementations lists every registered set, generic first; SIMD files add
-// theirs from package-level variable initializers, so the list is complete
-// before init picks the active one.
+// implementations lists every registered set, generic first; impl_amd64.go
+// adds the x86 ones from its package-level variable initializers, so the
+// list is complete before init picks the active one.
 var implementations = []*kernelSet{genericSet}
 
 // registerImpl adds a set derived from the generic one; fill overrides the
@@ -195,14 +209,27 @@ func registerImplFrom(base *kernelSet, name string, available bool, fill func(s 
 // active is the set every exported kernel calls; chosen once at init.
 var active = genericSet
 
-func init() { active = best() }
+func init() { activate(best()) }
 
-// best returns the last registered available set (SIMD sets register after
-// the generic one, the most capable last).
+// activate makes s the set every kernel calls, and installs its k-quant
+// search kernels in quant.
+func activate(s *kernelSet) {
+	active = s
+	quant.SetKSearchKernels(s.kSearch)
+}
+
+// registerOptIn marks s as a set that runs only when asked for by name.
+func registerOptIn(s *kernelSet) *kernelSet {
+	s.optIn = true
+	return s
+}
+
+// best returns the last registered available set that is not opt-in (SIMD
+// sets register after the generic one, the most capable last).
 func best() *kernelSet {
 	b := genericSet
 	for _, s := range implementations {
-		if s.available {
+		if s.available && !s.optIn {
 			b = s
 		}
 	}
@@ -235,13 +262,14 @@ func Available(name string) bool {
 // cannot run on this CPU.
 var ErrUnknownImpl = errors.New("kernels: implementation not available")
 
-// SetImpl switches every kernel to the named implementation. It is meant for
-// tests and benchmarks that compare implementations; it must not be called
-// while kernels run.
+// SetImpl switches every kernel to the named implementation, including the
+// k-quant quantizers' search kernels it installs in package quant. It is
+// meant for tests, benchmarks and a --kernels option; it must not be called
+// while kernels run or rows are being quantized.
 func SetImpl(name string) error {
 	for _, s := range implementations {
 		if s.name == name && s.available {
-			active = s
+			activate(s)
 			return nil
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/gollm/gollm/ggml"
+	"github.com/gollm/gollm/quant"
 )
 
 func sameFunc(a, b any) bool { return reflect.ValueOf(a).Pointer() == reflect.ValueOf(b).Pointer() }
@@ -73,7 +74,7 @@ func TestVecDotImplsVsGeneric(t *testing.T) {
 					copy(wbuf[wo:], w)
 					copy(abuf[ao:], a)
 					got := f(n, wbuf[wo:wo+len(w)], abuf[ao:ao+len(a)])
-					want := genericSet.vecDot[wt](n, w, a)
+					want := twinOf(s).vecDot[wt](n, w, a)
 					_, abs := refDot(t, wt, w, at, a, n)
 					tol := 2 * dotTolerance(wt, w, a, n, abs)
 					if math.Abs(float64(got)-float64(want)) > tol {
@@ -101,7 +102,7 @@ func TestVecDotExtremeCodes(t *testing.T) {
 				a := quantizeRow(t, at, x)
 				w := quantizeRow(t, wt, x)
 				got := s.vecDot[wt](n, w, a)
-				want := genericSet.vecDot[wt](n, w, a)
+				want := twinOf(s).vecDot[wt](n, w, a)
 				_, abs := refDot(t, wt, w, at, a, n)
 				if tol := 2 * dotTolerance(wt, w, a, n, abs); math.Abs(float64(got)-float64(want)) > tol {
 					t.Errorf("%s %v sign %v: got %v, generic %v (±%g)", s.name, wt, sign, got, want, tol)
@@ -277,11 +278,30 @@ func BenchmarkVecDotRows(b *testing.B) {
 			b.Run(fmt.Sprintf("%s/%v/rows2tokens4", s.name, wt), func(b *testing.B) {
 				b.SetBytes(int64(2 * wrow))
 				out8 := make([]float32, 8)
-				qa := make([]byte, n/qk*s.actQuad[at].blockBytes)
-				s.actQuad[at].pack(qa, a, arow, 4)
+				var qa []byte // the half-precision tiles read no quad
+				if q := s.actQuad[at]; q != nil {
+					qa = make([]byte, n/blockSize(at)*q.blockBytes)
+					q.pack(qa, a, arow, 4)
+				}
 				c0 := processCPU()
 				for b.Loop() {
 					f(n, w, wrow, a, arow, qa, out8, 2)
+				}
+				reportCPU(b, c0)
+			})
+		}
+		if f := s.vecDot4x4[wt]; f != nil {
+			b.Run(fmt.Sprintf("%s/%v/rows4tokens4", s.name, wt), func(b *testing.B) {
+				b.SetBytes(int64(4 * wrow))
+				out16 := make([]float32, 16)
+				var qa []byte
+				if q := s.actQuad[at]; q != nil {
+					qa = make([]byte, n/blockSize(at)*q.blockBytes)
+					q.pack(qa, a, arow, 4)
+				}
+				c0 := processCPU()
+				for b.Loop() {
+					f(n, w, wrow, a, arow, qa, out16, 4)
 				}
 				reportCPU(b, c0)
 			})
@@ -329,6 +349,29 @@ func TestReadStreams(t *testing.T) {
 			if got := ReadStreams(b); got != want {
 				t.Errorf("%s: ReadStreams of %d bytes = %#x, want %#x", s.name, n, got, want)
 			}
+		}
+	}
+}
+
+// TestSetImplInstallsKSearch checks that switching implementations also
+// switches quant's k-quant search kernels: the generic set (--kernels
+// generic) must leave quant on its scalar search.
+func TestSetImplInstallsKSearch(t *testing.T) {
+	defer SetImpl(active.name)
+	for _, s := range implementations {
+		if !s.available {
+			continue
+		}
+		if err := SetImpl(s.name); err != nil {
+			t.Fatal(err)
+		}
+		got := quant.SetKSearchKernels(quant.KSearchKernels{})
+		quant.SetKSearchKernels(got)
+		if (got.QKX2 == nil) != (s.kSearch.QKX2 == nil) || (got.Levels == nil) != (s.kSearch.Levels == nil) {
+			t.Errorf("%s: quant has search kernels %v, the set %v", s.name, got.QKX2 != nil, s.kSearch.QKX2 != nil)
+		}
+		if s == genericSet && (got.QKX2 != nil || got.QKX2Pair != nil || got.Q6K != nil || got.Levels != nil) {
+			t.Errorf("generic: SIMD k-quant searches still installed")
 		}
 	}
 }

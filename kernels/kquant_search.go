@@ -6,9 +6,11 @@ import "math"
 // make_qkx2_quants; Q6_K: make_qx_quants), the bulk of `gollm quantize`
 // time for the K-quant mixes, on whole super-blocks with one sub-block per
 // SIMD lane. Package quant defines them (scalar, bit for bit ggml) and
-// cannot import this package, so the SIMD versions are installed into it
-// with quant.SetKSearchKernels from an init function (kquant_search_amd64.go)
-// when the CPU has AVX2; without them quant keeps its scalar search.
+// cannot import this package, so the SIMD versions (kquant_search_amd64.go)
+// belong to the AVX2 implementation sets (kernelSet.kSearch) and are
+// installed into quant with quant.SetKSearchKernels whenever such a set
+// becomes active (at init, or by SetImpl); with the generic set active,
+// quant runs its scalar search.
 //
 // Lanes make the float order easy to keep: each lane runs ggml's sequence of
 // float32 operations for its own sub-block, element after element, exactly

@@ -11,11 +11,8 @@ import (
 // AVX2 integer min/max and gathers, nothing of FMA).
 var hasKSearchAVX2 = cpu.X86.HasAVX2
 
-func init() {
-	if hasKSearchAVX2 {
-		quant.SetKSearchKernels(quant.KSearchKernels{QKX2: qkx2Block8Asm, QKX2Pair: qkx2Block8x2Asm, Q6K: q6kBlock16Asm, Levels: kLevelsAsm})
-	}
-}
+// kSearchAVX2 is the AVX2 sets' k-quant search kernels (kernelSet.kSearch).
+var kSearchAVX2 = quant.KSearchKernels{QKX2: qkx2Block8Asm, QKX2Pair: qkx2Block8x2Asm, Q6K: q6kBlock16Asm, Levels: kLevelsAsm}
 
 // qkx2Scratch is the working memory of one super-block in qkx2Block8AVX2
 // and qkx2Block8x2AVX2 (offsets in the .s file): the sub-blocks transposed

@@ -151,7 +151,7 @@ func (p *Pool) newMatmulJob(out []float32, w *Matrix, a *Acts) (matmulJob, int) 
 		prefill: a.NTok > 1, rowUnits: 1,
 	}
 	if d1 := active.vecDot1[w.Type]; d1 != nil && !job.prefill {
-		job.dot, job.dotR4 = d1, nil // llama.cpp's one-token order
+		job.dot, job.dotR4 = d1, active.vecDot1R4[w.Type] // llama.cpp's one-token order
 	}
 	if dq := active.vecDotQuad[w.Type]; dq != nil && job.prefill {
 		job.dotQ, job.quadEnd = dq, a.NTok&^3 // llama.cpp's four-token order
@@ -160,10 +160,13 @@ func (p *Pool) newMatmulJob(out []float32, w *Matrix, a *Acts) (matmulJob, int) 
 		job.dot2x4, job.tileRows = f, 4
 	}
 	if job.dot2x4 != nil {
-		if a.x4For == nil {
-			job.dot2x4 = nil // needs the quad layout
-		} else {
+		switch {
+		case a.x4For != nil:
 			job.px4, job.qBytes = a.x4, w.Cols/blockElems(w.Type)*a.x4For.blockBytes
+		case w.Type == ggml.F16 || w.Type == ggml.BF16:
+			// The AVX2 half-precision tiles read the rows themselves.
+		default:
+			job.dot2x4 = nil // needs the quad layout
 		}
 	}
 	if job.prefill {

@@ -5,20 +5,17 @@ package kernels
 import "github.com/gollm/gollm/ggml"
 
 // The AVX2 packed kernels (packed_amd64.s) and their layouts.
-var avx2PackedDone = registerPacked()
-
-func registerPacked() bool {
-	avx2Set.actQuad[ggml.Q8_0] = q8_0Quad
-	avx2Set.packed[ggml.Q4_0] = &packedKernels{
+func fillAVX2Packed(s *kernelSet) {
+	s.actQuad[ggml.Q8_0] = q8_0Quad
+	s.packed[ggml.Q4_0] = &packedKernels{
 		groupBlockBytes: q4_0GroupBytes, pack: packQ4_0Group, act: q8_0Quad,
 		gemv: q4_0x8GemvAsm, gemv4: q4_0x8Gemv4Asm, gemm: q4_0x8GemmAsm,
 	}
-	avx2Set.actQuad[ggml.Q8_K] = q8_KQuad
-	avx2Set.packed[ggml.Q4_K] = &packedKernels{
+	s.actQuad[ggml.Q8_K] = q8_KQuad
+	s.packed[ggml.Q4_K] = &packedKernels{
 		groupBlockBytes: q4_KGroupBytes, pack: packQ4_KGroup, act: q8_KQuad,
 		gemv: q4_Kx8GemvAsm, gemv4: q4_Kx8Gemv4Asm, gemm: q4_Kx8GemmAsm,
 	}
-	return true
 }
 
 //go:noescape

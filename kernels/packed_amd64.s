@@ -344,6 +344,13 @@ q40gmdone:
 // Q4_K x Q8_K, one group of eight rows (layouts: q4_KGroupBytes and
 // q8_KQuad in packed_q8.go).
 //
+// The Q4_K gemv kernels issue no software prefetch: on an AMD EPYC Zen4
+// one PREFETCHT0 per cache line of each stream (19 per block column, two
+// columns ahead, four streams) doubled the CPU time of decode streaming
+// from DRAM (BenchmarkMatMulStream Q4_K/tok1, cpu-ns/op 805-1050k with,
+// 330-390k without, alternating; two prefetches per column far ahead:
+// 560-680k); the hardware prefetchers follow the four sequential streams.
+//
 // Per row, the float order of llama.cpp's repacked kernels
 // (vecdot_repack.go): the gemv (one token) sums a block column to the
 // exact integers isum = sum_j sc(j)*dot(j) and summ = sum_j m(j)*P(j) and
@@ -413,28 +420,6 @@ q40gmdone:
 	VCVTDQ2PS    I, I         \
 	VFMADD231PS  I, Y12, acc
 
-// Prefetches one Q4_K block column of the stream at W, PKPF bytes ahead.
-#define Q4K_PF(W) \
-	PREFETCHT0 PKPF(W) \
-	PREFETCHT0 PKPF+64(W) \
-	PREFETCHT0 PKPF+128(W) \
-	PREFETCHT0 PKPF+192(W) \
-	PREFETCHT0 PKPF+256(W) \
-	PREFETCHT0 PKPF+320(W) \
-	PREFETCHT0 PKPF+384(W) \
-	PREFETCHT0 PKPF+448(W) \
-	PREFETCHT0 PKPF+512(W) \
-	PREFETCHT0 PKPF+576(W) \
-	PREFETCHT0 PKPF+640(W) \
-	PREFETCHT0 PKPF+704(W) \
-	PREFETCHT0 PKPF+768(W) \
-	PREFETCHT0 PKPF+832(W) \
-	PREFETCHT0 PKPF+896(W) \
-	PREFETCHT0 PKPF+960(W) \
-	PREFETCHT0 PKPF+1024(W) \
-	PREFETCHT0 PKPF+1088(W) \
-	PREFETCHT0 PKPF+1152(W)
-
 // One Q4_K block column of the group at SI for token 0 (gemv steps) into
 // acc and accm; Y0-Y9, Y12 scratch.
 #define Q4K_GV_COL(acc, accm) \
@@ -463,7 +448,6 @@ TEXT ·q4_Kx8GemvAVX2(SB), NOSPLIT, $0-32
 	JZ     q4kgvdone
 
 q4kgvloop:
-	Q4K_PF(SI)
 	Q4K_GV_COL(Y10, Y11)
 	ADDQ $1184, SI
 	ADDQ $1104, DI
@@ -520,10 +504,6 @@ TEXT ·q4_Kx8Gemv4AVX2(SB), NOSPLIT, $256-48
 	JZ      q4kgv4done
 
 q4kgv4loop:
-	Q4K_PF(R11)
-	Q4K_PF(R8)
-	Q4K_PF(R9)
-	Q4K_PF(R10)
 	Q4K_GV4_STEP(R11, 0)
 	Q4K_GV4_STEP(R8, 64)
 	Q4K_GV4_STEP(R9, 128)

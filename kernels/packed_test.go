@@ -66,7 +66,7 @@ func TestMatMulBitExact(t *testing.T) {
 							// llama.cpp's order for this token: one-token
 							// batches follow ggml_vec_dot, Q4_K's whole
 							// quads its repacked gemm.
-							ref := genericSet.tokenDot(wt, tok, ntok)
+							ref := twinOf(s).tokenDot(wt, tok, ntok)
 							ar := a.Row(tok)
 							for row := 0; row < sh.rows; row++ {
 								want := ref(cols, m.Row(row), ar)

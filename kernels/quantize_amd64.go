@@ -6,13 +6,10 @@ import "github.com/gollm/gollm/ggml"
 
 // AVX2 activation quantizers. They must give the generic quantizers' bytes
 // exactly (acts_q8.go); the tests compare them on random and edge data.
-var avx2QuantDone = registerQuantizers()
-
-func registerQuantizers() bool {
-	avx2Set.quantize[ggml.Q8_0] = quantizeQ8_0Asm
-	avx2Set.quantize[ggml.Q8_1] = quantizeQ8_1Asm
-	avx2Set.quantize[ggml.Q8_K] = quantizeQ8_KAsm
-	return true
+func fillAVX2Quantize(s *kernelSet) {
+	s.quantize[ggml.Q8_0] = quantizeQ8_0Asm
+	s.quantize[ggml.Q8_1] = quantizeQ8_1Asm
+	s.quantize[ggml.Q8_K] = quantizeQ8_KAsm
 }
 
 // quantizeQ8_0AVX2 writes nb Q8_0 blocks (34 bytes each) at y from the

@@ -2,8 +2,6 @@
 
 package kernels
 
-var avx2SiluDone = func() bool { avx2Set.swiglu = swigluAsm; return true }()
-
 // swigluAVX2 computes n8 (a multiple of 8) outputs of SwiGLU's vectorised
 // part, ggml_v_silu's fast path only: it stops before the first group of 8
 // with an exponent argument |n| > 126 (|x| above ~87) and returns how many

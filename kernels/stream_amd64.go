@@ -2,11 +2,6 @@
 
 package kernels
 
-var avx2StreamDone = func() bool {
-	avx2Set.readStreams = readStreamsAsm
-	return true
-}()
-
 // readStreamsAVX2 sums the four quarters of 4*q bytes at p (q a positive
 // multiple of 64) as readStreamsGeneric does, one cache line of each per
 // step, prefetching 1 KiB ahead in each as the four-stream decode kernels

@@ -4,7 +4,7 @@ package kernels
 
 import "github.com/gollm/gollm/ggml"
 
-var avx2TileDone = func() bool { avx2Set.vecDot2x4[ggml.Q8_0] = q8_0Tile2x4Asm; return true }()
+func fillAVX2Tile(s *kernelSet) { s.vecDot2x4[ggml.Q8_0] = q8_0Tile2x4Asm }
 
 // The 2x4 kernels read the tokens' block scales from their quad layout
 // (Acts.x4), so they run only when Quantize builds it (actQuad).

@@ -2,15 +2,11 @@
 
 package kernels
 
-import (
-	"github.com/gollm/gollm/ggml"
-	"golang.org/x/sys/cpu"
-)
+import "github.com/gollm/gollm/ggml"
 
-// The AVX2 implementation: AVX2 integer dot products, FMA accumulation and
-// F16C scale conversion. It registers itself; init picks it when the CPU
-// (and OS) support all three.
-var avx2Set = registerImpl("avx2", cpu.X86.HasAVX2 && cpu.X86.HasFMA && cpu.X86.HasF16C, func(s *kernelSet) {
+// fillAVX2VecDot adds the AVX2 row dot products of the quantized types:
+// AVX2 integer dot products, FMA accumulation, F16C scale conversion.
+func fillAVX2VecDot(s *kernelSet) {
 	s.vecDot[ggml.Q4_0] = vecDotQ4_0Q8_0Asm
 	s.vecDot[ggml.Q8_0] = vecDotQ8_0Q8_0Asm
 	s.vecDot[ggml.Q4_1] = vecDotQ4_1Q8_1Asm
@@ -35,7 +31,7 @@ var avx2Set = registerImpl("avx2", cpu.X86.HasAVX2 && cpu.X86.HasFMA && cpu.X86.
 	s.vecDot4[ggml.Q4_K] = vecDotQ4_KQ8_Kx4Asm
 	s.vecDot4[ggml.Q5_K] = vecDotQ5_KQ8_Kx4Asm
 	s.vecDot4[ggml.Q6_K] = vecDotQ6_KQ8_Kx4Asm
-})
+}
 
 // The assembly functions below take nb whole blocks of weights at w and
 // activations at a; they read exactly nb blocks from each and must be given

@@ -13,18 +13,15 @@ import (
 // AVX2 float matmul kernels for rows that are a multiple of 8 long (the
 // tinyBLAS order); other lengths use the generic kernels, which follow
 // ggml_vec_dot's different order there.
-var avx2FloatDone = registerFloatKernels()
-
-func registerFloatKernels() bool {
-	avx2Set.vecDot[ggml.F16] = dotF16F16Asm
-	avx2Set.vecDotR4[ggml.F16] = dotF16F16r4Asm
-	avx2Set.vecDot4[ggml.F16] = dotF16F16x4Asm
-	avx2Set.vecDot[ggml.F32] = dotF32F32Asm
-	avx2Set.vecDotR4[ggml.F32] = dotF32F32r4Asm
-	avx2Set.vecDot4[ggml.F32] = dotF32F32x4Asm
-	avx2Set.vecDot1[ggml.F16] = dotF16VecAsm
-	avx2Set.vecDot1[ggml.F32] = dotF32VecAsm
-	return true
+func fillAVX2Float(s *kernelSet) {
+	s.vecDot[ggml.F16] = dotF16F16Asm
+	s.vecDotR4[ggml.F16] = dotF16F16r4Asm
+	s.vecDot4[ggml.F16] = dotF16F16x4Asm
+	s.vecDot[ggml.F32] = dotF32F32Asm
+	s.vecDotR4[ggml.F32] = dotF32F32r4Asm
+	s.vecDot4[ggml.F32] = dotF32F32x4Asm
+	s.vecDot1[ggml.F16] = dotF16VecAsm
+	s.vecDot1[ggml.F32] = dotF32VecAsm
 }
 
 // The decode kernels (vecDot1, ggml_vec_dot order) take n32 groups of 32

@@ -2,40 +2,35 @@
 
 package kernels
 
-import (
-	"github.com/gollm/gollm/ggml"
-	"golang.org/x/sys/cpu"
-)
+import "github.com/gollm/gollm/ggml"
 
-// The "avx512vnni" implementation: the AVX2 set with its byte dot products
-// on VPDPBUSD (AVX512-VNNI, 256-bit vectors through AVX512-VL), which does
-// in one instruction what AVX2 does in three. Results are the same bits.
-// It is registered after every AVX2 kernel (the initializer depends on
-// their registration), so it copies a complete AVX2 set.
-var vnniSet = registerImplFrom(avx2Complete(), "avx512vnni",
-	cpu.X86.HasAVX512F && cpu.X86.HasAVX512VL && cpu.X86.HasAVX512VNNI && cpu.X86.HasAVX512BW,
-	func(s *kernelSet) {
-		s.actQuad[ggml.Q8_0] = q8_0QuadTok
-		s.packed[ggml.Q4_0] = &packedKernels{
-			groupBlockBytes: q4_0GroupBytes, pack: packQ4_0Group, act: q8_0QuadTok,
-			gemv: q4_0x8GemvVNNIAsm, gemv4: q4_0x8Gemv4VNNIAsm, gemm4: q4_0x8Gemm4VNNIAsm, gemm: q4_0x8GemmVNNIAsm,
-		}
-		s.actQuad[ggml.Q8_K] = q8_KQuadTok
-		s.packed[ggml.Q4_K] = &packedKernels{
-			groupBlockBytes: q4_KGroupBytes, pack: packQ4_KGroupTok, act: q8_KQuadTok,
-			gemv: q4_Kx8GemvVNNIAsm, gemv4: q4_Kx8Gemv4VNNIAsm, gemm: q4_Kx8GemmVNNIAsm,
-		}
-		s.vecDot8[ggml.Q6_K] = q6_KQ8_Kx8VNNIAsm
-		s.dotF16Rows2 = dotF16Rows2VNNIAsm
-		s.madF16Rows2 = madF16Rows2VNNIAsm
-		s.vecDot2x4[ggml.Q8_0] = nil
-		s.vecDot4x4[ggml.Q8_0] = q8_0Tile4x4VNNIAsm
-	})
-
-// avx2Complete returns avx2Set once every file has added its AVX2 kernels.
-func avx2Complete() *kernelSet {
-	_ = avx2AttnDone && avx2ExpfDone && avx2PackedDone && avx2QuantDone && avx2SiluDone && avx2TileDone && avx2FloatDone && avx2StreamDone
-	return avx2Set
+// fillVNNI adds the avx512vnni set's own kernels to its copy of the AVX2
+// set: byte dot products on VPDPBUSD (AVX512-VNNI, 256-bit vectors through
+// AVX512-VL), which does in one instruction what AVX2 does in three, and
+// kernels that need the sixteen extra vector registers. Results are the
+// same bits.
+func fillVNNI(s *kernelSet) {
+	s.actQuad[ggml.Q8_0] = q8_0QuadTok
+	s.packed[ggml.Q4_0] = &packedKernels{
+		groupBlockBytes: q4_0GroupBytes, pack: packQ4_0Group, act: q8_0QuadTok,
+		gemv: q4_0x8GemvVNNIAsm, gemv4: q4_0x8Gemv4VNNIAsm, gemm4: q4_0x8Gemm4VNNIAsm, gemm: q4_0x8GemmVNNIAsm,
+	}
+	s.actQuad[ggml.Q8_K] = q8_KQuadTok
+	s.packed[ggml.Q4_K] = &packedKernels{
+		groupBlockBytes: q4_KGroupBytes, pack: packQ4_KGroupTok, act: q8_KQuadTok,
+		gemv: q4_Kx8GemvVNNIAsm, gemv4: q4_Kx8Gemv4VNNIAsm, gemm: q4_Kx8GemmVNNIAsm,
+	}
+	s.vecDot8[ggml.Q6_K] = q6_KQ8_Kx8VNNIAsm
+	s.dotF16Rows2 = dotF16Rows2VNNIAsm
+	s.madF16Rows2 = madF16Rows2VNNIAsm
+	s.vecDot2x4[ggml.Q8_0] = nil
+	s.vecDot4x4[ggml.Q8_0] = q8_0Tile4x4VNNIAsm
+	s.vecDot4x4[ggml.Q5_0] = q5_0Tile4x4VNNIAsm
+	s.actQuad[ggml.F16] = halfQuadF16
+	s.actQuad[ggml.BF16] = halfQuadBF16
+	s.vecDot4x4[ggml.F16] = f16Tile4x4F32Asm
+	s.vecDot4x4[ggml.BF16] = bf16Tile4x4F32Asm
+	s.vecDot1R4[ggml.F16] = f16VecR4Asm
 }
 
 //go:noescape
@@ -54,9 +49,6 @@ func q4_0x8Gemv4VNNIAsm(nb int, w []byte, gstride int, a []byte, out []float32, 
 
 //go:noescape
 func q4_0x8GemmVNNI(nb int, w, a *byte, out *float32, ostride, ntok int)
-
-//go:noescape
-func q8_0Tile2x4VNNI(nb int, w *byte, wstride int, a *byte, out *float32, ostride int)
 
 func q4_0x8GemvVNNIAsm(nb int, w, a []byte, out []float32) {
 	if nb == 0 {
@@ -93,21 +85,6 @@ func q4_0x8GemmVNNIAsm(nb int, w, a []byte, out []float32, ostride, ntok int) {
 	}
 	nb, pw, pa, po := packedArgs(nb, q4_0GroupBytes, q8_0QuadTokBytes, w, a, out, packRows)
 	q4_0x8GemmVNNI(nb, pw, pa, po, ostride, ntok)
-}
-
-// q8_0Tile2x4VNNIAsm reads the tokens only from their quad (aq).
-func q8_0Tile2x4VNNIAsm(n int, w []byte, wstride int, a []byte, astride int, aq []byte, out []float32, ostride int) {
-	nb := n / qk
-	if nb == 0 {
-		for t := 0; t < 4; t++ {
-			clear(out[t*ostride : t*ostride+2])
-		}
-		return
-	}
-	_ = w[wstride+nb*q8_0Bytes-1]
-	_ = aq[nb*q8_0QuadTokBytes-1]
-	_ = out[3*ostride+1]
-	q8_0Tile2x4VNNI(nb, &w[0], wstride, &aq[0], &out[0], ostride)
 }
 
 //go:noescape
@@ -210,4 +187,23 @@ func madF16Rows2VNNIAsm(acc1, acc2, v []uint16, stride int, ms1, vs1, ms2, vs2 [
 		return
 	}
 	madF16Rows2VNNI(&acc1[0], &acc2[0], &v[0], 2*stride, len(vs1), &ms1[0], &vs1[0], &ms2[0], &vs2[0])
+}
+
+//go:noescape
+func q5_0Tile4x4VNNI(nb int, w *byte, wstride int, a *byte, out *float32, ostride int)
+
+// q5_0Tile4x4VNNIAsm is the Q5_0 prefill tile (tile_q5_0_vnni_amd64.s): 4
+// rows x 4 tokens against the tokens' quad aq, like q8_0Tile4x4VNNIAsm.
+func q5_0Tile4x4VNNIAsm(n int, w []byte, wstride int, a []byte, astride int, aq []byte, out []float32, ostride int) {
+	nb := n / qk
+	if nb == 0 {
+		for t := 0; t < 4; t++ {
+			clear(out[t*ostride : t*ostride+4])
+		}
+		return
+	}
+	_ = w[3*wstride+nb*q5_0Bytes-1]
+	_ = aq[nb*q8_0QuadTokBytes-1]
+	_ = out[3*ostride+3]
+	q5_0Tile4x4VNNI(nb, &w[0], wstride, &aq[0], &out[0], ostride)
 }

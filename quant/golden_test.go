@@ -3,6 +3,7 @@ package quant
 import (
 	"bytes"
 	"fmt"
+	"github.com/gollm/gollm/internal/shared"
 	"math"
 	"os"
 	"path/filepath"
@@ -63,31 +64,6 @@ var legacyTypes = map[ggml.Type]bool{
 	ggml.Q8_0: true, ggml.Q8_1: true,
 }
 
-// sharedModelsDir finds ../shared/models next to the repository root (the
-// directory holding go.mod), or skips the test.
-func sharedModelsDir(t *testing.T) string {
-	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Skip("repository root (go.mod) not found")
-		}
-		dir = parent
-	}
-	models := filepath.Join(dir, "..", "shared", "models")
-	if _, err := os.Stat(models); err != nil {
-		t.Skipf("test models not available (%v): golden comparisons skipped", err)
-	}
-	return models
-}
-
 func openModel(t *testing.T, dir, name string) *gguf.File {
 	t.Helper()
 	path := filepath.Join(dir, name+".gguf")
@@ -125,7 +101,7 @@ func sameDims(a, b []uint64) bool {
 }
 
 func TestGoldenQuantizeMatchesLlamaQuantize(t *testing.T) {
-	dir := sharedModelsDir(t)
+	dir := shared.Dir(t, "models")
 	for _, p := range goldenPairs {
 		if p.srcRounded {
 			continue
@@ -193,7 +169,7 @@ func firstBlockDiff(typ ggml.Type, got, want []byte, x []float32) string {
 // with the same per-type error bounds as the round-trip table test: a wrong
 // nibble order, scale or sign would blow far past them.
 func TestGoldenDequantizeWithinBounds(t *testing.T) {
-	dir := sharedModelsDir(t)
+	dir := shared.Dir(t, "models")
 	for _, p := range goldenPairs {
 		t.Run(p.dst, func(t *testing.T) {
 			src, dst := openModel(t, dir, p.src), openModel(t, dir, p.dst)

@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
+	"github.com/gollm/gollm/internal/shared"
 	"math"
 	"os"
 	"path/filepath"
@@ -45,30 +46,6 @@ func isKQuant(t ggml.Type) bool {
 	return false
 }
 
-// kModelsDir returns ../shared/models beside the repository root, or skips.
-func kModelsDir(t *testing.T) string {
-	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Skip("repository root (go.mod) not found: K-quant golden test skipped")
-		}
-		dir = parent
-	}
-	models := filepath.Join(dir, "..", "shared", "models")
-	if _, err := os.Stat(models); err != nil {
-		t.Skipf("../shared/models not available (%v): K-quant golden test skipped", err)
-	}
-	return models
-}
-
 func kOpen(t *testing.T, dir, name string) *gguf.File {
 	t.Helper()
 	path := filepath.Join(dir, name+".gguf")
@@ -84,7 +61,7 @@ func kOpen(t *testing.T, dir, name string) *gguf.File {
 }
 
 func TestKQuantGoldenBytes(t *testing.T) {
-	dir := kModelsDir(t)
+	dir := shared.Dir(t, "models")
 	total := map[ggml.Type]int{}
 	for _, p := range kGoldenPairs {
 		t.Run(p.dst, func(t *testing.T) {

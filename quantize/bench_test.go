@@ -1,6 +1,7 @@
 package quantize
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -112,7 +113,7 @@ func BenchmarkTinyLlama(b *testing.B) {
 			var p *Plan
 			for b.Loop() {
 				start, cpu0 := time.Now(), cpuSeconds()
-				p, err = Run(f, out, ft, Options{Threads: 2})
+				p, err = Run(context.Background(), f, out, ft, Options{Threads: 2})
 				if err != nil {
 					b.Fatal(err)
 				}

@@ -1,6 +1,7 @@
 package quantize
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"runtime"
@@ -26,6 +27,7 @@ const chunkBytes = 8 << 20
 // range of rows. Buffers are allocated once per run and reused; nothing is
 // allocated per row.
 type converter struct {
+	ctx      context.Context
 	f        *gguf.File
 	threads  int
 	scratch  [][]float32 // per worker: one decoded row
@@ -35,12 +37,12 @@ type converter struct {
 	total    int64
 }
 
-func newConverter(f *gguf.File, p *Plan, opt Options) *converter {
+func newConverter(ctx context.Context, f *gguf.File, p *Plan, opt Options) *converter {
 	threads := opt.Threads
 	if threads <= 0 {
 		threads = runtime.NumCPU()
 	}
-	cv := &converter{f: f, threads: threads, progress: opt.Progress, total: int64(p.BytesBefore)}
+	cv := &converter{ctx: ctx, f: f, threads: threads, progress: opt.Progress, total: int64(p.BytesBefore)}
 	maxRow := 0
 	for i := range p.Tensors {
 		if tp := &p.Tensors[i]; tp.Converted() && len(tp.Dims) > 0 {
@@ -180,6 +182,15 @@ func (cv *converter) parallel(n, rowBytes int64, fn func(worker int, a, b int64)
 	)
 	work := func(worker int) {
 		for !failed.Load() {
+			if err := cv.ctx.Err(); err != nil {
+				mu.Lock()
+				if firstEr == nil {
+					errRow, firstEr = n, err
+				}
+				mu.Unlock()
+				failed.Store(true)
+				return
+			}
 			a := next.Add(batch) - batch
 			if a >= n {
 				return

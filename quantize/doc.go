@@ -32,10 +32,15 @@
 // bounded whatever the model size. The output is written to a temporary
 // file and renamed into place; on any error nothing is left behind.
 //
+//   - Overrides: llama-quantize's per-tensor options (--tensor-type
+//     PATTERN=TYPE, --output-tensor-type, --token-embedding-type, --pure,
+//     --leave-output-tensor) are Options.Overrides, applied with its
+//     precedence (see Overrides); patterns are regular expressions searched
+//     in tensor names, Go's RE2 syntax standing in for ECMAScript's.
+//
 // Not supported: importance matrices and the IQ*/TQ*/MXFP4 mixes (and so
-// the IQ branches of the rules), per-tensor overrides (--tensor-type,
-// --output-tensor-type, --token-embedding-type, --pure,
-// --leave-output-tensor), keeping or writing split files, pruning layers.
+// the IQ branches of the rules), keeping or writing split files, pruning
+// layers, metadata overrides (--override-kv).
 // For a file with a general.alignment other than 32 the offsets follow that
 // alignment consistently (llama-quantize pads tensor data to 32 regardless).
 package quantize

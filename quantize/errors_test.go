@@ -1,6 +1,7 @@
 package quantize
 
 import (
+	"context"
 	"errors"
 	"math"
 	"os"
@@ -13,6 +14,8 @@ import (
 	"github.com/gollm/gollm/ggml"
 	"github.com/gollm/gollm/gguf"
 	"github.com/gollm/gollm/quant"
+
+	"github.com/gollm/gollm/internal/shared"
 )
 
 type testTensor struct {
@@ -61,11 +64,12 @@ func ramp(n int, scale float32) []float32 {
 	return x
 }
 
-// noFiles checks that a failed run left neither the output nor its
-// temporary file behind.
+// noFiles checks that a failed run left neither the output nor a
+// temporary file (whatever the pid in its name) behind.
 func noFiles(t *testing.T, out string) {
 	t.Helper()
-	for _, p := range []string{out, out + ".tmp"} {
+	tmps, _ := filepath.Glob(out + "*.tmp")
+	for _, p := range append(tmps, out) {
 		if _, err := os.Stat(p); err == nil {
 			t.Errorf("%s left behind after a failed run", p)
 		}
@@ -73,26 +77,26 @@ func noFiles(t *testing.T, out string) {
 }
 
 func TestRequantize(t *testing.T) {
-	models := filepath.Join(sharedDir(t), "models")
+	models := shared.Dir(t, "models")
 	dir := t.TempDir()
 	// Same mix as the input: every tensor keeps its type, so it is a plain
 	// copy (llama-quantize allows that without --allow-requantize) and the
 	// output is the input file byte for byte.
 	out := filepath.Join(dir, "same.gguf")
-	if _, err := QuantizeFile(filepath.Join(models, "tiny-Q4_K_M.gguf"), out, MostlyQ4_K_M, Options{}); err != nil {
+	if _, err := QuantizeFile(context.Background(), filepath.Join(models, "tiny-Q4_K_M.gguf"), out, MostlyQ4_K_M, Options{}); err != nil {
 		t.Fatal(err)
 	}
 	compareFiles(t, out, filepath.Join(models, "tiny-Q4_K_M.gguf"), true)
 
 	out = filepath.Join(dir, "q4.gguf")
-	_, err := QuantizeFile(filepath.Join(models, "tiny-Q8_0.gguf"), out, MostlyQ4_0, Options{})
+	_, err := QuantizeFile(context.Background(), filepath.Join(models, "tiny-Q8_0.gguf"), out, MostlyQ4_0, Options{})
 	if !errors.Is(err, ErrRequantize) || !strings.Contains(err.Error(), "Q8_0") {
 		t.Fatalf("Q8_0 -> Q4_0 without AllowRequantize: %v, want ErrRequantize", err)
 	}
 	noFiles(t, out)
 
 	// With AllowRequantize: dequantized first, then the usual Q4_0 mix.
-	p, err := QuantizeFile(filepath.Join(models, "tiny-Q8_0.gguf"), out, MostlyQ4_0, Options{AllowRequantize: true, Threads: 2})
+	p, err := QuantizeFile(context.Background(), filepath.Join(models, "tiny-Q8_0.gguf"), out, MostlyQ4_0, Options{AllowRequantize: true, Threads: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -139,7 +143,7 @@ func TestRequantize(t *testing.T) {
 }
 
 func TestBadType(t *testing.T) {
-	models := filepath.Join(sharedDir(t), "models")
+	models := shared.Dir(t, "models")
 	f, err := gguf.Open(filepath.Join(models, "stories260K.gguf"))
 	if err != nil {
 		t.Fatal(err)
@@ -150,7 +154,7 @@ func TestBadType(t *testing.T) {
 			t.Errorf("MakePlan(%v): %v, want ErrUnknownFileType", ft, err)
 		}
 		out := filepath.Join(t.TempDir(), "x.gguf")
-		if _, err := Run(f, out, ft, Options{}); !errors.Is(err, ErrUnknownFileType) {
+		if _, err := Run(context.Background(), f, out, ft, Options{}); !errors.Is(err, ErrUnknownFileType) {
 			t.Errorf("Run(%v): %v, want ErrUnknownFileType", ft, err)
 		}
 		noFiles(t, out)
@@ -179,7 +183,7 @@ func TestSamePath(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, out := range []string{in, filepath.Join(sub, "..", "in.gguf"), link, hard} {
-		if _, err := QuantizeFile(in, out, MostlyQ8_0, Options{}); !errors.Is(err, ErrSamePath) {
+		if _, err := QuantizeFile(context.Background(), in, out, MostlyQ8_0, Options{}); !errors.Is(err, ErrSamePath) {
 			t.Errorf("QuantizeFile(%s, %s): %v, want ErrSamePath", in, out, err)
 		}
 	}
@@ -207,7 +211,7 @@ func TestInvalidData(t *testing.T) {
 			}
 			writeModel(t, in, []testTensor{tt})
 			out := filepath.Join(dir, c.name+"-out.gguf")
-			_, err := QuantizeFile(in, out, c.ft, Options{Threads: 2})
+			_, err := QuantizeFile(context.Background(), in, out, c.ft, Options{Threads: 2})
 			if !errors.Is(err, ErrInvalidData) || !strings.Contains(err.Error(), tt.name) {
 				t.Errorf("%v, want ErrInvalidData naming %s", err, tt.name)
 			}

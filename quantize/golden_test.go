@@ -2,36 +2,15 @@ package quantize
 
 import (
 	"bytes"
+	"context"
 	"os"
 	"path/filepath"
 	"testing"
 
 	"github.com/gollm/gollm/gguf"
-)
 
-// sharedDir returns ../shared next to the repository root, or skips.
-func sharedDir(t testing.TB) string {
-	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Skip("repository root (go.mod) not found")
-		}
-		dir = parent
-	}
-	shared := filepath.Join(dir, "..", "shared")
-	if _, err := os.Stat(filepath.Join(shared, "models")); err != nil {
-		t.Skipf("test data %s absent: skipping the comparison with llama-quantize output", shared)
-	}
-	return shared
-}
+	"github.com/gollm/gollm/internal/shared"
+)
 
 // compareFiles checks got against llama-quantize's want: metadata keys,
 // order and values, tensor names, order, types, shapes, offsets and bytes,
@@ -113,7 +92,7 @@ func firstDiff(a, b []byte) int {
 // TestMatchesLlamaQuantize converts the F32/F16 test models and compares
 // the results with what llama-quantize made from the same inputs.
 func TestMatchesLlamaQuantize(t *testing.T) {
-	models := filepath.Join(sharedDir(t), "models")
+	models := shared.Dir(t, "models")
 	type job struct {
 		in, want, typ string
 		sameData      bool // the reference was made from this very input
@@ -146,7 +125,7 @@ func TestMatchesLlamaQuantize(t *testing.T) {
 				t.Fatal(err)
 			}
 			out := filepath.Join(t.TempDir(), "out.gguf")
-			p, err := QuantizeFile(filepath.Join(models, j.in), out, ft, Options{Threads: 2})
+			p, err := QuantizeFile(context.Background(), filepath.Join(models, j.in), out, ft, Options{Threads: 2})
 			if err != nil {
 				t.Fatal(err)
 			}

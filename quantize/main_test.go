@@ -1,6 +1,7 @@
 package quantize
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"strings"
@@ -17,7 +18,7 @@ func TestMain(m *testing.M) {
 			fmt.Println("setup:", err)
 			os.Exit(2)
 		}
-		_, err := QuantizeFile(in, out, MostlyQ8_0, Options{Threads: 2})
+		_, err := QuantizeFile(context.Background(), in, out, MostlyQ8_0, Options{Threads: 2})
 		fmt.Println(err)
 		if err != nil {
 			os.Exit(1)

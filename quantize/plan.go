@@ -12,7 +12,7 @@ import (
 // ErrRequantize is returned for an input tensor that is already quantized
 // and would need converting, unless Options.AllowRequantize is set
 // (requantizing compounds the errors of both formats).
-var ErrRequantize = errors.New("tensor is already quantized (use allow-requantize to dequantize and requantize it)")
+var ErrRequantize = errors.New("tensor is already quantized (requantizing it must be allowed explicitly)")
 
 // ErrUnsupported is returned for a conversion gollm cannot do: a source type
 // it cannot decode or a target type it cannot encode.
@@ -29,6 +29,9 @@ type Options struct {
 	// Progress, if set, is called from Run's writing goroutine after each
 	// piece of work with the input bytes processed so far and in total.
 	Progress func(done, total int64)
+	// Overrides are llama-quantize's per-tensor options; the zero value
+	// applies the file type's mix unchanged.
+	Overrides Overrides
 }
 
 // TensorPlan is what happens to one tensor.
@@ -72,6 +75,9 @@ func MakePlan(f *gguf.File, ft FileType, opt Options) (*Plan, error) {
 	if _, ok := ft.DefaultType(); !ok {
 		return nil, fmt.Errorf("quantize: %w: %v", ErrUnknownFileType, ft)
 	}
+	if err := opt.Overrides.check(); err != nil {
+		return nil, fmt.Errorf("quantize: %w", err)
+	}
 	mi := ModelInfoFromFile(f)
 	names := make([]string, len(f.Tensors))
 	for i := range f.Tensors {
@@ -81,7 +87,7 @@ func MakePlan(f *gguf.File, ft FileType, opt Options) (*Plan, error) {
 	p := &Plan{FileType: ft, Model: mi, Tensors: make([]TensorPlan, 0, len(names))}
 	for _, i := range Order(names) {
 		ti := &f.Tensors[i]
-		to, err := ChooseType(ft, mi, ti.Name, ti.Dims, ti.Type, c)
+		to, err := chooseType(ft, mi, ti.Name, ti.Dims, ti.Type, c, &opt.Overrides)
 		if err != nil {
 			return nil, fmt.Errorf("quantize: %w", err)
 		}

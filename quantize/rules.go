@@ -10,9 +10,9 @@ import (
 
 // This file reproduces llama-quantize's per-tensor type choice
 // (llama_tensor_get_type in llama.cpp's src/llama-quant.cpp, without an
-// importance matrix and without user overrides) for the file types gollm
-// supports. Branches that only concern the IQ* / TQ* / MXFP4 mixes are
-// left out, since those mixes cannot be requested here.
+// importance matrix) for the file types gollm supports; the user's
+// overrides are in overrides.go. Branches that only concern the IQ* / TQ* /
+// MXFP4 mixes are left out, since those mixes cannot be requested here.
 
 // ErrNoFallback is returned when a tensor's row length is not a multiple of
 // the chosen type's block size and llama.cpp defines no fallback type for it
@@ -180,19 +180,40 @@ func isQuantized(t ggml.Type) bool { return blockSize(t) > 1 }
 // dims and current type from when making a file of type ft. Tensors it does
 // not quantize keep from. Call it in Order, with one Counters per model.
 func ChooseType(ft FileType, mi ModelInfo, name string, dims []uint64, from ggml.Type, c *Counters) (ggml.Type, error) {
+	return chooseType(ft, mi, name, dims, from, c, &Overrides{})
+}
+
+// chooseType is ChooseType with the user's overrides
+// (llama_tensor_get_type; see Overrides for the precedence).
+func chooseType(ft FileType, mi ModelInfo, name string, dims []uint64, from ggml.Type, c *Counters, ov *Overrides) (ggml.Type, error) {
 	def, ok := ft.DefaultType()
 	if !ok {
 		return 0, fmt.Errorf("%w: %v", ErrUnknownFileType, ft)
 	}
-	if !Quantizable(name, dims) {
+	if !Quantizable(name, dims) || (ov.LeaveOutput && name == "output.weight") {
 		return from, nil
 	}
-	if !isQuantized(def) {
-		return def, nil // F32/F16/BF16: no mixes, no fallbacks
+	cat := categorize(name)
+	if ov.TokenEmbeddingType != nil && cat == catTokenEmbd {
+		return *ov.TokenEmbeddingType, nil
 	}
-	t, err := mixType(ft, mi, name, dims, def, c)
-	if err != nil {
-		return 0, err
+	if ov.OutputType != nil && cat == catOutput {
+		return *ov.OutputType, nil
+	}
+	if !isQuantized(def) {
+		return def, nil // F32/F16/BF16: no mixes, no rules, no fallbacks
+	}
+	// A tensor a rule or Pure decides skips the mix rules altogether, so it
+	// does not advance their attn_v / ffn_down counters either.
+	t, manual := ov.manualType(name)
+	if !manual {
+		t = def
+		if !ov.Pure {
+			var err error
+			if t, err = mixType(ft, mi, name, dims, def, c, ov); err != nil {
+				return 0, err
+			}
+		}
 	}
 	return fallback(name, dims[0], t, c)
 }
@@ -226,7 +247,7 @@ func layerInfo(i, n int, name string, experts int) (int, int, error) {
 }
 
 // mixType applies the mix's upgrades (llama_tensor_get_type_impl).
-func mixType(ft FileType, mi ModelInfo, name string, dims []uint64, t ggml.Type, c *Counters) (ggml.Type, error) {
+func mixType(ft FileType, mi ModelInfo, name string, dims []uint64, t ggml.Type, c *Counters, ov *Overrides) (ggml.Type, error) {
 	const falcon = "falcon"
 	cat := categorize(name)
 	gqa := mi.GQA()
@@ -235,6 +256,8 @@ func mixType(ft FileType, mi ModelInfo, name string, dims []uint64, t ggml.Type,
 	// most sensitive tensor: Q6_K unless the mix is already Q8_0.
 	if cat == catOutput || (c.tied && cat == catTokenEmbd) {
 		switch {
+		case ov.OutputType != nil: // tied token_embd: the output's type
+			return *ov.OutputType, nil
 		case mi.Arch == falcon || dims[0]%blockSize(t) != 0:
 			return ggml.Q8_0, nil
 		case t != ggml.Q8_0:

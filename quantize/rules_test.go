@@ -9,6 +9,8 @@ import (
 
 	"github.com/gollm/gollm/ggml"
 	"github.com/gollm/gollm/gguf"
+
+	"github.com/gollm/gollm/internal/shared"
 )
 
 func TestParseFileType(t *testing.T) {
@@ -242,7 +244,7 @@ func TestFallback(t *testing.T) {
 // TestChooseTypes: the one-call form agrees with the reference file's
 // types, whatever order the specs come in.
 func TestChooseTypes(t *testing.T) {
-	models := sharedDir(t) + "/models"
+	models := shared.Dir(t, "models")
 	ref, err := gguf.Open(models + "/tiny-Q4_K_M.gguf")
 	if err != nil {
 		t.Fatal(err)

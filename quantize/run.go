@@ -1,6 +1,7 @@
 package quantize
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -29,12 +30,16 @@ var droppedKeys = map[string]bool{
 
 // Run converts in to type ft and writes the result to outPath atomically
 // (a temporary file renamed into place; on any error, including a full
-// disk, nothing is left behind). The output matches llama-quantize's byte
+// disk, nothing is left behind, and leftovers of killed runs are removed
+// first: see gguf.Writer.WriteFileContext). The output matches llama-quantize's byte
 // for byte: the metadata in input order, then general.quantization_version
 // and general.file_type; tensors in llama-quantize's order (see Order).
 // Run cannot see in's path: use QuantizeFile to also refuse overwriting
 // the input.
-func Run(in *gguf.File, outPath string, ft FileType, opt Options) (*Plan, error) {
+//
+// Cancelling ctx stops the conversion within a chunk of rows (a few MiB)
+// and removes the temporary file; the error is then ctx.Err(), wrapped.
+func Run(ctx context.Context, in *gguf.File, outPath string, ft FileType, opt Options) (*Plan, error) {
 	p, err := MakePlan(in, ft, opt)
 	if err != nil {
 		return nil, err
@@ -54,7 +59,7 @@ func Run(in *gguf.File, outPath string, ft FileType, opt Options) (*Plan, error)
 	if err := w.Set("general.file_type", uint32(ft)); err != nil {
 		return nil, fmt.Errorf("quantize: %w", err)
 	}
-	cv := newConverter(in, p, opt)
+	cv := newConverter(ctx, in, p, opt)
 	for i := range p.Tensors {
 		tp := &p.Tensors[i]
 		err := w.AddTensorFunc(tp.Name, tp.To, tp.Dims, func(out io.Writer) error { return cv.write(out, tp) })
@@ -62,14 +67,14 @@ func Run(in *gguf.File, outPath string, ft FileType, opt Options) (*Plan, error)
 			return nil, fmt.Errorf("quantize: %w", err)
 		}
 	}
-	if err := w.WriteFile(outPath); err != nil {
+	if err := w.WriteFileContext(ctx, outPath); err != nil {
 		return nil, fmt.Errorf("quantize: %w", err)
 	}
 	return p, nil
 }
 
 // QuantizeFile is Run on the file at inPath, after CheckPaths.
-func QuantizeFile(inPath, outPath string, ft FileType, opt Options) (*Plan, error) {
+func QuantizeFile(ctx context.Context, inPath, outPath string, ft FileType, opt Options) (*Plan, error) {
 	if err := CheckPaths(inPath, outPath); err != nil {
 		return nil, err
 	}
@@ -78,7 +83,7 @@ func QuantizeFile(inPath, outPath string, ft FileType, opt Options) (*Plan, erro
 		return nil, fmt.Errorf("quantize: %w", err)
 	}
 	defer f.Close()
-	return Run(f, outPath, ft, opt)
+	return Run(ctx, f, outPath, ft, opt)
 }
 
 // CheckPaths refuses an output path that names the input file, whether

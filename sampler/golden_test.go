@@ -2,35 +2,16 @@ package sampler
 
 import (
 	"encoding/json"
+	"github.com/gollm/gollm/internal/shared"
 	"os"
 	"path/filepath"
 	"testing"
 )
 
-// sharedDir finds ../shared next to the repository root (the directory that
-// holds go.mod).
-func sharedDir(t *testing.T) string {
-	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return filepath.Join(dir, "..", "shared")
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Skip("repository root (go.mod) not found")
-		}
-		dir = parent
-	}
-}
-
 // The first greedy token llama.cpp chose after each golden prompt must be
 // what greedy sampling picks from the same last-position logits.
 func TestGreedyMatchesGolden(t *testing.T) {
-	files, _ := filepath.Glob(filepath.Join(sharedDir(t), "golden", "*.json"))
+	files, _ := filepath.Glob(filepath.Join(shared.Dir(t), "golden", "*.json"))
 	if len(files) == 0 {
 		t.Skip("../shared/golden not present: skipping llama.cpp greedy comparison")
 	}

@@ -28,6 +28,18 @@ type Shape struct {
 	QKVBias    bool // qwen2
 	QKNorm     bool // qwen3
 	ParamsNote string
+
+	// The other families' hyper-parameters (archs.go).
+	Window        int     // gemma: attention.sliding_window
+	WindowPattern int     // gemma: attention.sliding_window_pattern
+	LocalRopeBase float32 // gemma3: rope.freq_base_swa
+	AttnSoftcap   float32 // gemma2: attn_logit_softcapping
+	FinalSoftcap  float32 // gemma2: final_logit_softcapping
+	OrigContext   int     // phi3: rope.scaling.original_context_length, with rope factors
+	Experts       int     // qwen3moe: expert_count
+	ExpertsUsed   int     // qwen3moe: expert_used_count
+	ExpertFFN     int     // qwen3moe: expert_feed_forward_length
+	SharedFFN     int     // qwen2moe: expert_shared_feed_forward_length
 }
 
 // headDim is the per-head size.
@@ -75,15 +87,15 @@ func Names() []string {
 	return n
 }
 
-// Params is the number of weights of the shape.
+// Params is the number of weights of the shape (every expert's).
 func (s Shape) Params() int64 {
-	hd := int64(s.headDim())
-	d, f := int64(s.Dim), int64(s.FFN)
-	q, kv := int64(s.Heads)*hd, int64(s.KVHeads)*hd
-	perLayer := d*q + 2*d*kv + q*d + 3*d*f + 2*d
-	n := int64(s.Layers)*perLayer + int64(s.Vocab)*d + d
-	if !s.Tied {
-		n += int64(s.Vocab) * d
+	var n int64
+	for _, t := range s.tensors() {
+		c := int64(1)
+		for _, d := range t.dims {
+			c *= int64(d)
+		}
+		n += c
 	}
 	return n
 }

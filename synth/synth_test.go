@@ -1,6 +1,7 @@
 package synth
 
 import (
+	"context"
 	"path/filepath"
 	"testing"
 
@@ -21,7 +22,7 @@ func TestMixMatchesQuantize(t *testing.T) {
 		t.Fatal(err)
 	}
 	requant := filepath.Join(dir, "requant.gguf")
-	if _, err := quantize.QuantizeFile(f32, requant, quantize.MostlyQ4_K_M, quantize.Options{Threads: 2}); err != nil {
+	if _, err := quantize.QuantizeFile(context.Background(), f32, requant, quantize.MostlyQ4_K_M, quantize.Options{Threads: 2}); err != nil {
 		t.Fatal(err)
 	}
 	a, err := gguf.Open(q)

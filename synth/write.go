@@ -1,6 +1,7 @@
 package synth
 
 import (
+	"context"
 	"encoding/binary"
 	"fmt"
 	"io"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/gollm/gollm/ggml"
 	"github.com/gollm/gollm/gguf"
+	"github.com/gollm/gollm/internal/tmpfile"
 	"github.com/gollm/gollm/quant"
 	"github.com/gollm/gollm/quantize"
 )
@@ -21,6 +23,15 @@ type Options struct {
 	FileType string // llama-quantize mix name: F32, F16, BF16, Q8_0, Q4_0, Q4_K_M, ...
 	Seed     uint64
 	Threads  int // 0: all cores
+	// Progress, if set, is called from the writing goroutine after each
+	// tensor with the tensor bytes written so far and in total.
+	Progress func(done, total int64)
+
+	// VocabFrom is a GGUF file (model or vocabulary only) whose tokenizer.*
+	// keys replace the made-up vocabulary; the shape takes its size.
+	VocabFrom string
+	// ChatTemplate, when set, is written as tokenizer.chat_template.
+	ChatTemplate string
 }
 
 type tensorSpec struct {
@@ -51,6 +62,17 @@ func (s Shape) tensors() []tensorSpec {
 		return tensorSpec{name: name, dims: []uint64{n}, fill: fill, isVec: true}
 	}
 	out := []tensorSpec{mat("token_embd.weight", d, uint64(s.Vocab))}
+	if layer := s.layerFunc(); layer != nil {
+		out = append(out, s.globalTensors(vec)...)
+		for l := 0; l < s.Layers; l++ {
+			out = append(out, layer(s, fmt.Sprintf("blk.%d.", l), mat, vec)...)
+		}
+		out = append(out, vec("output_norm.weight", d, ones))
+		if !s.Tied {
+			out = append(out, mat("output.weight", d, uint64(s.Vocab)))
+		}
+		return out
+	}
 	for l := 0; l < s.Layers; l++ {
 		p := fmt.Sprintf("blk.%d.", l)
 		out = append(out, vec(p+"attn_norm.weight", d, ones))
@@ -71,8 +93,16 @@ func (s Shape) tensors() []tensorSpec {
 	return out
 }
 
-// Write writes a random-weight model of shape s to path (atomically).
+// Write is WriteContext without cancellation.
 func Write(path string, s Shape, opt Options) error {
+	return WriteContext(context.Background(), path, s, opt)
+}
+
+// WriteContext writes a random-weight model of shape s to path atomically:
+// through a temporary file that is renamed into place, removed on any error
+// and on cancellation (noticed within 64 rows of a tensor); leftovers of
+// killed writers are removed first (see gguf.Writer.WriteFileContext).
+func WriteContext(ctx context.Context, path string, s Shape, opt Options) error {
 	if opt.FileType == "" {
 		opt.FileType = "F16"
 	}
@@ -84,11 +114,18 @@ func Write(path string, s Shape, opt Options) error {
 	if threads <= 0 {
 		threads = runtime.NumCPU()
 	}
+	custom, err := opt.customize(&s)
+	if err != nil {
+		return err
+	}
 	w := gguf.NewWriter()
 	if err := s.setMetadata(w, int(ft)); err != nil {
 		return err
 	}
-	mi := quantize.ModelInfo{Arch: s.Arch, Layers: s.Layers, HeadCount: s.Heads, HeadCountKV: s.KVHeads}
+	if err := custom(w); err != nil {
+		return err
+	}
+	mi := quantize.ModelInfo{Arch: s.Arch, Layers: s.Layers, HeadCount: s.Heads, HeadCountKV: s.KVHeads, Experts: s.Experts}
 	specs := s.tensors()
 	qspecs := make([]quantize.TensorSpec, len(specs))
 	for i, spec := range specs {
@@ -100,25 +137,39 @@ func Write(path string, s Shape, opt Options) error {
 	if err != nil {
 		return fmt.Errorf("synth: %w", err)
 	}
+	var done, total int64
+	for i, spec := range specs {
+		if spec.isVec {
+			types[i] = ggml.F32
+		}
+		n, err := ggml.TensorBytes(types[i], spec.dims)
+		if err != nil {
+			return fmt.Errorf("synth: tensor %q: %w", spec.name, err)
+		}
+		total += int64(n)
+	}
 	for i, spec := range specs {
 		typ := types[i]
-		if spec.isVec {
-			typ = ggml.F32
-		}
 		spec, seed := spec, opt.Seed*1000003+uint64(i)
 		err := w.AddTensorFunc(spec.name, typ, spec.dims, func(out io.Writer) error {
-			return writeTensor(out, spec, typ, seed, threads)
+			n, err := writeTensor(ctx, out, spec, typ, seed, threads)
+			done += n
+			if err == nil && opt.Progress != nil {
+				opt.Progress(done, total)
+			}
+			return err
 		})
 		if err != nil {
 			return fmt.Errorf("synth: tensor %q: %w", spec.name, err)
 		}
 	}
-	return w.WriteFile(path)
+	return w.WriteFileContext(ctx, path)
 }
 
 func (s Shape) setMetadata(w *gguf.Writer, fileType int) error {
 	a := s.Arch
 	tokens, scores, types := spmVocab(s.Vocab)
+	s.specialTokens(tokens, scores, types)
 	kvs := []struct {
 		k string
 		v any
@@ -148,7 +199,7 @@ func (s Shape) setMetadata(w *gguf.Writer, fileType int) error {
 		{"tokenizer.ggml.add_bos_token", true},
 		{"tokenizer.ggml.add_eos_token", false},
 	}
-	for _, kv := range kvs {
+	for _, kv := range append(kvs, s.archMetadata()...) {
 		if err := w.Set(kv.k, kv.v); err != nil {
 			return fmt.Errorf("synth: %s: %w", kv.k, err)
 		}
@@ -156,10 +207,11 @@ func (s Shape) setMetadata(w *gguf.Writer, fileType int) error {
 	return nil
 }
 
-// writeTensor generates and encodes the tensor in parallel over row chunks.
-// Each chunk has its own generator seeded from (seed, chunk), so the bytes do
-// not depend on the number of threads.
-func writeTensor(out io.Writer, spec tensorSpec, typ ggml.Type, seed uint64, threads int) error {
+// writeTensor generates and encodes the tensor in parallel over row chunks
+// and returns the bytes written. Each chunk has its own generator seeded
+// from (seed, chunk), so the bytes do not depend on the number of threads.
+// Workers stop at the next chunk once ctx is done.
+func writeTensor(ctx context.Context, out io.Writer, spec tensorSpec, typ ggml.Type, seed uint64, threads int) (int64, error) {
 	cols := int(spec.dims[0])
 	rows := 1
 	for _, d := range spec.dims[1:] {
@@ -167,11 +219,11 @@ func writeTensor(out io.Writer, spec tensorSpec, typ ggml.Type, seed uint64, thr
 	}
 	rowBytes, err := ggml.RowBytes(typ, int64(cols))
 	if err != nil {
-		return err
+		return 0, err
 	}
 	encode, err := encoder(typ)
 	if err != nil {
-		return err
+		return 0, err
 	}
 	const chunkRows = 64
 	buf := make([]byte, int(rowBytes)*rows)
@@ -188,6 +240,9 @@ func writeTensor(out io.Writer, spec tensorSpec, typ ggml.Type, seed uint64, thr
 			defer wg.Done()
 			row := make([]float32, cols)
 			for c := range next {
+				if ctx.Err() != nil {
+					return
+				}
 				r := newRNG(seed, uint64(c))
 				for i := c * chunkRows; i < min((c+1)*chunkRows, rows); i++ {
 					spec.fill(row, r)
@@ -197,8 +252,11 @@ func writeTensor(out io.Writer, spec tensorSpec, typ ggml.Type, seed uint64, thr
 		}()
 	}
 	wg.Wait()
-	_, err = out.Write(buf)
-	return err
+	if err := ctx.Err(); err != nil {
+		return 0, err
+	}
+	n, err := out.Write(buf)
+	return int64(n), err
 }
 
 func encoder(typ ggml.Type) (func([]float32, []byte), error) {
@@ -219,25 +277,45 @@ func encoder(typ ggml.Type) (func([]float32, []byte), error) {
 	return tr.Quantize, nil
 }
 
-// CachePath is where Ensure keeps the model of shape s in file type ft.
-func CachePath(s Shape, ft string, seed uint64) (string, error) {
+// CacheDir is the folder where Ensure keeps synthetic models: gollm/synth
+// in the user's cache directory (~/.cache on Linux, $XDG_CACHE_HOME if set),
+// or in the temporary directory when there is none.
+func CacheDir() string {
 	dir, err := os.UserCacheDir()
 	if err != nil {
 		dir = os.TempDir()
 	}
-	return filepath.Join(dir, "gollm", "synth", fmt.Sprintf("%s-%s-seed%d-v2.gguf", s.Name, ft, seed)), nil
+	return filepath.Join(dir, "gollm", "synth")
 }
 
-// Ensure returns the path of the synthetic model, writing it on first use.
-func Ensure(s Shape, opt Options) (path string, created bool, err error) {
+// CachePath is where Ensure keeps the model of shape s in file type ft.
+func CachePath(s Shape, ft string, seed uint64) (string, error) {
+	return filepath.Join(CacheDir(), fmt.Sprintf("%s-%s-seed%d-v2.gguf", s.Name, ft, seed)), nil
+}
+
+// CachePathFor is where Ensure keeps the model of shape s written with opt
+// (opt.FileType and opt.Seed; an empty FileType means F16).
+func CachePathFor(s Shape, opt Options) (string, error) {
 	if opt.FileType == "" {
 		opt.FileType = "F16"
 	}
 	ft, err := quantize.ParseFileType(opt.FileType)
 	if err != nil {
-		return "", false, err
+		return "", err
 	}
-	path, err = CachePath(s, ft.String(), opt.Seed)
+	return CachePath(s, ft.String(), opt.Seed)
+}
+
+// Ensure is EnsureContext without cancellation.
+func Ensure(s Shape, opt Options) (path string, created bool, err error) {
+	return EnsureContext(context.Background(), s, opt)
+}
+
+// EnsureContext returns the path of the synthetic model in CacheDir,
+// writing it on first use with WriteContext (after removing the temporary
+// files killed writers left in CacheDir).
+func EnsureContext(ctx context.Context, s Shape, opt Options) (path string, created bool, err error) {
+	path, err = CachePathFor(s, opt)
 	if err != nil {
 		return "", false, err
 	}
@@ -247,5 +325,9 @@ func Ensure(s Shape, opt Options) (path string, created bool, err error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return "", false, fmt.Errorf("synth: %w", err)
 	}
-	return path, true, Write(path, s, opt)
+	tmpfile.CleanDir(filepath.Dir(path)) // best effort: a failure only leaves old leftovers
+	if err := WriteContext(ctx, path, s, opt); err != nil {
+		return "", false, err
+	}
+	return path, true, nil
 }

@@ -1,6 +1,7 @@
 package tokenizer
 
 import (
+	"github.com/gollm/gollm/internal/shared"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -32,10 +33,10 @@ func rawText(tk *Tokenizer, ids []int32, special bool) string {
 // every vocabulary; Decode also applies llama.cpp's space clean-up where
 // the vocabulary asks for it.
 func TestRoundTrip(t *testing.T) {
-	shared := sharedDir(t)
+	sharedRoot := shared.Dir(t)
 	for _, name := range vocabNames {
 		tk := vocabTokenizer(t, name)
-		for i, c := range readVocabCases(t, filepath.Join(shared, "vocab", "ggml-vocab-"+name+".gguf")) {
+		for i, c := range readVocabCases(t, filepath.Join(sharedRoot, "vocab", "ggml-vocab-"+name+".gguf")) {
 			ids := tk.Encode(c.text, false, false)
 			if got := rawText(tk, ids, false); got != c.text {
 				t.Errorf("%s case %d: pieces give %q, want %q", name, i, got, c.text)
@@ -54,10 +55,10 @@ func TestRoundTrip(t *testing.T) {
 // TestStreamDecoderVocab feeds the tokens of every test input one by one:
 // every result must be valid UTF-8 and together they must be the pieces.
 func TestStreamDecoderVocab(t *testing.T) {
-	shared := sharedDir(t)
+	sharedRoot := shared.Dir(t)
 	for _, name := range vocabNames {
 		tk := vocabTokenizer(t, name)
-		for i, c := range readVocabCases(t, filepath.Join(shared, "vocab", "ggml-vocab-"+name+".gguf")) {
+		for i, c := range readVocabCases(t, filepath.Join(sharedRoot, "vocab", "ggml-vocab-"+name+".gguf")) {
 			d := tk.NewStreamDecoder()
 			var sb strings.Builder
 			for _, id := range c.ids {
@@ -95,7 +96,7 @@ func TestStreamDecoderVocab(t *testing.T) {
 }
 
 func TestSpecialTokens(t *testing.T) {
-	sharedDir(t)
+	shared.Dir(t)
 	l3 := vocabTokenizer(t, "llama-bpe")
 	// Ids from llama.cpp's tests: "Hello" is 9906.
 	checkEncode(t, l3, "Hello", true, false, []int32{128000, 9906})
@@ -155,7 +156,7 @@ func checkIDs(t *testing.T, what string, got, want []int32) {
 // TestEOG: the end-of-generation sets llama.cpp derives (EOS, EOT/EOM,
 // FIM pad/repo/sep, and the tokens it recognises by text).
 func TestEOG(t *testing.T) {
-	sharedDir(t)
+	shared.Dir(t)
 	want := map[string][]int32{
 		"llama-spm": {2},
 		"phi-3":     {2, 32000, 32007},
@@ -188,8 +189,8 @@ func TestEOG(t *testing.T) {
 // TestSPMWordSplit: cutting SPM text into words (the fast path) gives the
 // same tokens as llama.cpp's single merge over the whole fragment.
 func TestSPMWordSplit(t *testing.T) {
-	shared := sharedDir(t)
-	f, err := gguf.Open(filepath.Join(shared, "vocab", "ggml-vocab-llama-spm.gguf"))
+	sharedRoot := shared.Dir(t)
+	f, err := gguf.Open(filepath.Join(sharedRoot, "vocab", "ggml-vocab-llama-spm.gguf"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -205,7 +206,7 @@ func TestSPMWordSplit(t *testing.T) {
 	fast := vocabTokenizer(t, "llama-spm")
 
 	texts := []string{perfText(t, 64<<10), "  a  b   c\n\n  ", "▁▁x▁ y", "\xE2\x96 \xF0 a"}
-	for _, c := range readVocabCases(t, filepath.Join(shared, "vocab", "ggml-vocab-llama-spm.gguf")) {
+	for _, c := range readVocabCases(t, filepath.Join(sharedRoot, "vocab", "ggml-vocab-llama-spm.gguf")) {
 		texts = append(texts, c.text)
 	}
 	for _, s := range texts {
@@ -219,10 +220,10 @@ func TestSPMWordSplit(t *testing.T) {
 // TestConcurrentEncode: one Tokenizer serves several goroutines (run with
 // -race).
 func TestConcurrentEncode(t *testing.T) {
-	shared := sharedDir(t)
+	sharedRoot := shared.Dir(t)
 	for _, name := range []string{"llama-spm", "qwen2"} {
 		tk := vocabTokenizer(t, name)
-		cases := readVocabCases(t, filepath.Join(shared, "vocab", "ggml-vocab-"+name+".gguf"))
+		cases := readVocabCases(t, filepath.Join(sharedRoot, "vocab", "ggml-vocab-"+name+".gguf"))
 		errs := make(chan string, 4*len(cases))
 		done := make(chan struct{})
 		for g := 0; g < 4; g++ {

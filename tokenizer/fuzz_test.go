@@ -1,6 +1,7 @@
 package tokenizer
 
 import (
+	"github.com/gollm/gollm/internal/shared"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -13,13 +14,13 @@ import (
 // '▁' itself, which decodes to a space; with parseSpecial: BPE only,
 // rendering the special tokens).
 func FuzzEncode(f *testing.F) {
-	shared := sharedDir(f)
+	sharedRoot := shared.Dir(f)
 	tks := []*Tokenizer{
 		loadTokenizer(f, filepath.Join("vocab", "ggml-vocab-llama-spm.gguf")),
 		loadTokenizer(f, filepath.Join("vocab", "ggml-vocab-qwen2.gguf")),
 		loadTokenizer(f, filepath.Join("vocab", "ggml-vocab-llama-bpe.gguf")),
 	}
-	for _, c := range readVocabCases(f, filepath.Join(shared, "vocab", "ggml-vocab-llama-spm.gguf")) {
+	for _, c := range readVocabCases(f, filepath.Join(sharedRoot, "vocab", "ggml-vocab-llama-spm.gguf")) {
 		for k := range 12 {
 			f.Add(c.text, uint8(k))
 		}

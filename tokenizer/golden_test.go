@@ -3,6 +3,7 @@ package tokenizer
 import (
 	"encoding/hex"
 	"encoding/json"
+	"github.com/gollm/gollm/internal/shared"
 	"os"
 	"path/filepath"
 	"testing"
@@ -18,12 +19,12 @@ type goldenRun struct {
 }
 
 // TestGoldenPrompts checks the prompt tokens llama.cpp produced for every
-// model of ../shared/models (add_special=true, parse_special=false) and that
+// model of ../sharedRoot/models (add_special=true, parse_special=false) and that
 // the pieces of its greedy continuation render to the bytes it printed
 // (pieces with special rendering, as the golden generator asked for).
 func TestGoldenPrompts(t *testing.T) {
-	shared := sharedDir(t)
-	files, err := filepath.Glob(filepath.Join(shared, "golden", "*.p[0-9].json"))
+	sharedRoot := shared.Dir(t)
+	files, err := filepath.Glob(filepath.Join(sharedRoot, "golden", "*.p[0-9].json"))
 	if err != nil || len(files) == 0 {
 		t.Skipf("no golden files: %v", err)
 	}

@@ -1,6 +1,7 @@
 package tokenizer
 
 import (
+	"github.com/gollm/gollm/internal/shared"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -11,41 +12,16 @@ import (
 	"github.com/gollm/gollm/gguf"
 )
 
-// sharedDir finds ../shared next to the repository root (the directory
-// holding go.mod), or skips the test.
-func sharedDir(t testing.TB) string {
-	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Skip("repository root (go.mod) not found")
-		}
-		dir = parent
-	}
-	shared := filepath.Join(filepath.Dir(dir), "shared")
-	if _, err := os.Stat(filepath.Join(shared, "vocab")); err != nil {
-		t.Skipf("shared test data absent (%s): %v", shared, err)
-	}
-	return shared
-}
-
 var (
 	loadMu    sync.Mutex
 	loadCache = map[string]*Tokenizer{}
 )
 
-// loadTokenizer opens a GGUF file under ../shared and builds its tokenizer
+// loadTokenizer opens a GGUF file under ../sharedRoot and builds its tokenizer
 // (cached across tests: the big vocabularies take a moment).
 func loadTokenizer(t testing.TB, rel string) *Tokenizer {
 	t.Helper()
-	path := filepath.Join(sharedDir(t), rel)
+	path := filepath.Join(filepath.Dir(shared.Dir(t, "vocab")), rel)
 	loadMu.Lock()
 	defer loadMu.Unlock()
 	if tk, ok := loadCache[path]; ok {

@@ -1,6 +1,7 @@
 package tokenizer
 
 import (
+	"github.com/gollm/gollm/internal/shared"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -10,16 +11,16 @@ import (
 )
 
 // perfText builds about n bytes of varied text, deterministically: the
-// shared story, llama.cpp's tokenizer test inputs, and random words
+// sharedRoot story, llama.cpp's tokenizer test inputs, and random words
 // (letters, digits, punctuation, accented and CJK characters, emoji), so
 // a per-call word cache can not make the work trivial.
 func perfText(t testing.TB, n int) string {
-	shared := sharedDir(t)
+	sharedRoot := shared.Dir(t)
 	var seeds []string
-	if b, err := os.ReadFile(filepath.Join(shared, "text", "story.txt")); err == nil {
+	if b, err := os.ReadFile(filepath.Join(sharedRoot, "text", "story.txt")); err == nil {
 		seeds = append(seeds, string(b))
 	}
-	if b, err := os.ReadFile(filepath.Join(shared, "vocab", "ggml-vocab-llama-spm.gguf.inp")); err == nil {
+	if b, err := os.ReadFile(filepath.Join(sharedRoot, "vocab", "ggml-vocab-llama-spm.gguf.inp")); err == nil {
 		seeds = append(seeds, strings.ReplaceAll(string(b), "__ggml_vocab_test__", ""))
 	}
 	r := rand.New(rand.NewPCG(1, 2))

@@ -1,6 +1,7 @@
 package tokenizer
 
 import (
+	"github.com/gollm/gollm/internal/shared"
 	"path/filepath"
 	"testing"
 )
@@ -8,12 +9,12 @@ import (
 // TestVocabFiles checks every case of llama.cpp's tokenizer test files
 // (ids produced by llama.cpp) with add_special=false, parse_special=false.
 func TestVocabFiles(t *testing.T) {
-	shared := sharedDir(t)
+	sharedRoot := shared.Dir(t)
 	for _, name := range vocabNames {
 		t.Run(name, func(t *testing.T) {
 			rel := filepath.Join("vocab", "ggml-vocab-"+name+".gguf")
 			tk := loadTokenizer(t, rel)
-			cases := readVocabCases(t, filepath.Join(shared, rel))
+			cases := readVocabCases(t, filepath.Join(sharedRoot, rel))
 			for i, c := range cases {
 				got := tk.Encode(c.text, false, false)
 				if !equalIDs(got, c.ids) {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -26,9 +27,8 @@ type benchFlags struct {
 	gens      []string
 	pgs       []string
 	depths    []string
-	threads   []string
+	load      benchModelFlags
 	reps      int
-	batch     int
 	output    string
 	noTimers  bool
 	overhead  bool
@@ -36,10 +36,12 @@ type benchFlags struct {
 	seed      uint64
 	parallel  int
 	prof      profileFlags
+	cmd       *cobra.Command
+	warned    map[string]bool // models already warned about
 }
 
 func benchCmd() *cobra.Command {
-	var f benchFlags
+	f := benchFlags{warned: map[string]bool{}}
 	cmd := &cobra.Command{
 		Use:   "bench -m FILE [-m FILE...] | --synthetic NAME [--type Q4_0,Q8_0]",
 		Short: "Measure prompt processing and generation speed (llama-bench style), compare files",
@@ -48,18 +50,25 @@ passes, tg tests time single-token decode steps (random token ids, no
 sampling), pp+tg tests both in one span; -d puts that many untimed tokens in
 the context first. Each test runs once uncounted, then -r times.
 
-Lists are comma-separated or repeated flags. -pg P,N is accepted as in
-llama-bench (same as --pg P,N).
+Lists are comma-separated or repeated flags: models, test sizes, and the
+model options -t, -b/-ub, --kv-type (-ctk/-ctv) and --kv-block, each
+combination of which is loaded in turn, a column of the table showing the
+option that varies. -ngl, -fa and -mmp are accepted as llama-bench takes
+them, and change nothing on the CPU. -pg P,N is accepted as in llama-bench
+(same as --pg P,N). Ctrl-C prints the tests already finished, marked
+partial.
 
   gollm bench --synthetic tinyllama-1.1b --type Q4_0,Q8_0,Q4_K_M -p 64 -n 32 -r 3
-  gollm bench -m a.gguf -m b.gguf -p 512 -n 128 -o json`,
-		Args: cobra.ArbitraryArgs, // only the values of -pg, see pgArgs
+  gollm bench -m a.gguf -m b.gguf -p 512 -n 128 -o json
+  gollm bench -m a.gguf -ctk f16,q8_0 -ub 256,512 -t 1,2`,
+		Args: cobra.ArbitraryArgs, // the values of -pg (see tests) or one model file
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runBench(&f, args, cmd.OutOrStdout(), cmd.ErrOrStderr())
+			return runBench(cmd.Context(), &f, args, cmd.OutOrStdout(), cmd.ErrOrStderr())
 		},
 	}
+	f.cmd = cmd
 	fl := cmd.Flags()
-	fl.StringArrayVarP(&f.models, "model", "m", nil, "GGUF model file (repeatable or comma list); the first is the speedup baseline")
+	fl.StringArrayVarP(&f.models, "model", "m", nil, "GGUF model file (repeatable or comma list; one positional argument also works); the first is the speedup baseline")
 	fl.StringVar(&f.synthetic, "synthetic", "", "benchmark a random-weight model of this shape: "+strings.Join(synth.Names(), ", "))
 	fl.StringVar(&f.types, "type", "Q4_0", "with --synthetic: quantization types, comma list (e.g. Q8_0,Q4_0,Q4_K_M)")
 	fl.Uint64Var(&f.synthSeed, "synth-seed", 1, "with --synthetic: weight RNG seed")
@@ -67,9 +76,8 @@ llama-bench (same as --pg P,N).
 	fl.StringArrayVarP(&f.gens, "n-gen", "n", []string{"128"}, "generated tokens of tg tests (0: none)")
 	fl.StringArrayVar(&f.pgs, "pg", nil, "P,N: prompt of P then N generated tokens, timed as one (repeatable)")
 	fl.StringArrayVarP(&f.depths, "n-depth", "d", []string{"0"}, "tokens already in the context before each test")
-	fl.StringArrayVarP(&f.threads, "threads", "t", []string{"0"}, "thread counts (0: physical cores)")
+	f.load.register(cmd)
 	fl.IntVarP(&f.reps, "repetitions", "r", 5, "counted repetitions per test (after one warm-up)")
-	fl.IntVarP(&f.batch, "batch-size", "b", 0, "prompt tokens per forward pass (0: the engine's default)")
 	fl.StringVarP(&f.output, "output", "o", "md", "output format: "+strings.Join(bench.Formats, ", "))
 	fl.BoolVar(&f.noTimers, "no-timers", false, "switch the per-op timers off (no op breakdown in the JSON)")
 	fl.BoolVar(&f.overhead, "timers-overhead", false, "also run every repetition with the timers toggled and report their cost")
@@ -83,24 +91,38 @@ llama-bench (same as --pg P,N).
 // benchModel is one file to benchmark and its display name.
 type benchModel struct{ path, name string }
 
-func runBench(f *benchFlags, args []string, stdout, stderr io.Writer) (err error) {
+func runBench(ctx context.Context, f *benchFlags, args []string, stdout, stderr io.Writer) (err error) {
 	tests, err := f.tests(args)
 	if err != nil {
 		return err
 	}
-	threads, err := intList("-t", f.threads, 0)
-	if err != nil {
-		return err
-	}
-	if f.reps < 1 || f.batch < 0 || f.memBW < 0 {
-		return usageErr("-r must be at least 1, -b and --mem-bw must not be negative")
+	if f.reps < 1 || f.memBW < 0 {
+		return usageErr("-r must be at least 1 and --mem-bw must not be negative")
 	}
 	if !slices.Contains(bench.Formats, strings.ToLower(f.output)) {
 		return usageErr("-o must be one of %s, got %q", strings.Join(bench.Formats, ", "), f.output)
 	}
-	models, err := f.modelList(stderr)
+	if f.synthetic == "" {
+		for _, name := range []string{"type", "synth-seed"} {
+			if f.cmd != nil && f.cmd.Flags().Changed(name) {
+				return usageErr("--%s applies to --synthetic models (a model file has its own)", name)
+			}
+		}
+	}
+	loads, err := f.load.loads(stderr)
 	if err != nil {
 		return err
+	}
+	ctxLen, err := f.load.context(tests)
+	if err != nil {
+		return err
+	}
+	models, err := f.modelList(ctx, stderr)
+	if err != nil {
+		return err
+	}
+	if ctx.Err() != nil { // Ctrl-C while synthetic models were written: nothing ran
+		return errInterrupted
 	}
 
 	stopProfiles, err := f.prof.start()
@@ -115,53 +137,85 @@ func runBench(f *benchFlags, args []string, stdout, stderr io.Writer) (err error
 	}
 
 	cfg := bench.RunConfig{Reps: f.reps, Seed: f.seed, TimersOverhead: f.overhead}
-	ctx := 1
 	total := 0
 	for _, t := range tests {
-		ctx = max(ctx, t.Context())
 		total += cfg.Runs(t)
 	}
-	prog := newProgress(stderr, total*len(models)*len(threads))
+	prog := newProgress(stderr, total*len(models)*len(loads))
 	cfg.Progress = prog.step
 
 	var results []bench.Result
+	var runErr error
+run:
 	for _, bm := range models {
-		for _, th := range threads {
-			rs, err := benchOne(bm, th, ctx, f, tests, cfg, mach, prog)
-			if err != nil {
-				prog.finish()
-				return err
-			}
+		for _, ld := range loads {
+			rs, err := benchOne(ctx, bm, ld, ctxLen, f, tests, cfg, mach, prog, stderr)
 			results = append(results, rs...)
+			if err != nil {
+				runErr = err
+				break run
+			}
 		}
 	}
 	prog.finish()
 	bench.SetSpeedups(results)
-	if mach.MemReadGBs == 0 && hasGen(tests) {
+	if runErr != nil {
+		// Ctrl-C, or a combination this model cannot load (a q8_0 cache
+		// with small heads): the tests that finished, marked partial, as
+		// llama-bench prints the rows before its error; no bandwidth probe
+		// (a second of work nobody waits for).
+		if !interrupted(runErr) && len(results) == 0 {
+			return runErr
+		}
+		bench.MarkPartial(results)
+		fmt.Fprintf(stderr, "bench: stopped: %d of %d tests finished\n", len(results), len(tests)*len(models)*len(loads))
+		if err := bench.Write(stdout, f.output, mach, results); err != nil {
+			return errors.Join(runErr, err)
+		}
+		if interrupted(runErr) {
+			return errInterrupted
+		}
+		return runErr
+	}
+	if mach.MemReadGBs == 0 && hasGen(tests) && ctx.Err() == nil {
 		// After the runs: the probe's buffer must not count in their peak RSS.
 		fmt.Fprintln(stderr, "bench: measuring the memory read bandwidth (--mem-bw GB/s skips this)")
 		mach.MemReadGBs = bench.ReadBandwidth() / 1e9
 		bench.SetBandwidth(results, mach.MemReadGBs)
 	}
-	return bench.Write(stdout, f.output, mach, results)
+	if err := bench.Write(stdout, f.output, mach, results); err != nil {
+		return err
+	}
+	if ctx.Err() != nil { // Ctrl-C after the last test: the table is whole
+		return errInterrupted
+	}
+	return nil
 }
 
-// benchOne loads one model with one thread count and runs every test on it.
-func benchOne(bm benchModel, threads, ctx int, f *benchFlags, tests []bench.Test, cfg bench.RunConfig,
-	mach bench.Machine, prog *progress) ([]bench.Result, error) {
-	kv := 0
-	for _, t := range tests {
-		kv = max(kv, t.KVPositions(16))
+// benchOne loads one model with one combination of options and runs every
+// test on it. It returns the tests that finished, and on Ctrl-C an error
+// wrapping context.Canceled.
+func benchOne(ctx context.Context, bm benchModel, ld benchLoad, ctxLen int, f *benchFlags, tests []bench.Test,
+	cfg bench.RunConfig, mach bench.Machine, prog *progress, stderr io.Writer) ([]bench.Result, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
 	}
-	batch := f.batch
-	if f.parallel > 1 && batch == 0 {
-		batch = max(64, f.parallel)
+	kv, err := f.load.kvPositions(tests, ld.kvBlock)
+	if err != nil {
+		return nil, err
 	}
-	m, err := engine.Load(bm.path, engine.Options{Threads: threads, Context: ctx, Batch: batch, Timers: !f.noTimers, KVPositions: kv})
+	if f.parallel > 1 && ld.batch == 0 {
+		ld.batch = max(64, f.parallel)
+	}
+	m, err := engine.Load(bm.path, f.load.options(ld, ctxLen, kv, !f.noTimers))
 	if err != nil {
 		return nil, err
 	}
 	defer m.Close()
+	if f.load.ctx > m.Config.ContextLen && !f.warned[bm.path] {
+		f.warned[bm.path] = true
+		fmt.Fprintf(stderr, "gollm: warning: -c %d is beyond the %d tokens %s was trained on\n", f.load.ctx, m.Config.ContextLen, bm.path)
+	}
 	// Like llama-bench, which repacks inside its model load: the timed runs
 	// start once the weights are packed, not while a packer shares the cores.
 	m.WaitPacked()
@@ -169,15 +223,17 @@ func benchOne(bm benchModel, threads, ctx int, f *benchFlags, tests []bench.Test
 		m.EnableProfileLabels()
 	}
 	info := bench.DescribeModel(m, bm.path, bm.name)
+	info.KVType, info.KVBlock, info.Pack = ld.kvType, ld.kvBlock, f.load.pack
+	label := fmt.Sprintf("%s %s", info.Name, ld.label())
 	var out []bench.Result
 	for _, t := range tests {
-		prog.describe(fmt.Sprintf("%s t=%d %s", info.Name, info.Threads, t.Name()))
-		meas, err := bench.Run(m, t, cfg)
+		prog.describe(label + " " + t.Name())
+		meas, err := bench.Run(ctx, m, t, cfg)
 		if err != nil {
-			return nil, fmt.Errorf("%s %s: %w", info.Name, t.Name(), err)
+			return out, fmt.Errorf("%s %s: %w", info.Name, t.Name(), err)
 		}
 		r := bench.NewResult(info, mach, meas)
-		prog.done(fmt.Sprintf("bench: %s t=%d %s: %.2f ± %.2f tok/s", info.Name, info.Threads, t.Name(), r.AvgTS, r.StddevTS))
+		prog.done(fmt.Sprintf("bench: %s %s: %.2f ± %.2f tok/s", label, t.Name(), r.AvgTS, r.StddevTS))
 		out = append(out, r)
 	}
 	return out, nil
@@ -202,8 +258,11 @@ func (f *benchFlags) tests(args []string) ([]bench.Test, error) {
 			prompts = append(prompts, p)
 		}
 	}
-	if len(args) > 0 {
-		return nil, usageErr("unexpected arguments %q", args)
+	switch {
+	case len(args) == 1 && len(f.models) == 0 && f.synthetic == "":
+		f.models = args // gollm bench model.gguf
+	case len(args) > 0:
+		return nil, usageErr("unexpected arguments %q (bench takes models as -m FILE, or one FILE argument)", strings.Join(args, " "))
 	}
 	pp, err := intList("-p", prompts, 0)
 	if err != nil {
@@ -243,7 +302,7 @@ func (f *benchFlags) tests(args []string) ([]bench.Test, error) {
 }
 
 // modelList resolves -m and --synthetic (writing synthetic files on first use).
-func (f *benchFlags) modelList(stderr io.Writer) ([]benchModel, error) {
+func (f *benchFlags) modelList(ctx context.Context, stderr io.Writer) ([]benchModel, error) {
 	var out []benchModel
 	for _, m := range splitList(f.models) {
 		if _, err := os.Stat(m); err != nil {
@@ -256,15 +315,11 @@ func (f *benchFlags) modelList(stderr io.Writer) ([]benchModel, error) {
 		if err != nil {
 			return nil, usageErr("%v", err)
 		}
-		for _, typ := range splitList([]string{f.types}) {
-			opt := synth.Options{FileType: typ, Seed: f.synthSeed}
-			fmt.Fprintf(stderr, "bench: preparing synthetic %s %s (written once, then cached)\n", shape.Name, typ)
-			path, _, err := synth.Ensure(shape, opt)
-			if err != nil {
-				return nil, fmt.Errorf("synthetic %s %s: %w", shape.Name, typ, err)
-			}
-			out = append(out, benchModel{path: path, name: shape.Name + "-" + strings.ToUpper(typ)})
+		models, err := ensureSynthetic(ctx, shape, splitList([]string{f.types}), f.synthSeed, stderr)
+		if err != nil {
+			return nil, err
 		}
+		out = append(out, models...)
 	}
 	if len(out) == 0 {
 		return nil, usageErr("give a model with -m FILE or --synthetic NAME")

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/gollm/gollm/internal/shared"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -154,18 +155,12 @@ func TestCLIGenerateJSON(t *testing.T) {
 }
 
 func TestCLITokenizeAndLogits(t *testing.T) {
-	shared, err := filepath.Abs("../../../shared/models/stories260K.gguf")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := os.Stat(shared); err != nil {
-		t.Skip("../shared not found: skipping the stories260K CLI checks")
-	}
-	stdout, stderr, code := run(t, "tokenize", "-m", shared, "-p", "Once upon a time")
+	stories := filepath.Join(shared.Dir(t, "models"), "stories260K.gguf")
+	stdout, stderr, code := run(t, "tokenize", "-m", stories, "-p", "Once upon a time")
 	if code != 0 || strings.TrimSpace(stdout) != "1 403 407 261 378" {
 		t.Errorf("tokenize: %q (stderr %q), want the golden ids 1 403 407 261 378", stdout, stderr)
 	}
-	stdout, stderr, code = run(t, "logits", "-m", shared, "-p", "Once upon a time", "--top", "3", "--json")
+	stdout, stderr, code = run(t, "logits", "-m", stories, "-p", "Once upon a time", "--top", "3", "--json")
 	if code != 0 {
 		t.Fatalf("logits: %s", stderr)
 	}
@@ -180,7 +175,7 @@ func TestCLITokenizeAndLogits(t *testing.T) {
 	if len(lg.Top) != 5 || len(lg.Top[4]) != 3 || lg.Top[4][0][0] != 432 {
 		t.Errorf("logits top: %v", lg.Top)
 	}
-	stdout, _, code = run(t, "perplexity", "-m", shared, "-f", "../../../shared/text/story.txt", "-c", "128")
+	stdout, _, code = run(t, "perplexity", "-m", stories, "-f", shared.Dir(t, "text", "story.txt"), "-c", "128")
 	if code != 0 || !strings.Contains(stdout, "Final estimate: PPL = 5.10") {
 		t.Errorf("perplexity output: %q", stdout)
 	}

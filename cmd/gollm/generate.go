@@ -38,6 +38,7 @@ type generateFlags struct {
 	timings      bool // per-layer/per-op report after the run (timings.go)
 	parallel     int  // completions of one prompt decoded together (parallel.go)
 	prof         profileFlags
+	chat         chatFlags // --chat, --messages, --system, ... (chatprompt.go)
 }
 
 func generateCmd() *cobra.Command {
@@ -75,6 +76,7 @@ second Ctrl-C exits at once.`,
 	fl.IntVar(&g.parallel, "parallel", 1, "generate N completions of the prompt at once, sharing its KV blocks")
 	fl.BoolVar(&g.timings, "timings", false, "report per-layer and per-op times, TTFT, tok/s, ITL percentiles (with --json: in the object)")
 	g.prof.register(cmd)
+	g.chat.registerGenerate(cmd)
 	return cmd
 }
 
@@ -145,7 +147,7 @@ func runGenerate(ctx context.Context, g *generateFlags) (err error) {
 	if err != nil {
 		return err
 	}
-	prompt, err := g.prompt.read()
+	prompt, err := g.chat.readPrompt(&g.prompt)
 	if err != nil {
 		return err
 	}
@@ -168,6 +170,10 @@ func runGenerate(ctx context.Context, g *generateFlags) (err error) {
 	}
 	req := engine.Request{Prompt: prompt, ParseSpecial: g.parseSpecial && !g.noParseSpec, MaxTokens: g.n,
 		Sampler: smp, Stop: stops, IgnoreEOS: g.ignoreEOS}
+	reasoning, err := g.chat.apply(m, prompt, g.prompt.esc, &req)
+	if err != nil {
+		return err
+	}
 	if g.parallel != 1 {
 		return runParallel(ctx, g, m, req, scfg)
 	}
@@ -175,7 +181,10 @@ func runGenerate(ctx context.Context, g *generateFlags) (err error) {
 	if !g.json {
 		req.OnText = func(s string) bool { out.WriteString(s); out.Flush(); return true }
 	}
+	var flushReasoning func()
+	req.OnText, flushReasoning = reasoning.wrap(req.OnText, os.Stderr)
 	res, err := m.Generate(ctx, req)
+	flushReasoning()
 	if res == nil {
 		return err
 	}

@@ -5,6 +5,8 @@ import (
 	"os"
 	"strings"
 	"text/tabwriter"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/gollm/gollm/engine"
 	"github.com/gollm/gollm/gguf"
@@ -14,10 +16,14 @@ import (
 
 func inspectCmd() *cobra.Command {
 	var path string
+	var full bool
 	cmd := &cobra.Command{
 		Use:   "inspect -m FILE",
 		Short: "Show a GGUF file's metadata and tensors, and whether gollm supports them",
-		Args:  pathArgs(&path),
+		Long: `Show a GGUF file's metadata and tensors, and whether gollm supports them.
+Long strings and arrays are cut to their start; --full shows them whole, a
+multi-line string (the chat template) as its text after the metadata.`,
+		Args: pathArgs(&path),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if path == "" {
 				return usageErr("-m/--model is required")
@@ -35,9 +41,33 @@ func inspectCmd() *cobra.Command {
 			}
 			fmt.Fprintf(w, "file:\t%s\nversion:\t%d\nalignment:\t%d\ndata offset:\t%d\nsize:\t%d bytes\narchitecture:\t%s (%s)\n\n",
 				path, f.Version, f.Alignment, f.DataOffset, f.Size, arch, archNote)
+			if lines, err := engine.Describe(f); err == nil {
+				fmt.Fprintf(w, "model:\n")
+				for _, l := range lines {
+					fmt.Fprintf(w, "  %s\n", l)
+				}
+				fmt.Fprintln(w)
+			}
 			fmt.Fprintf(w, "metadata (%d keys):\n", len(f.KV))
+			var texts []gguf.KV
 			for _, kv := range f.KV {
-				fmt.Fprintf(w, "  %s\t%s\t%s\n", kv.Key, kv.Value.Type, kv.Value.String())
+				shown := kv.Value.String()
+				if full {
+					if text, ok := textBlock(kv.Value); ok {
+						texts = append(texts, kv)
+						shown = fmt.Sprintf("(%d bytes of text, shown below)", len(text))
+					} else {
+						shown = kv.Value.FullString()
+					}
+				}
+				fmt.Fprintf(w, "  %s\t%s\t%s\n", kv.Key, kv.Value.Type, shown)
+			}
+			if err := w.Flush(); err != nil {
+				return err
+			}
+			for _, kv := range texts {
+				text, _ := textBlock(kv.Value)
+				fmt.Fprintf(w, "\n%s (%d bytes):\n%s\n", kv.Key, len(text), strings.TrimSuffix(text, "\n"))
 			}
 			fmt.Fprintf(w, "\ntensors (%d):\n  name\ttype\tshape\tbytes\tsupported\n", len(f.Tensors))
 			var total uint64
@@ -61,5 +91,22 @@ func inspectCmd() *cobra.Command {
 		},
 	}
 	cmd.Flags().StringVarP(&path, "model", "m", "", "GGUF file (required)")
+	cmd.Flags().BoolVar(&full, "full", false, "show long strings (the chat template) and arrays whole")
 	return cmd
+}
+
+// textBlock returns a string value that reads better as lines of text than
+// quoted on one line: it has line breaks, and only printable characters
+// besides them (a hostile file's escape sequences stay quoted).
+func textBlock(v gguf.Value) (string, bool) {
+	s, ok := v.Str()
+	if !ok || !strings.Contains(s, "\n") || !utf8.ValidString(s) {
+		return "", false
+	}
+	for _, r := range s {
+		if r != '\n' && r != '\t' && !unicode.IsPrint(r) && !unicode.IsSpace(r) {
+			return "", false
+		}
+	}
+	return s, true
 }

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"io"
 	"os"
-	"path/filepath"
 	"sync"
 	"testing"
 
@@ -46,29 +45,4 @@ func instrRun(t *testing.T, args ...string) (stdout, stderr string, err error) {
 	outR.Close()
 	errR.Close()
 	return outBuf.String(), errBuf.String(), err
-}
-
-// instrShared returns the shared test data directory (../shared from the
-// repository root), or skips the test.
-func instrShared(t *testing.T) string {
-	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Skip("repository root (go.mod) not found")
-		}
-		dir = parent
-	}
-	shared := filepath.Join(dir, "..", "shared")
-	if _, err := os.Stat(filepath.Join(shared, "models", "stories260K.gguf")); err != nil {
-		t.Skipf("../shared test data not found (%v): skipping", err)
-	}
-	return shared
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"strings"
@@ -9,9 +10,7 @@ import (
 
 	"github.com/gollm/gollm/gguf"
 	"github.com/gollm/gollm/quantize"
-	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
-	"golang.org/x/term"
 )
 
 func quantizeCmd() *cobra.Command {
@@ -19,6 +18,7 @@ func quantizeCmd() *cobra.Command {
 		threads         int
 		dryRun          bool
 		allowRequantize bool
+		ovf             overrideFlags
 	)
 	cmd := &cobra.Command{
 		Use:   "quantize IN.gguf OUT.gguf TYPE",
@@ -26,7 +26,11 @@ func quantizeCmd() *cobra.Command {
 		Long: "Convert a GGUF model to TYPE with llama-quantize's per-tensor choices (without an importance\n" +
 			"matrix); the output is byte-identical to llama-quantize's. TYPE is one of:\n  " +
 			strings.Join(quantize.FileTypeNames(), " ") + "\n" +
-			"--dry-run prints what each tensor would become, and the sizes, without writing anything.",
+			"--dry-run prints what each tensor would become, and the sizes, without writing anything.\n" +
+			"Per-tensor overrides as llama-quantize's: --tensor-type PATTERN=TYPE (repeatable; PATTERN is a\n" +
+			"regular expression searched in tensor names, e.g. ffn_down=f16 or 'blk\\.[0-3]\\.attn_v=q8_0'; the first\n" +
+			"match wins), --tensor-type-file, --output-tensor-type, --token-embedding-type, --pure,\n" +
+			"--leave-output-tensor.",
 		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) != 3 {
@@ -40,29 +44,22 @@ func quantizeCmd() *cobra.Command {
 			if threads < 0 {
 				return usageErr("--threads must be >= 0 (0 = one per CPU), got %d", threads)
 			}
-			opt := quantize.Options{Threads: threads, AllowRequantize: allowRequantize}
+			ov, err := ovf.overrides()
+			if err != nil {
+				return usageErr("%v", err)
+			}
+			opt := quantize.Options{Threads: threads, AllowRequantize: allowRequantize, Overrides: ov}
 			if dryRun {
 				return quantizeDryRun(in, ft, opt)
 			}
-			if term.IsTerminal(int(os.Stderr.Fd())) {
-				bar := progressbar.NewOptions64(1,
-					progressbar.OptionSetWriter(os.Stderr),
-					progressbar.OptionSetDescription("quantizing to "+ft.String()),
-					progressbar.OptionShowBytes(true),
-					progressbar.OptionThrottle(100*time.Millisecond),
-					progressbar.OptionClearOnFinish())
-				opt.Progress = func(done, total int64) {
-					if bar.GetMax64() != total {
-						bar.ChangeMax64(total)
-					}
-					bar.Set64(done)
-				}
-				defer bar.Finish()
-			}
+			progress, finish := progressBar("quantizing to " + ft.String())
+			defer finish()
+			opt.Progress = progress
 			start := time.Now()
-			p, err := quantize.QuantizeFile(in, out, ft, opt)
+			guardTemp(out)
+			p, err := quantize.QuantizeFile(cmd.Context(), in, out, ft, opt)
 			if err != nil {
-				return err
+				return writeErr(requantizeHint(err), out)
 			}
 			_, bpw := p.BitsPerWeight()
 			fmt.Printf("wrote %s: %s, %.2f MiB -> %.2f MiB (%.2f bits per weight), %d tensors, %.1f s\n",
@@ -76,7 +73,16 @@ func quantizeCmd() *cobra.Command {
 	cmd.Flags().IntVarP(&threads, "threads", "t", 0, "quantization threads (0 = one per CPU)")
 	cmd.Flags().BoolVar(&dryRun, "dry-run", false, "print the per-tensor plan and sizes; write nothing")
 	cmd.Flags().BoolVar(&allowRequantize, "allow-requantize", false, "dequantize already-quantized tensors and quantize them again")
+	ovf.register(cmd)
 	return cmd
+}
+
+// requantizeHint names the flag that allows what the library refused.
+func requantizeHint(err error) error {
+	if errors.Is(err, quantize.ErrRequantize) {
+		return fmt.Errorf("%w; pass --allow-requantize to dequantize and requantize it", err)
+	}
+	return err
 }
 
 func mib(b uint64) float64 { return float64(b) / (1 << 20) }
@@ -91,7 +97,7 @@ func quantizeDryRun(in string, ft quantize.FileType, opt quantize.Options) error
 	defer f.Close()
 	p, err := quantize.MakePlan(f, ft, opt)
 	if err != nil {
-		return err
+		return requantizeHint(err)
 	}
 	w := tabwriter.NewWriter(os.Stdout, 0, 2, 2, ' ', 0)
 	fmt.Fprintln(w, "tensor\tshape\ttype\t\t\tbytes\t\t")

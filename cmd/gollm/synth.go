@@ -15,6 +15,7 @@ func synthCmd() *cobra.Command {
 		preset, typ, out string
 		seed             uint64
 		threads          int
+		vocabFrom, tmpl  string
 	)
 	cmd := &cobra.Command{
 		Use:   "synth --preset NAME [--type Q4_0] -o FILE",
@@ -29,8 +30,21 @@ func synthCmd() *cobra.Command {
 				return usageErr("%v", err)
 			}
 			start := time.Now()
-			if err := synth.Write(out, shape, synth.Options{FileType: typ, Seed: seed, Threads: threads}); err != nil {
-				return err
+			opt := synth.Options{FileType: typ, Seed: seed, Threads: threads, VocabFrom: vocabFrom}
+			if tmpl != "" {
+				b, err := os.ReadFile(tmpl)
+				if err != nil {
+					return fmt.Errorf("chat template: %w", err)
+				}
+				opt.ChatTemplate = string(b)
+			}
+			progress, finish := progressBar(fmt.Sprintf("synth %s %s", shape.Name, strings.ToUpper(typ)))
+			opt.Progress = progress
+			guardTemp(out)
+			err = synth.WriteContext(cmd.Context(), out, shape, opt)
+			finish()
+			if err != nil {
+				return writeErr(err, out)
 			}
 			st, _ := os.Stat(out)
 			fmt.Fprintf(os.Stderr, "synth: wrote %s (%s, %s, %.1fM params, %.1f MiB) in %.1f s\n", out, shape.Name,
@@ -43,5 +57,7 @@ func synthCmd() *cobra.Command {
 	cmd.Flags().StringVarP(&out, "output", "o", "", "output GGUF file (required)")
 	cmd.Flags().Uint64Var(&seed, "seed", 1, "weight RNG seed")
 	cmd.Flags().IntVarP(&threads, "threads", "t", 0, "threads (0: all cores)")
+	cmd.Flags().StringVar(&vocabFrom, "vocab", "", "take the tokenizer (and vocabulary size) from this GGUF model or vocabulary file")
+	cmd.Flags().StringVar(&tmpl, "chat-template", "", "write this Jinja file as tokenizer.chat_template")
 	return cmd
 }

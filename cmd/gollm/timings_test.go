@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"encoding/json"
+	"github.com/gollm/gollm/internal/shared"
 	"io"
 	"os"
 	"path/filepath"
@@ -18,7 +19,7 @@ import (
 // TestGenerateTimingsJSON is the acceptance test of `generate --timings
 // --json` on stories260K (5 layers).
 func TestGenerateTimingsJSON(t *testing.T) {
-	model := filepath.Join(instrShared(t), "models", "stories260K.gguf")
+	model := filepath.Join(shared.Dir(t), "models", "stories260K.gguf")
 	out, _, err := instrRun(t, "generate", "--timings", "--json", "-m", model, "-p", "Once upon a time", "-n", "16", "--temp", "0")
 	if err != nil {
 		t.Fatal(err)
@@ -104,7 +105,7 @@ func TestGenerateTimingsJSON(t *testing.T) {
 // TestGenerateTimingsText checks the human report and that profiles are
 // written with the engine's pprof labels in them.
 func TestGenerateTimingsText(t *testing.T) {
-	model := filepath.Join(instrShared(t), "models", "stories260K.gguf")
+	model := filepath.Join(shared.Dir(t), "models", "stories260K.gguf")
 	dir := t.TempDir()
 	cpu, mem, trc := filepath.Join(dir, "cpu.pprof"), filepath.Join(dir, "mem.pprof"), filepath.Join(dir, "trace.out")
 	_, stderr, err := instrRun(t, "generate", "--timings", "-m", model, "-p", "Once upon a time", "-n", "200", "--temp", "0",

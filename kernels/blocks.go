@@ -7,11 +7,14 @@ import (
 	"github.com/gollm/gollm/quant"
 )
 
-// This file holds the generic (pure Go) row dot products, one per weight
-// type. Each takes n (elements, a multiple of the block size), one weight row
-// w and one activation row a already quantized to the weight's vec-dot type,
-// and returns the dot product with ggml's arithmetic: an exact integer sum
-// per block (or per sub-block for the K-quants), scaled in float32.
+// The block layouts of ggml's quantized types and the decoding helpers the
+// generic kernels share. The generic (pure Go) row dot products, one per
+// weight type, live in vecdot_q4_0.go, vecdot_lanes.go, vecdot_repack.go
+// and vecdot_float.go: each takes n (elements, a multiple of the block
+// size), one weight row w and one activation row a already quantized to
+// the weight's vec-dot type, and returns the dot product with ggml's
+// arithmetic: an exact integer sum per block (or per sub-block for the
+// K-quants), scaled in float32.
 
 // Block sizes in bytes, as in ggml's block_* structs.
 const (
@@ -39,35 +42,9 @@ func f32at(b []byte, off int) float32 {
 	return math.Float32frombits(binary.LittleEndian.Uint32(b[off:]))
 }
 
-func vecDotQ4_0Q8_0Generic(n int, w, a []byte) float32 {
-	var sum float32
-	for i := 0; i < n/qk; i++ {
-		x := w[i*q4_0Bytes : (i+1)*q4_0Bytes]
-		y := a[i*q8_0Bytes : (i+1)*q8_0Bytes]
-		var s int32
-		for j := 0; j < 16; j++ {
-			v0 := int32(x[2+j]&0x0F) - 8
-			v1 := int32(x[2+j]>>4) - 8
-			s += v0*int32(int8(y[2+j])) + v1*int32(int8(y[2+16+j]))
-		}
-		sum += float32(s) * (f16at(x, 0) * f16at(y, 0))
-	}
-	return sum
-}
-
 // q8KBsum returns bsums[j] of a Q8_K block (sum of its quants 16j..16j+15).
 func q8KBsum(y []byte, j int) int32 {
 	return int32(int16(binary.LittleEndian.Uint16(y[260+2*j:])))
-}
-
-// dot16 is the integer dot product of 16 unpacked weight quants with 16
-// activation quants.
-func dot16(q []int8, y []byte) int32 {
-	var s int32
-	for l := 0; l < 16; l++ {
-		s += int32(q[l]) * int32(int8(y[l]))
-	}
-	return s
 }
 
 // unpackQ3KScales decodes the sixteen 6-bit scales of a Q3_K block (12

@@ -1,0 +1,72 @@
+package kernels
+
+import (
+	"math"
+	"sync"
+
+	"github.com/gollm/gollm/quant"
+)
+
+// GELU, tanh approximation, as ggml's CPU backend computes it: with
+// GGML_GELU_FP16 (its default) ggml_vec_gelu_f32 and ggml_vec_geglu_f32
+// round the input to f16 and look the result up in a table of
+// gelu_f32(x) over every f16 x, itself rounded to f16; inputs <= -10 give
+// 0 and inputs >= 10 pass through. Matching that (and not computing the
+// exact function) is what keeps gemma's logits within the golden
+// tolerance. There is no SIMD twin (a table lookup per element): every
+// implementation runs this generic code.
+
+const (
+	geluCoefA       = 0.044715
+	geluSqrt2OverPi = 0.79788456080286535587989211986876
+)
+
+var (
+	geluOnce  sync.Once
+	geluTable []float32 // [65536]: f16 bits -> gelu, rounded to f16, as f32
+)
+
+// geluF32 is ggml_gelu_f32: 0.5x(1 + tanh(sqrt(2/pi) x (1 + 0.044715 x^2))).
+func geluF32(x float32) float32 {
+	t := float32(math.Tanh(float64(float32(geluSqrt2OverPi) * x * (1 + float32(geluCoefA)*x*x))))
+	return 0.5 * x * (1 + t)
+}
+
+func geluLookup() []float32 {
+	geluOnce.Do(func() {
+		geluTable = make([]float32, 1<<16)
+		for h := range geluTable {
+			x := quant.FP16ToFP32(uint16(h))
+			geluTable[h] = quant.FP16ToFP32(quant.FP32ToFP16(geluF32(x)))
+		}
+	})
+	return geluTable
+}
+
+// GELU sets out = gelu(x) (tanh approximation, ggml's f16 table). out may
+// alias x.
+func GELU(out, x []float32) { geglu(out, x, nil) }
+
+// GeGLU sets out = gelu(gate) * up (ggml_vec_geglu_f32). out may alias
+// gate or up.
+func GeGLU(out, gate, up []float32) { geglu(out, gate, up[:len(gate)]) }
+
+func geglu(out, x, up []float32) {
+	out = out[:len(x)]
+	tab := geluLookup()
+	for i, v := range x {
+		var g float32
+		switch {
+		case v <= -10:
+			g = 0
+		case v >= 10:
+			g = v
+		default:
+			g = tab[quant.FP32ToFP16(v)]
+		}
+		if up != nil {
+			g *= up[i]
+		}
+		out[i] = g
+	}
+}

@@ -1,0 +1,45 @@
+//go:build !purego
+
+package kernels
+
+import "golang.org/x/sys/cpu"
+
+// The x86 implementation sets, built here in one place and in order: each
+// set starts as a copy of the one before it (registerImplFrom), so the
+// AVX2 set is complete before the AVX-512 set copies it. The files that
+// hold the kernels provide the fill functions named below.
+var (
+	// "avx2": AVX2 integer dot products, FMA accumulation, F16C
+	// conversions.
+	avx2Set = registerImpl("avx2", cpu.X86.HasAVX2 && cpu.X86.HasFMA && cpu.X86.HasF16C, func(s *kernelSet) {
+		fillAVX2VecDot(s)              // vecdot_amd64.go
+		fillAVX2Tile(s)                // tile_amd64.go
+		fillAVX2Packed(s)              // packed_amd64.go
+		fillAVX2Quantize(s)            // quantize_amd64.go
+		fillAVX2Float(s)               // vecdot_float_amd64.go
+		fillAVX2Half(s)                // vecdot_half_amd64.go
+		fillAVX2Attn(s)                // attn_amd64.go
+		fillAVX2AttnFast(s)            // attn_fast_amd64.go
+		s.expfN = expfNAsm             // expf_amd64.go
+		s.swiglu = swigluAsm           // silu_amd64.go
+		s.readStreams = readStreamsAsm // stream_amd64.go
+		if hasKSearchAVX2 {
+			s.kSearch = kSearchAVX2 // kquant_search_amd64.go
+		}
+	})
+
+	// "avx512vnni": the AVX2 set with VPDPBUSD and the AVX-512 registers
+	// (vnni_amd64.go), chosen when the CPU has AVX512-VNNI, VL and BW.
+	vnniSet = registerImplFrom(avx2Set, "avx512vnni",
+		cpu.X86.HasAVX512F && cpu.X86.HasAVX512VL && cpu.X86.HasAVX512VNNI && cpu.X86.HasAVX512BW,
+		func(s *kernelSet) {
+			fillVNNI(s)           // vnni_amd64.go
+			fillAVX512AttnFast(s) // attn_fast_amd64.go
+		})
+
+	// "avx512bf16": the avx512vnni set with BF16 on VDPBF16PS, in that
+	// instruction's order (vecdot_bf16.go), twice the FMA rate for BF16
+	// prefill. Opt-in (--kernels avx512bf16): its BF16 results differ
+	// from the other sets' (the golden logits follow those).
+	bf16Set = registerOptIn(registerImplFrom(vnniSet, "avx512bf16", cpu.X86.HasAVX512BF16, fillAVX512BF16))
+)

@@ -1,0 +1,272 @@
+//go:build !purego
+
+#include "textflag.h"
+#include "vnni_amd64.h"
+
+// Q4_0 x Q8_0 packed kernels of the avx512vnni set (packQ4_0Group weights,
+// q8_0QuadTok activations).
+
+// One block column of the Q4_0 group at W for token 0 of the quad at DI,
+// added to the float accumulator acc (q4_0x8GemvVNNI's steps); Y0-Y5
+// scratch. The integer sum starts at -8*sum(a) (the quad's slot at 16).
+#define V40_GV_COL(W, acc) \
+	VPBROADCASTD  16(DI), Y0   \
+	VPXOR         Y1, Y1, Y1   \
+	V_NIBBLES(16(W))           \
+	VPDPBUSD.BCST 32(DI), Y4, Y0 \
+	VPDPBUSD.BCST 48(DI), Y5, Y0 \
+	V_NIBBLES(48(W))           \
+	VPDPBUSD.BCST 36(DI), Y4, Y1 \
+	VPDPBUSD.BCST 52(DI), Y5, Y1 \
+	V_NIBBLES(80(W))           \
+	VPDPBUSD.BCST 40(DI), Y4, Y0 \
+	VPDPBUSD.BCST 56(DI), Y5, Y0 \
+	V_NIBBLES(112(W))          \
+	VPDPBUSD.BCST 44(DI), Y4, Y1 \
+	VPDPBUSD.BCST 60(DI), Y5, Y1 \
+	VPADDD        Y1, Y0, Y0   \
+	VCVTDQ2PS     Y0, Y0       \
+	VCVTPH2PS     (W), Y1      \
+	VBROADCASTSS  (DI), Y2     \
+	VMULPS        Y2, Y1, Y1   \
+	VMULPS        Y1, Y0, Y0   \
+	VADDPS        Y0, acc, acc
+
+// Q4_0 x Q8_0 packed (q4_0GroupBytes weights, q8_0QuadTok activations):
+// unsigned nibbles times broadcast 4-byte pieces of each token, then minus
+// 8 * sum(a) and the generic kernel's float steps, as q4_0x8GemvAVX2.
+
+// func q4_0x8GemvVNNI(nb int, w, a *byte, out *float32)
+TEXT ·q4_0x8GemvVNNI(SB), NOSPLIT, $0-32
+	MOVQ nb+0(FP), CX
+	MOVQ w+8(FP), SI
+	MOVQ a+16(FP), DI
+	MOVQ out+24(FP), DX
+	V_CONSTS
+	VXORPS Y7, Y7, Y7
+	TESTQ  CX, CX
+	JZ     vq40gvdone
+
+vq40gvloop:
+	PREFETCHT0 2304(SI)
+	PREFETCHT0 2368(SI)
+	PREFETCHT0 2432(SI)
+	V40_GV_COL(SI, Y7)
+	ADDQ $144, SI
+	ADDQ $288, DI
+	DECQ CX
+	JNZ  vq40gvloop
+
+vq40gvdone:
+	VMOVUPS Y7, (DX)
+	VZEROUPPER
+	RET
+
+// Four groups gstride bytes apart against the same token, block column by
+// block column, each with the gemv's steps, outputs ostride floats apart.
+// Decode is bandwidth-bound, and four sequential DRAM streams per core,
+// far apart, are read markedly faster than one (BenchmarkMatMulStream:
+// 1.4-1.9x on the reference VM), since each stream gets its own hardware
+// prefetch.
+
+// func q4_0x8Gemv4VNNI(nb int, w *byte, gstride int, a *byte, out *float32, ostride int)
+TEXT ·q4_0x8Gemv4VNNI(SB), NOSPLIT, $0-48
+	MOVQ nb+0(FP), CX
+	MOVQ w+8(FP), SI
+	MOVQ gstride+16(FP), BX
+	MOVQ a+24(FP), DI
+	V_PTRS4(SI, R8, R9, R10)
+	V_CONSTS
+	VXORPS Y7, Y7, Y7
+	VXORPS Y6, Y6, Y6
+	VXORPS Y10, Y10, Y10
+	VXORPS Y11, Y11, Y11
+	TESTQ  CX, CX
+	JZ     vq40gv4done
+
+vq40gv4loop:
+	V_PF4(SI)
+	V_PF4(R8)
+	V_PF4(R9)
+	V_PF4(R10)
+	V40_GV_COL(SI, Y7)
+	V40_GV_COL(R8, Y6)
+	V40_GV_COL(R9, Y10)
+	V40_GV_COL(R10, Y11)
+	ADDQ $144, SI
+	ADDQ $144, R8
+	ADDQ $144, R9
+	ADDQ $144, R10
+	ADDQ $288, DI
+	DECQ CX
+	JNZ  vq40gv4loop
+
+vq40gv4done:
+	MOVQ    out+32(FP), DX
+	MOVQ    ostride+40(FP), BX
+	SHLQ    $2, BX
+	V_OUT4(Y7, Y6, Y10, Y11)
+	VZEROUPPER
+	RET
+
+// Piece c of a Q4_0 block column at wo(W) (low nibbles: elements 4c..4c+3,
+// high: 16+4c..) against the four tokens' pieces c and 4+c (ao(DI), token
+// t 32t further, high pieces 16 further): low sums in Y0-Y3, high in Y12,
+// Y13, Y14, Y6.
+#define V40_GM_PIECE(W, wo, ao) \
+	V_NIBBLES(wo(W))                 \
+	VPDPBUSD.BCST ao(DI), Y4, Y0     \
+	VPDPBUSD.BCST ao+16(DI), Y5, Y12 \
+	VPDPBUSD.BCST ao+32(DI), Y4, Y1  \
+	VPDPBUSD.BCST ao+48(DI), Y5, Y13 \
+	VPDPBUSD.BCST ao+64(DI), Y4, Y2  \
+	VPDPBUSD.BCST ao+80(DI), Y5, Y14 \
+	VPDPBUSD.BCST ao+96(DI), Y4, Y3  \
+	VPDPBUSD.BCST ao+112(DI), Y5, Y6
+
+// One block column of the Q4_0 group at W for the four tokens of the quad at
+// DI (q4_0x8GemmVNNI's steps), added to the float accumulators a0..a3;
+// Y0-Y7, Y12-Y14 scratch. Each integer sum starts at -8*sum(a).
+#define V40_GM_COL(W, a0, a1, a2, a3) \
+	VPBROADCASTD 16(DI), Y0 \
+	VPXOR      Y12, Y12, Y12 \
+	VPBROADCASTD 20(DI), Y1 \
+	VPXOR      Y13, Y13, Y13 \
+	VPBROADCASTD 24(DI), Y2 \
+	VPXOR      Y14, Y14, Y14 \
+	VPBROADCASTD 28(DI), Y3 \
+	VPXOR      Y6, Y6, Y6 \
+	V40_GM_PIECE(W, 16, 32) \
+	V40_GM_PIECE(W, 48, 36) \
+	V40_GM_PIECE(W, 80, 40) \
+	V40_GM_PIECE(W, 112, 44) \
+	VPADDD       Y12, Y0, Y0 \
+	VPADDD       Y13, Y1, Y1 \
+	VPADDD       Y14, Y2, Y2 \
+	VPADDD       Y6, Y3, Y3 \
+	VCVTPH2PS    (W), Y12 \
+	VCVTDQ2PS    Y0, Y0 \
+	VBROADCASTSS 0(DI), Y7 \
+	VMULPS       Y7, Y12, Y7 \
+	VMULPS       Y7, Y0, Y0 \
+	VADDPS       Y0, a0, a0 \
+	VCVTDQ2PS    Y1, Y1 \
+	VBROADCASTSS 4(DI), Y7 \
+	VMULPS       Y7, Y12, Y7 \
+	VMULPS       Y7, Y1, Y1 \
+	VADDPS       Y1, a1, a1 \
+	VCVTDQ2PS    Y2, Y2 \
+	VBROADCASTSS 8(DI), Y7 \
+	VMULPS       Y7, Y12, Y7 \
+	VMULPS       Y7, Y2, Y2 \
+	VADDPS       Y2, a2, a2 \
+	VCVTDQ2PS    Y3, Y3 \
+	VBROADCASTSS 12(DI), Y7 \
+	VMULPS       Y7, Y12, Y7 \
+	VMULPS       Y7, Y3, Y3 \
+	VADDPS       Y3, a3, a3
+
+// func q4_0x8GemmVNNI(nb int, w, a *byte, out *float32, ostride, ntok int)
+// Two int32 accumulators per token (low-nibble pieces in Y0-Y3, high in
+// Y12, Y13, Y14, Y6) halve the VPDPBUSD dependency chains; they are added
+// before the float steps.
+TEXT ·q4_0x8GemmVNNI(SB), NOSPLIT, $0-48
+	MOVQ nb+0(FP), CX
+	MOVQ w+8(FP), SI
+	MOVQ a+16(FP), DI
+	MOVQ out+24(FP), DX
+	V_CONSTS
+	VXORPS Y8, Y8, Y8
+	VXORPS Y9, Y9, Y9
+	VXORPS Y10, Y10, Y10
+	VXORPS Y11, Y11, Y11
+	TESTQ  CX, CX
+	JZ     vq40gmdone
+
+vq40gmloop:
+	PREFETCHT0 2304(SI)
+	PREFETCHT0 2368(SI)
+	PREFETCHT0 2432(SI)
+	V40_GM_COL(SI, Y8, Y9, Y10, Y11)
+	ADDQ         $144, SI
+	ADDQ         $288, DI
+	DECQ         CX
+	JNZ          vq40gmloop
+
+vq40gmdone:
+	V_STORE4(vq40gmret)
+
+// Stores the four tokens' accumulators of one group to (DX), (DX)+BX, ...
+#define V40_GM4_OUT(a0, a1, a2, a3) \
+	VMOVUPS a0, (DX)       \
+	LEAQ    (DX)(BX*1), R12 \
+	VMOVUPS a1, (R12)      \
+	ADDQ    BX, R12        \
+	VMOVUPS a2, (R12)      \
+	ADDQ    BX, R12        \
+	VMOVUPS a3, (R12)      \
+	ADDQ    R13, DX
+
+// func q4_0x8Gemm4VNNI(nb int, w *byte, gstride int, a *byte, out *float32, ostride, gout int)
+//
+// Four groups gstride bytes apart against the four tokens of the quads in
+// step (four DRAM streams per core, as q4_0x8Gemv4VNNI: a pass of four
+// tokens, such as four sequences decoded together, still streams every
+// weight once), each with q4_0x8GemmVNNI's steps. Group g's token t goes
+// to out[g*gout + t*ostride + r]. Float accumulators Y8-Y11, Y16-Y19,
+// Y20-Y23, Y24-Y27.
+TEXT ·q4_0x8Gemm4VNNI(SB), NOSPLIT, $0-56
+	MOVQ nb+0(FP), CX
+	MOVQ w+8(FP), SI
+	MOVQ gstride+16(FP), BX
+	MOVQ a+24(FP), DI
+	V_PTRS4(SI, R8, R9, R10)
+	V_CONSTS
+	VXORPS Y8, Y8, Y8
+	VXORPS Y9, Y9, Y9
+	VXORPS Y10, Y10, Y10
+	VXORPS Y11, Y11, Y11
+	VXORPS Y16, Y16, Y16
+	VXORPS Y17, Y17, Y17
+	VXORPS Y18, Y18, Y18
+	VXORPS Y19, Y19, Y19
+	VXORPS Y20, Y20, Y20
+	VXORPS Y21, Y21, Y21
+	VXORPS Y22, Y22, Y22
+	VXORPS Y23, Y23, Y23
+	VXORPS Y24, Y24, Y24
+	VXORPS Y25, Y25, Y25
+	VXORPS Y26, Y26, Y26
+	VXORPS Y27, Y27, Y27
+	TESTQ  CX, CX
+	JZ     vq40gm4done
+
+vq40gm4loop:
+	V_PF4(SI)
+	V_PF4(R8)
+	V_PF4(R9)
+	V_PF4(R10)
+	V40_GM_COL(SI, Y8, Y9, Y10, Y11)
+	V40_GM_COL(R8, Y16, Y17, Y18, Y19)
+	V40_GM_COL(R9, Y20, Y21, Y22, Y23)
+	V40_GM_COL(R10, Y24, Y25, Y26, Y27)
+	ADDQ $144, SI
+	ADDQ $144, R8
+	ADDQ $144, R9
+	ADDQ $144, R10
+	ADDQ $288, DI
+	DECQ CX
+	JNZ  vq40gm4loop
+
+vq40gm4done:
+	MOVQ out+32(FP), DX
+	MOVQ ostride+40(FP), BX
+	SHLQ $2, BX
+	MOVQ gout+48(FP), R13
+	SHLQ $2, R13
+	V40_GM4_OUT(Y8, Y9, Y10, Y11)
+	V40_GM4_OUT(Y16, Y17, Y18, Y19)
+	V40_GM4_OUT(Y20, Y21, Y22, Y23)
+	V40_GM4_OUT(Y24, Y25, Y26, Y27)
+	VZEROUPPER
+	RET

@@ -1,0 +1,287 @@
+//go:build !purego
+
+#include "textflag.h"
+
+// BF16 kernels of the avx512bf16 set on VDPBF16PS (AVX512-BF16): per
+// group of 32 elements one instruction adds, in each of sixteen float32
+// lanes, the products of elements 2l+1 and 2l as two fused steps (odd
+// first), with denormals as zero: the order of dotBF16Pairs
+// (vecdot_bf16.go), which is llama.cpp's tinyBLAS order on such CPUs. Go's
+// assembler does not know the instruction, so it is spelled in bytes (EVEX
+// 512-bit, register operands; the comment gives the operands in Go order).
+// n32 is the number of groups of 32.
+
+// Y0 = the 16-lane sum of Z(n) as _mm512_reduce_add_ps: the upper half
+// added to the lower, then tinyBLAS's 8-lane sum (X1 scratch).
+#define REDUCE16(Z, Y, X) \
+	VEXTRACTF64X4 $1, Z, Y1 \
+	VADDPS        Y1, Y, Y  \
+	VEXTRACTF128  $1, Y, X1 \
+	VADDPS        X1, X, X  \
+	VMOVHLPS      X, X, X1  \
+	VADDPS        X1, X, X  \
+	VMOVSHDUP     X, X1     \
+	VADDSS        X1, X, X
+
+// func dotBF16PairsAVX512(n32 int, w, a *byte) float32
+TEXT ·dotBF16PairsAVX512(SB), NOSPLIT, $0-28
+	MOVQ n32+0(FP), CX
+	MOVQ w+8(FP), SI
+	MOVQ a+16(FP), DI
+	VPXORD Z0, Z0, Z0
+	TESTQ CX, CX
+	JZ    bp1done
+
+bp1loop:
+	VMOVDQU32 (SI), Z2
+	VMOVDQU32 (DI), Z3
+	BYTE $0x62; BYTE $0xf2; BYTE $0x6e; BYTE $0x48; BYTE $0x52; BYTE $0xc3 // VDPBF16PS Z3, Z2, Z0
+	ADDQ $64, SI
+	ADDQ $64, DI
+	DECQ CX
+	JNZ  bp1loop
+
+bp1done:
+	REDUCE16(Z0, Y0, X0)
+	VZEROUPPER
+	MOVSS X0, ret+24(FP)
+	RET
+
+// func dotBF16PairsR4AVX512(n32 int, w *byte, wstride int, a *byte, out *float32, ostride int)
+// Four rows (decode: four DRAM streams, one prefetch each per line).
+TEXT ·dotBF16PairsR4AVX512(SB), NOSPLIT, $0-48
+	MOVQ n32+0(FP), CX
+	MOVQ w+8(FP), SI
+	MOVQ wstride+16(FP), BX
+	MOVQ a+24(FP), DI
+	LEAQ (SI)(BX*1), R8
+	LEAQ (R8)(BX*1), R9
+	LEAQ (R9)(BX*1), R10
+	VPXORD Z16, Z16, Z16
+	VPXORD Z17, Z17, Z17
+	VPXORD Z18, Z18, Z18
+	VPXORD Z19, Z19, Z19
+	TESTQ CX, CX
+	JZ    bpr4done
+
+bpr4loop:
+	PREFETCHT0 1024(SI)
+	PREFETCHT0 1024(R8)
+	PREFETCHT0 1024(R9)
+	PREFETCHT0 1024(R10)
+	VMOVDQU32 (DI), Z20
+	VMOVDQU32 (SI), Z21
+	VMOVDQU32 (R8), Z22
+	VMOVDQU32 (R9), Z23
+	VMOVDQU32 (R10), Z24
+	BYTE $0x62; BYTE $0xa2; BYTE $0x56; BYTE $0x40; BYTE $0x52; BYTE $0xc4 // VDPBF16PS Z20, Z21, Z16
+	BYTE $0x62; BYTE $0xa2; BYTE $0x4e; BYTE $0x40; BYTE $0x52; BYTE $0xcc // VDPBF16PS Z20, Z22, Z17
+	BYTE $0x62; BYTE $0xa2; BYTE $0x46; BYTE $0x40; BYTE $0x52; BYTE $0xd4 // VDPBF16PS Z20, Z23, Z18
+	BYTE $0x62; BYTE $0xa2; BYTE $0x3e; BYTE $0x40; BYTE $0x52; BYTE $0xdc // VDPBF16PS Z20, Z24, Z19
+	ADDQ $64, SI
+	ADDQ $64, R8
+	ADDQ $64, R9
+	ADDQ $64, R10
+	ADDQ $64, DI
+	DECQ CX
+	JNZ  bpr4loop
+
+bpr4done:
+	MOVQ out+32(FP), DX
+	MOVQ ostride+40(FP), R11
+	SHLQ $2, R11
+	VMOVAPS Z16, Z0
+	REDUCE16(Z0, Y0, X0)
+	VMOVSS X0, (DX)
+	ADDQ R11, DX
+	VMOVAPS Z17, Z0
+	REDUCE16(Z0, Y0, X0)
+	VMOVSS X0, (DX)
+	ADDQ R11, DX
+	VMOVAPS Z18, Z0
+	REDUCE16(Z0, Y0, X0)
+	VMOVSS X0, (DX)
+	ADDQ R11, DX
+	VMOVAPS Z19, Z0
+	REDUCE16(Z0, Y0, X0)
+	VMOVSS X0, (DX)
+	VZEROUPPER
+	RET
+
+// func dotBF16PairsX4AVX512(n32 int, w, a *byte, stride int, out *float32, ostride int)
+TEXT ·dotBF16PairsX4AVX512(SB), NOSPLIT, $0-48
+	MOVQ n32+0(FP), CX
+	MOVQ w+8(FP), SI
+	MOVQ a+16(FP), DI
+	MOVQ stride+24(FP), BX
+	LEAQ (DI)(BX*1), R8
+	LEAQ (R8)(BX*1), R9
+	LEAQ (R9)(BX*1), R10
+	VPXORD Z16, Z16, Z16
+	VPXORD Z17, Z17, Z17
+	VPXORD Z18, Z18, Z18
+	VPXORD Z19, Z19, Z19
+	TESTQ CX, CX
+	JZ    bpx4done
+
+bpx4loop:
+	VMOVDQU32 (SI), Z20
+	VMOVDQU32 (DI), Z21
+	VMOVDQU32 (R8), Z22
+	VMOVDQU32 (R9), Z23
+	VMOVDQU32 (R10), Z24
+	BYTE $0x62; BYTE $0xa2; BYTE $0x5e; BYTE $0x40; BYTE $0x52; BYTE $0xc5 // VDPBF16PS Z21, Z20, Z16
+	BYTE $0x62; BYTE $0xa2; BYTE $0x5e; BYTE $0x40; BYTE $0x52; BYTE $0xce // VDPBF16PS Z22, Z20, Z17
+	BYTE $0x62; BYTE $0xa2; BYTE $0x5e; BYTE $0x40; BYTE $0x52; BYTE $0xd7 // VDPBF16PS Z23, Z20, Z18
+	BYTE $0x62; BYTE $0x82; BYTE $0x5e; BYTE $0x40; BYTE $0x52; BYTE $0xd8 // VDPBF16PS Z24, Z20, Z19
+	ADDQ $64, SI
+	ADDQ $64, DI
+	ADDQ $64, R8
+	ADDQ $64, R9
+	ADDQ $64, R10
+	DECQ CX
+	JNZ  bpx4loop
+
+bpx4done:
+	MOVQ out+32(FP), DX
+	MOVQ ostride+40(FP), R11
+	SHLQ $2, R11
+	VMOVAPS Z16, Z0
+	REDUCE16(Z0, Y0, X0)
+	VMOVSS X0, (DX)
+	ADDQ R11, DX
+	VMOVAPS Z17, Z0
+	REDUCE16(Z0, Y0, X0)
+	VMOVSS X0, (DX)
+	ADDQ R11, DX
+	VMOVAPS Z18, Z0
+	REDUCE16(Z0, Y0, X0)
+	VMOVSS X0, (DX)
+	ADDQ R11, DX
+	VMOVAPS Z19, Z0
+	REDUCE16(Z0, Y0, X0)
+	VMOVSS X0, (DX)
+	VZEROUPPER
+	RET
+
+// func bf16PairsTile4x4AVX512(n32 int, w *byte, wstride int, a *byte, astride int, out *float32, ostride int)
+// 4 rows x 4 tokens into out[t*ostride+r]: sixteen accumulators Z16-Z31,
+// the tokens' groups in Z8-Z11, the rows' in Z12-Z15.
+TEXT ·bf16PairsTile4x4AVX512(SB), NOSPLIT, $0-56
+	MOVQ n32+0(FP), CX
+	MOVQ w+8(FP), SI
+	MOVQ wstride+16(FP), BX
+	MOVQ a+24(FP), DI
+	MOVQ astride+32(FP), DX
+	LEAQ (SI)(BX*1), R8
+	LEAQ (R8)(BX*1), R9
+	LEAQ (R9)(BX*1), R10
+	LEAQ (DI)(DX*1), R11
+	LEAQ (R11)(DX*1), R12
+	LEAQ (R12)(DX*1), R13
+	VPXORD Z16, Z16, Z16
+	VPXORD Z17, Z17, Z17
+	VPXORD Z18, Z18, Z18
+	VPXORD Z19, Z19, Z19
+	VPXORD Z20, Z20, Z20
+	VPXORD Z21, Z21, Z21
+	VPXORD Z22, Z22, Z22
+	VPXORD Z23, Z23, Z23
+	VPXORD Z24, Z24, Z24
+	VPXORD Z25, Z25, Z25
+	VPXORD Z26, Z26, Z26
+	VPXORD Z27, Z27, Z27
+	VPXORD Z28, Z28, Z28
+	VPXORD Z29, Z29, Z29
+	VPXORD Z30, Z30, Z30
+	VPXORD Z31, Z31, Z31
+	TESTQ CX, CX
+	JZ    bpt44done
+	XORQ  AX, AX
+
+bpt44loop:
+	VMOVDQU32 (DI)(AX*1), Z8
+	VMOVDQU32 (R11)(AX*1), Z9
+	VMOVDQU32 (R12)(AX*1), Z10
+	VMOVDQU32 (R13)(AX*1), Z11
+	VMOVDQU32 (SI)(AX*1), Z12
+	VMOVDQU32 (R8)(AX*1), Z13
+	VMOVDQU32 (R9)(AX*1), Z14
+	VMOVDQU32 (R10)(AX*1), Z15
+	BYTE $0x62; BYTE $0xc2; BYTE $0x1e; BYTE $0x48; BYTE $0x52; BYTE $0xc0 // VDPBF16PS Z8, Z12, Z16
+	BYTE $0x62; BYTE $0xc2; BYTE $0x1e; BYTE $0x48; BYTE $0x52; BYTE $0xe1 // VDPBF16PS Z9, Z12, Z20
+	BYTE $0x62; BYTE $0x42; BYTE $0x1e; BYTE $0x48; BYTE $0x52; BYTE $0xc2 // VDPBF16PS Z10, Z12, Z24
+	BYTE $0x62; BYTE $0x42; BYTE $0x1e; BYTE $0x48; BYTE $0x52; BYTE $0xe3 // VDPBF16PS Z11, Z12, Z28
+	BYTE $0x62; BYTE $0xc2; BYTE $0x16; BYTE $0x48; BYTE $0x52; BYTE $0xc8 // VDPBF16PS Z8, Z13, Z17
+	BYTE $0x62; BYTE $0xc2; BYTE $0x16; BYTE $0x48; BYTE $0x52; BYTE $0xe9 // VDPBF16PS Z9, Z13, Z21
+	BYTE $0x62; BYTE $0x42; BYTE $0x16; BYTE $0x48; BYTE $0x52; BYTE $0xca // VDPBF16PS Z10, Z13, Z25
+	BYTE $0x62; BYTE $0x42; BYTE $0x16; BYTE $0x48; BYTE $0x52; BYTE $0xeb // VDPBF16PS Z11, Z13, Z29
+	BYTE $0x62; BYTE $0xc2; BYTE $0x0e; BYTE $0x48; BYTE $0x52; BYTE $0xd0 // VDPBF16PS Z8, Z14, Z18
+	BYTE $0x62; BYTE $0xc2; BYTE $0x0e; BYTE $0x48; BYTE $0x52; BYTE $0xf1 // VDPBF16PS Z9, Z14, Z22
+	BYTE $0x62; BYTE $0x42; BYTE $0x0e; BYTE $0x48; BYTE $0x52; BYTE $0xd2 // VDPBF16PS Z10, Z14, Z26
+	BYTE $0x62; BYTE $0x42; BYTE $0x0e; BYTE $0x48; BYTE $0x52; BYTE $0xf3 // VDPBF16PS Z11, Z14, Z30
+	BYTE $0x62; BYTE $0xc2; BYTE $0x06; BYTE $0x48; BYTE $0x52; BYTE $0xd8 // VDPBF16PS Z8, Z15, Z19
+	BYTE $0x62; BYTE $0xc2; BYTE $0x06; BYTE $0x48; BYTE $0x52; BYTE $0xf9 // VDPBF16PS Z9, Z15, Z23
+	BYTE $0x62; BYTE $0x42; BYTE $0x06; BYTE $0x48; BYTE $0x52; BYTE $0xda // VDPBF16PS Z10, Z15, Z27
+	BYTE $0x62; BYTE $0x42; BYTE $0x06; BYTE $0x48; BYTE $0x52; BYTE $0xfb // VDPBF16PS Z11, Z15, Z31
+	ADDQ $64, AX
+	DECQ CX
+	JNZ  bpt44loop
+
+bpt44done:
+	MOVQ out+40(FP), DX
+	MOVQ ostride+48(FP), R11
+	SHLQ $2, R11
+	VMOVAPS Z16, Z0
+	REDUCE16(Z0, Y0, X0)
+	VMOVSS X0, 0(DX)
+	VMOVAPS Z17, Z0
+	REDUCE16(Z0, Y0, X0)
+	VMOVSS X0, 4(DX)
+	VMOVAPS Z18, Z0
+	REDUCE16(Z0, Y0, X0)
+	VMOVSS X0, 8(DX)
+	VMOVAPS Z19, Z0
+	REDUCE16(Z0, Y0, X0)
+	VMOVSS X0, 12(DX)
+	ADDQ R11, DX
+	VMOVAPS Z20, Z0
+	REDUCE16(Z0, Y0, X0)
+	VMOVSS X0, 0(DX)
+	VMOVAPS Z21, Z0
+	REDUCE16(Z0, Y0, X0)
+	VMOVSS X0, 4(DX)
+	VMOVAPS Z22, Z0
+	REDUCE16(Z0, Y0, X0)
+	VMOVSS X0, 8(DX)
+	VMOVAPS Z23, Z0
+	REDUCE16(Z0, Y0, X0)
+	VMOVSS X0, 12(DX)
+	ADDQ R11, DX
+	VMOVAPS Z24, Z0
+	REDUCE16(Z0, Y0, X0)
+	VMOVSS X0, 0(DX)
+	VMOVAPS Z25, Z0
+	REDUCE16(Z0, Y0, X0)
+	VMOVSS X0, 4(DX)
+	VMOVAPS Z26, Z0
+	REDUCE16(Z0, Y0, X0)
+	VMOVSS X0, 8(DX)
+	VMOVAPS Z27, Z0
+	REDUCE16(Z0, Y0, X0)
+	VMOVSS X0, 12(DX)
+	ADDQ R11, DX
+	VMOVAPS Z28, Z0
+	REDUCE16(Z0, Y0, X0)
+	VMOVSS X0, 0(DX)
+	VMOVAPS Z29, Z0
+	REDUCE16(Z0, Y0, X0)
+	VMOVSS X0, 4(DX)
+	VMOVAPS Z30, Z0
+	REDUCE16(Z0, Y0, X0)
+	VMOVSS X0, 8(DX)
+	VMOVAPS Z31, Z0
+	REDUCE16(Z0, Y0, X0)
+	VMOVSS X0, 12(DX)
+	VZEROUPPER
+	RET

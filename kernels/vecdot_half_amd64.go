@@ -1,0 +1,185 @@
+//go:build !purego
+
+package kernels
+
+import (
+	"encoding/binary"
+	"math"
+
+	"github.com/gollm/gollm/ggml"
+	"github.com/gollm/gollm/quant"
+)
+
+// Kernels for half-precision weights (vecdot_half_amd64.s): BF16 rows like
+// the F16 ones of vecdot_float_amd64.go, and for both the prefill register
+// tiles (2 rows x 4 tokens on AVX2; 4 x 4 with the AVX-512 registers, the
+// tokens widened once into their quad), all in dotFloatOrder's n%8 == 0
+// order; other lengths run the generic kernels.
+func fillAVX2Half(s *kernelSet) {
+	s.vecDot[ggml.BF16] = dotBF16BF16Asm
+	s.vecDotR4[ggml.BF16] = dotBF16BF16r4Asm
+	s.vecDot4[ggml.BF16] = dotBF16BF16x4Asm
+	s.vecDot2x4[ggml.F16] = f16Tile2x4Asm
+	s.vecDot2x4[ggml.BF16] = bf16Tile2x4Asm
+}
+
+//go:noescape
+func dotBF16BF16AVX2(n8 int, w, a *byte) float32
+
+//go:noescape
+func dotBF16BF16r4AVX2(n8 int, w *byte, wstride int, a *byte, out *float32, ostride int)
+
+//go:noescape
+func dotBF16BF16x4AVX2(n8 int, w, a *byte, stride int, out *float32, ostride int)
+
+//go:noescape
+func f16Tile2x4AVX2(n8 int, w *byte, wstride int, a *byte, astride int, out *float32, ostride int)
+
+//go:noescape
+func bf16Tile2x4AVX2(n8 int, w *byte, wstride int, a *byte, astride int, out *float32, ostride int)
+
+func dotBF16BF16Asm(n int, w, a []byte) float32 {
+	if n%8 != 0 || n == 0 {
+		return vecDotBF16BF16Generic(n, w, a)
+	}
+	return dotBF16BF16AVX2(asmArgs(n, 8, 16, 16, w, a))
+}
+
+func dotBF16BF16r4Asm(n int, w []byte, wstride int, a []byte, out []float32, ostride int) {
+	if n%8 != 0 || n == 0 {
+		r4Generic(vecDotBF16BF16Generic, n, w, wstride, a, out, ostride)
+		return
+	}
+	dotBF16BF16r4AVX2(r4Args(n, 8, 16, 16, w, wstride, a, out, ostride))
+}
+
+func dotBF16BF16x4Asm(n int, w, a []byte, stride int, out []float32, ostride int) {
+	if n%8 != 0 || n == 0 {
+		x4Generic(vecDotBF16BF16Generic, n, w, a, stride, out, ostride)
+		return
+	}
+	dotBF16BF16x4AVX2(x4Args(n, 8, 16, 16, w, a, stride, out, ostride))
+}
+
+// halfTile runs a rows x 4 tile kernel after checking the slices cover it
+// (rows of n halves: 2n bytes), or the generic kernel f per output when n
+// is not a whole number of groups of 8.
+func halfTile(kern func(n8 int, w *byte, wstride int, a *byte, astride int, out *float32, ostride int),
+	f vecDotFunc, rows, n int, w []byte, wstride int, a []byte, astride int, out []float32, ostride int) {
+	rb := 2 * n
+	if n%8 != 0 || n == 0 {
+		tileGeneric(f, rows, n, w, wstride, a, astride, out, ostride)
+		return
+	}
+	_ = w[(rows-1)*wstride+rb-1]
+	_ = a[3*astride+rb-1]
+	_ = out[3*ostride+rows-1]
+	kern(n/8, &w[0], wstride, &a[0], astride, &out[0], ostride)
+}
+
+func f16Tile2x4Asm(n int, w []byte, wstride int, a []byte, astride int, _ []byte, out []float32, ostride int) {
+	halfTile(f16Tile2x4AVX2, vecDotF16F16Generic, 2, n, w, wstride, a, astride, out, ostride)
+}
+
+func bf16Tile2x4Asm(n int, w []byte, wstride int, a []byte, astride int, _ []byte, out []float32, ostride int) {
+	halfTile(bf16Tile2x4AVX2, vecDotBF16BF16Generic, 2, n, w, wstride, a, astride, out, ostride)
+}
+
+//go:noescape
+func f16VecR4AVX512(n32 int, w *byte, wstride int, a *byte, out *float32, ostride int)
+
+// f16VecR4Asm is four rows of dotF16VecAsm (the one-token F16 order) at
+// once: the groups of 32 in assembly, each row's tail in Go as there.
+func f16VecR4Asm(n int, w []byte, wstride int, a []byte, out []float32, ostride int) {
+	np := n &^ 31
+	if np == 0 {
+		r4Generic(dotF16VecAsm, n, w, wstride, a, out, ostride)
+		return
+	}
+	f16VecR4AVX512(r4Args(np, 32, 64, 64, w, wstride, a, out, ostride))
+	if np == n {
+		return
+	}
+	for k := 0; k < 4; k++ {
+		sumf := float64(out[k*ostride])
+		row := w[k*wstride:]
+		for i := np; i < n; i++ {
+			sumf += float64(quant.FP16ToFP32(binary.LittleEndian.Uint16(row[2*i:])) *
+				quant.FP16ToFP32(binary.LittleEndian.Uint16(a[2*i:])))
+		}
+		out[k*ostride] = float32(sumf)
+	}
+}
+
+// tileGeneric computes a rows x 4 tile of half-precision rows (n elements)
+// with the single-row kernel f.
+func tileGeneric(f vecDotFunc, rows, n int, w []byte, wstride int, a []byte, astride int, out []float32, ostride int) {
+	rb := 2 * n
+	for t := 0; t < 4; t++ {
+		for r := 0; r < rows; r++ {
+			out[t*ostride+r] = f(n, w[r*wstride:r*wstride+rb], a[t*astride:t*astride+rb])
+		}
+	}
+}
+
+// halfQuadF16 and halfQuadBF16 are the quad layouts of the avx512vnni
+// half-precision tiles: the four tokens' rows widened to float32 once per
+// batch (token t's row at 4*cols*t of the quad), so that the tiles widen
+// only the weights.
+var (
+	halfQuadF16  = &actPacker{blockBytes: 16, pack: packHalfQuadF16}
+	halfQuadBF16 = &actPacker{blockBytes: 16, pack: packHalfQuadBF16}
+)
+
+func packHalfQuadF16(dst, src []byte, rowBytes, n int) {
+	packHalfQuad(dst, src, rowBytes, n, quant.FP16ToFP32)
+}
+
+func packHalfQuadBF16(dst, src []byte, rowBytes, n int) {
+	packHalfQuad(dst, src, rowBytes, n, quant.BF16ToFP32)
+}
+
+func packHalfQuad(dst, src []byte, rowBytes, n int, widen func(uint16) float32) {
+	cols := rowBytes / 2
+	dst = dst[:16*cols]
+	for t := 0; t < 4; t++ {
+		row := dst[4*cols*t : 4*cols*(t+1)]
+		if t >= n {
+			clear(row)
+			continue
+		}
+		s := src[t*rowBytes : (t+1)*rowBytes]
+		for i := 0; i < cols; i++ {
+			binary.LittleEndian.PutUint32(row[4*i:], math.Float32bits(widen(binary.LittleEndian.Uint16(s[2*i:]))))
+		}
+	}
+}
+
+//go:noescape
+func f16Tile4x4F32AVX512(n8 int, w *byte, wstride int, a *byte, astride int, out *float32, ostride int)
+
+//go:noescape
+func bf16Tile4x4F32AVX512(n8 int, w *byte, wstride int, a *byte, astride int, out *float32, ostride int)
+
+// halfTileF32 runs a 4 x 4 tile kernel that reads the tokens from their
+// widened quad aq; rows that are not whole groups of 8 run f on the
+// half-precision rows a.
+func halfTileF32(kern func(n8 int, w *byte, wstride int, a *byte, astride int, out *float32, ostride int),
+	f vecDotFunc, n int, w []byte, wstride int, a []byte, astride int, aq []byte, out []float32, ostride int) {
+	if n%8 != 0 || n == 0 {
+		tileGeneric(f, 4, n, w, wstride, a, astride, out, ostride)
+		return
+	}
+	_ = w[3*wstride+2*n-1]
+	_ = aq[16*n-1]
+	_ = out[3*ostride+3]
+	kern(n/8, &w[0], wstride, &aq[0], 4*n, &out[0], ostride)
+}
+
+func f16Tile4x4F32Asm(n int, w []byte, wstride int, a []byte, astride int, aq []byte, out []float32, ostride int) {
+	halfTileF32(f16Tile4x4F32AVX512, vecDotF16F16Generic, n, w, wstride, a, astride, aq, out, ostride)
+}
+
+func bf16Tile4x4F32Asm(n int, w []byte, wstride int, a []byte, astride int, aq []byte, out []float32, ostride int) {
+	halfTileF32(bf16Tile4x4F32AVX512, vecDotBF16BF16Generic, n, w, wstride, a, astride, aq, out, ostride)
+}

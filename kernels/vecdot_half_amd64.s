@@ -1,0 +1,668 @@
+//go:build !purego
+
+#include "textflag.h"
+
+// Half-precision (F16, BF16) weight kernels in llamafile tinyBLAS's order
+// (see vecdot_float.go): per output one 8-lane accumulator, one fused
+// multiply-add per group of 8 elements, then ggml's horizontal sum. Both
+// operands are widened to float32 exactly (F16 by VCVTPH2PS, BF16 by a
+// zero-extension shifted into the high half), so every kernel here gives
+// the generic kernel's bits. n8 is the number of groups of 8.
+
+#define HSUMS(Y, X, T) \
+	VEXTRACTF128 $1, Y, T \
+	VADDPS       T, X, X  \
+	VMOVHLPS     X, X, T  \
+	VADDPS       T, X, X  \
+	VMOVSHDUP    X, T     \
+	VADDSS       T, X, X
+
+// HSUMS with a temporary among X16-X31 (AVX-512VL encodings).
+#define HSUMZ(Y, X, T) \
+	VEXTRACTF32X4 $1, Y, T \
+	VADDPS        T, X, X  \
+	VMOVHLPS      X, X, T  \
+	VADDPS        T, X, X  \
+	VMOVSHDUP     X, T     \
+	VADDSS        T, X, X
+
+#define WIDEN_F16(m, y) VCVTPH2PS m, y
+#define WIDEN_BF16(m, y) VPMOVZXWD m, y; VPSLLD $16, y, y
+
+// func dotBF16BF16AVX2(n8 int, w, a *byte) float32
+TEXT ·dotBF16BF16AVX2(SB), NOSPLIT, $0-28
+	MOVQ n8+0(FP), CX
+	MOVQ w+8(FP), SI
+	MOVQ a+16(FP), DI
+	VXORPS Y0, Y0, Y0
+	TESTQ  CX, CX
+	JZ     dotBF16BF16AVX2_done
+
+dotBF16BF16AVX2_loop:
+	WIDEN_BF16((SI), Y1)
+	WIDEN_BF16((DI), Y2)
+	VFMADD231PS Y2, Y1, Y0
+	ADDQ $16, SI
+	ADDQ $16, DI
+	DECQ CX
+	JNZ  dotBF16BF16AVX2_loop
+
+dotBF16BF16AVX2_done:
+	HSUMS(Y0, X0, X1)
+	VZEROUPPER
+	MOVSS X0, ret+24(FP)
+	RET
+
+// func dotBF16BF16r4AVX2(n8 int, w *byte, wstride int, a *byte, out *float32, ostride int)
+// Four rows w, w+wstride, ... against one activation row (decode).
+TEXT ·dotBF16BF16r4AVX2(SB), NOSPLIT, $0-48
+	MOVQ n8+0(FP), CX
+	MOVQ w+8(FP), SI
+	MOVQ wstride+16(FP), BX
+	MOVQ a+24(FP), DI
+	LEAQ (SI)(BX*1), R8
+	LEAQ (R8)(BX*1), R9
+	LEAQ (R9)(BX*1), R10
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+	VXORPS Y2, Y2, Y2
+	VXORPS Y3, Y3, Y3
+	TESTQ CX, CX
+	JZ    dotBF16BF16r4AVX2_done
+
+dotBF16BF16r4AVX2_loop:
+	PREFETCHT0 512(SI)
+	PREFETCHT0 512(R8)
+	PREFETCHT0 512(R9)
+	PREFETCHT0 512(R10)
+	WIDEN_BF16((DI), Y5)
+	WIDEN_BF16((SI), Y6)
+	VFMADD231PS Y5, Y6, Y0
+	WIDEN_BF16((R8), Y7)
+	VFMADD231PS Y5, Y7, Y1
+	WIDEN_BF16((R9), Y6)
+	VFMADD231PS Y5, Y6, Y2
+	WIDEN_BF16((R10), Y7)
+	VFMADD231PS Y5, Y7, Y3
+	ADDQ $16, SI
+	ADDQ $16, R8
+	ADDQ $16, R9
+	ADDQ $16, R10
+	ADDQ $16, DI
+	DECQ CX
+	JNZ  dotBF16BF16r4AVX2_loop
+
+dotBF16BF16r4AVX2_done:
+	MOVQ out+32(FP), DX
+	MOVQ ostride+40(FP), R11
+	SHLQ $2, R11
+	HSUMS(Y0, X0, X4)
+	HSUMS(Y1, X1, X4)
+	HSUMS(Y2, X2, X4)
+	HSUMS(Y3, X3, X4)
+	VMOVSS X0, (DX)
+	ADDQ   R11, DX
+	VMOVSS X1, (DX)
+	ADDQ   R11, DX
+	VMOVSS X2, (DX)
+	ADDQ   R11, DX
+	VMOVSS X3, (DX)
+	VZEROUPPER
+	RET
+
+// func dotBF16BF16x4AVX2(n8 int, w, a *byte, stride int, out *float32, ostride int)
+// One row against four activation rows a, a+stride, ... (prefill tails).
+TEXT ·dotBF16BF16x4AVX2(SB), NOSPLIT, $0-48
+	MOVQ n8+0(FP), CX
+	MOVQ w+8(FP), SI
+	MOVQ a+16(FP), DI
+	MOVQ stride+24(FP), BX
+	LEAQ (DI)(BX*1), R8
+	LEAQ (R8)(BX*1), R9
+	LEAQ (R9)(BX*1), R10
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+	VXORPS Y2, Y2, Y2
+	VXORPS Y3, Y3, Y3
+	TESTQ CX, CX
+	JZ    dotBF16BF16x4AVX2_done
+
+dotBF16BF16x4AVX2_loop:
+	WIDEN_BF16((SI), Y5)
+	WIDEN_BF16((DI), Y6)
+	VFMADD231PS Y6, Y5, Y0
+	WIDEN_BF16((R8), Y7)
+	VFMADD231PS Y7, Y5, Y1
+	WIDEN_BF16((R9), Y6)
+	VFMADD231PS Y6, Y5, Y2
+	WIDEN_BF16((R10), Y7)
+	VFMADD231PS Y7, Y5, Y3
+	ADDQ $16, SI
+	ADDQ $16, DI
+	ADDQ $16, R8
+	ADDQ $16, R9
+	ADDQ $16, R10
+	DECQ CX
+	JNZ  dotBF16BF16x4AVX2_loop
+
+dotBF16BF16x4AVX2_done:
+	MOVQ out+32(FP), DX
+	MOVQ ostride+40(FP), R11
+	SHLQ $2, R11
+	HSUMS(Y0, X0, X4)
+	HSUMS(Y1, X1, X4)
+	HSUMS(Y2, X2, X4)
+	HSUMS(Y3, X3, X4)
+	VMOVSS X0, (DX)
+	ADDQ   R11, DX
+	VMOVSS X1, (DX)
+	ADDQ   R11, DX
+	VMOVSS X2, (DX)
+	ADDQ   R11, DX
+	VMOVSS X3, (DX)
+	VZEROUPPER
+	RET
+
+// func f16Tile2x4AVX2(n8 int, w *byte, wstride int, a *byte, astride int, out *float32, ostride int)
+// 2 rows (w, w+wstride, ...) x 4 tokens (a, a+astride, ...) into
+// out[t*ostride+r]: each widened weight group serves four tokens and each
+// widened activation group 2 rows.
+TEXT ·f16Tile2x4AVX2(SB), NOSPLIT, $0-56
+	MOVQ n8+0(FP), CX
+	MOVQ w+8(FP), SI
+	MOVQ wstride+16(FP), BX
+	MOVQ a+24(FP), DI
+	MOVQ astride+32(FP), DX
+	LEAQ (DI)(DX*1), R8
+	LEAQ (R8)(DX*1), R9
+	LEAQ (R9)(DX*1), R10
+
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+	VXORPS Y2, Y2, Y2
+	VXORPS Y3, Y3, Y3
+	VXORPS Y4, Y4, Y4
+	VXORPS Y5, Y5, Y5
+	VXORPS Y6, Y6, Y6
+	VXORPS Y7, Y7, Y7
+	TESTQ CX, CX
+	JZ    f16Tile2x4AVX2_done
+	XORQ  AX, AX
+
+f16Tile2x4AVX2_loop:
+	WIDEN_F16((DI)(AX*1), Y8)
+	WIDEN_F16((R8)(AX*1), Y9)
+	WIDEN_F16((R9)(AX*1), Y10)
+	WIDEN_F16((R10)(AX*1), Y11)
+	MOVQ SI, R12
+	WIDEN_F16((R12)(AX*1), Y12)
+	VFMADD231PS Y8, Y12, Y0
+	VFMADD231PS Y9, Y12, Y2
+	VFMADD231PS Y10, Y12, Y4
+	VFMADD231PS Y11, Y12, Y6
+	ADDQ BX, R12
+	WIDEN_F16((R12)(AX*1), Y12)
+	VFMADD231PS Y8, Y12, Y1
+	VFMADD231PS Y9, Y12, Y3
+	VFMADD231PS Y10, Y12, Y5
+	VFMADD231PS Y11, Y12, Y7
+	ADDQ $16, AX
+	DECQ CX
+	JNZ  f16Tile2x4AVX2_loop
+
+f16Tile2x4AVX2_done:
+	MOVQ out+40(FP), DX
+	MOVQ ostride+48(FP), R11
+	SHLQ $2, R11
+	HSUMS(Y0, X0, X13)
+	VMOVSS X0, 0(DX)
+	HSUMS(Y1, X1, X13)
+	VMOVSS X1, 4(DX)
+	ADDQ R11, DX
+	HSUMS(Y2, X2, X13)
+	VMOVSS X2, 0(DX)
+	HSUMS(Y3, X3, X13)
+	VMOVSS X3, 4(DX)
+	ADDQ R11, DX
+	HSUMS(Y4, X4, X13)
+	VMOVSS X4, 0(DX)
+	HSUMS(Y5, X5, X13)
+	VMOVSS X5, 4(DX)
+	ADDQ R11, DX
+	HSUMS(Y6, X6, X13)
+	VMOVSS X6, 0(DX)
+	HSUMS(Y7, X7, X13)
+	VMOVSS X7, 4(DX)
+	VZEROUPPER
+	RET
+
+// func bf16Tile2x4AVX2(n8 int, w *byte, wstride int, a *byte, astride int, out *float32, ostride int)
+// 2 rows (w, w+wstride, ...) x 4 tokens (a, a+astride, ...) into
+// out[t*ostride+r]: each widened weight group serves four tokens and each
+// widened activation group 2 rows.
+TEXT ·bf16Tile2x4AVX2(SB), NOSPLIT, $0-56
+	MOVQ n8+0(FP), CX
+	MOVQ w+8(FP), SI
+	MOVQ wstride+16(FP), BX
+	MOVQ a+24(FP), DI
+	MOVQ astride+32(FP), DX
+	LEAQ (DI)(DX*1), R8
+	LEAQ (R8)(DX*1), R9
+	LEAQ (R9)(DX*1), R10
+
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+	VXORPS Y2, Y2, Y2
+	VXORPS Y3, Y3, Y3
+	VXORPS Y4, Y4, Y4
+	VXORPS Y5, Y5, Y5
+	VXORPS Y6, Y6, Y6
+	VXORPS Y7, Y7, Y7
+	TESTQ CX, CX
+	JZ    bf16Tile2x4AVX2_done
+	XORQ  AX, AX
+
+bf16Tile2x4AVX2_loop:
+	WIDEN_BF16((DI)(AX*1), Y8)
+	WIDEN_BF16((R8)(AX*1), Y9)
+	WIDEN_BF16((R9)(AX*1), Y10)
+	WIDEN_BF16((R10)(AX*1), Y11)
+	MOVQ SI, R12
+	WIDEN_BF16((R12)(AX*1), Y12)
+	VFMADD231PS Y8, Y12, Y0
+	VFMADD231PS Y9, Y12, Y2
+	VFMADD231PS Y10, Y12, Y4
+	VFMADD231PS Y11, Y12, Y6
+	ADDQ BX, R12
+	WIDEN_BF16((R12)(AX*1), Y12)
+	VFMADD231PS Y8, Y12, Y1
+	VFMADD231PS Y9, Y12, Y3
+	VFMADD231PS Y10, Y12, Y5
+	VFMADD231PS Y11, Y12, Y7
+	ADDQ $16, AX
+	DECQ CX
+	JNZ  bf16Tile2x4AVX2_loop
+
+bf16Tile2x4AVX2_done:
+	MOVQ out+40(FP), DX
+	MOVQ ostride+48(FP), R11
+	SHLQ $2, R11
+	HSUMS(Y0, X0, X13)
+	VMOVSS X0, 0(DX)
+	HSUMS(Y1, X1, X13)
+	VMOVSS X1, 4(DX)
+	ADDQ R11, DX
+	HSUMS(Y2, X2, X13)
+	VMOVSS X2, 0(DX)
+	HSUMS(Y3, X3, X13)
+	VMOVSS X3, 4(DX)
+	ADDQ R11, DX
+	HSUMS(Y4, X4, X13)
+	VMOVSS X4, 0(DX)
+	HSUMS(Y5, X5, X13)
+	VMOVSS X5, 4(DX)
+	ADDQ R11, DX
+	HSUMS(Y6, X6, X13)
+	VMOVSS X6, 0(DX)
+	HSUMS(Y7, X7, X13)
+	VMOVSS X7, 4(DX)
+	VZEROUPPER
+	RET
+
+// func f16Tile4x4F32AVX512(n8 int, w *byte, wstride int, a *byte, astride int, out *float32, ostride int)
+// 4 rows (w, w+wstride, ...) x 4 tokens into out[t*ostride+r], the
+// tokens' rows already widened to float32 (halfQuadF16/BF16, astride bytes
+// apart), so only the weights widen in the loop: each widened weight group
+// serves four tokens, each token group four rows. The sixteen
+// accumulators live in Y0-Y15 and the operands in Y16-Y20 (AVX-512VL
+// registers).
+TEXT ·f16Tile4x4F32AVX512(SB), NOSPLIT, $0-56
+	MOVQ n8+0(FP), CX
+	MOVQ w+8(FP), SI
+	MOVQ wstride+16(FP), BX
+	MOVQ a+24(FP), DI
+	MOVQ astride+32(FP), DX
+	LEAQ (DI)(DX*1), R8
+	LEAQ (R8)(DX*1), R9
+	LEAQ (R9)(DX*1), R10
+
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+	VXORPS Y2, Y2, Y2
+	VXORPS Y3, Y3, Y3
+	VXORPS Y4, Y4, Y4
+	VXORPS Y5, Y5, Y5
+	VXORPS Y6, Y6, Y6
+	VXORPS Y7, Y7, Y7
+	VXORPS Y8, Y8, Y8
+	VXORPS Y9, Y9, Y9
+	VXORPS Y10, Y10, Y10
+	VXORPS Y11, Y11, Y11
+	VXORPS Y12, Y12, Y12
+	VXORPS Y13, Y13, Y13
+	VXORPS Y14, Y14, Y14
+	VXORPS Y15, Y15, Y15
+	TESTQ CX, CX
+	JZ    f16Tile4x4F32AVX512_done
+	XORQ  AX, AX
+	XORQ  R13, R13
+
+f16Tile4x4F32AVX512_loop:
+	VMOVUPS (DI)(R13*1), Y16
+	VMOVUPS (R8)(R13*1), Y17
+	VMOVUPS (R9)(R13*1), Y18
+	VMOVUPS (R10)(R13*1), Y19
+	MOVQ SI, R12
+	WIDEN_F16((R12)(AX*1), Y20)
+	VFMADD231PS Y16, Y20, Y0
+	VFMADD231PS Y17, Y20, Y4
+	VFMADD231PS Y18, Y20, Y8
+	VFMADD231PS Y19, Y20, Y12
+	ADDQ BX, R12
+	WIDEN_F16((R12)(AX*1), Y20)
+	VFMADD231PS Y16, Y20, Y1
+	VFMADD231PS Y17, Y20, Y5
+	VFMADD231PS Y18, Y20, Y9
+	VFMADD231PS Y19, Y20, Y13
+	ADDQ BX, R12
+	WIDEN_F16((R12)(AX*1), Y20)
+	VFMADD231PS Y16, Y20, Y2
+	VFMADD231PS Y17, Y20, Y6
+	VFMADD231PS Y18, Y20, Y10
+	VFMADD231PS Y19, Y20, Y14
+	ADDQ BX, R12
+	WIDEN_F16((R12)(AX*1), Y20)
+	VFMADD231PS Y16, Y20, Y3
+	VFMADD231PS Y17, Y20, Y7
+	VFMADD231PS Y18, Y20, Y11
+	VFMADD231PS Y19, Y20, Y15
+	ADDQ $16, AX
+	ADDQ $32, R13
+	DECQ CX
+	JNZ  f16Tile4x4F32AVX512_loop
+
+f16Tile4x4F32AVX512_done:
+	MOVQ out+40(FP), DX
+	MOVQ ostride+48(FP), R11
+	SHLQ $2, R11
+	HSUMZ(Y0, X0, X21)
+	VMOVSS X0, 0(DX)
+	HSUMZ(Y1, X1, X21)
+	VMOVSS X1, 4(DX)
+	HSUMZ(Y2, X2, X21)
+	VMOVSS X2, 8(DX)
+	HSUMZ(Y3, X3, X21)
+	VMOVSS X3, 12(DX)
+	ADDQ R11, DX
+	HSUMZ(Y4, X4, X21)
+	VMOVSS X4, 0(DX)
+	HSUMZ(Y5, X5, X21)
+	VMOVSS X5, 4(DX)
+	HSUMZ(Y6, X6, X21)
+	VMOVSS X6, 8(DX)
+	HSUMZ(Y7, X7, X21)
+	VMOVSS X7, 12(DX)
+	ADDQ R11, DX
+	HSUMZ(Y8, X8, X21)
+	VMOVSS X8, 0(DX)
+	HSUMZ(Y9, X9, X21)
+	VMOVSS X9, 4(DX)
+	HSUMZ(Y10, X10, X21)
+	VMOVSS X10, 8(DX)
+	HSUMZ(Y11, X11, X21)
+	VMOVSS X11, 12(DX)
+	ADDQ R11, DX
+	HSUMZ(Y12, X12, X21)
+	VMOVSS X12, 0(DX)
+	HSUMZ(Y13, X13, X21)
+	VMOVSS X13, 4(DX)
+	HSUMZ(Y14, X14, X21)
+	VMOVSS X14, 8(DX)
+	HSUMZ(Y15, X15, X21)
+	VMOVSS X15, 12(DX)
+	VZEROUPPER
+	RET
+
+// func bf16Tile4x4F32AVX512(n8 int, w *byte, wstride int, a *byte, astride int, out *float32, ostride int)
+// 4 rows (w, w+wstride, ...) x 4 tokens into out[t*ostride+r], the
+// tokens' rows already widened to float32 (halfQuadF16/BF16, astride bytes
+// apart), so only the weights widen in the loop: each widened weight group
+// serves four tokens, each token group four rows. The sixteen
+// accumulators live in Y0-Y15 and the operands in Y16-Y20 (AVX-512VL
+// registers).
+TEXT ·bf16Tile4x4F32AVX512(SB), NOSPLIT, $0-56
+	MOVQ n8+0(FP), CX
+	MOVQ w+8(FP), SI
+	MOVQ wstride+16(FP), BX
+	MOVQ a+24(FP), DI
+	MOVQ astride+32(FP), DX
+	LEAQ (DI)(DX*1), R8
+	LEAQ (R8)(DX*1), R9
+	LEAQ (R9)(DX*1), R10
+
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+	VXORPS Y2, Y2, Y2
+	VXORPS Y3, Y3, Y3
+	VXORPS Y4, Y4, Y4
+	VXORPS Y5, Y5, Y5
+	VXORPS Y6, Y6, Y6
+	VXORPS Y7, Y7, Y7
+	VXORPS Y8, Y8, Y8
+	VXORPS Y9, Y9, Y9
+	VXORPS Y10, Y10, Y10
+	VXORPS Y11, Y11, Y11
+	VXORPS Y12, Y12, Y12
+	VXORPS Y13, Y13, Y13
+	VXORPS Y14, Y14, Y14
+	VXORPS Y15, Y15, Y15
+	TESTQ CX, CX
+	JZ    bf16Tile4x4F32AVX512_done
+	XORQ  AX, AX
+	XORQ  R13, R13
+
+bf16Tile4x4F32AVX512_loop:
+	VMOVUPS (DI)(R13*1), Y16
+	VMOVUPS (R8)(R13*1), Y17
+	VMOVUPS (R9)(R13*1), Y18
+	VMOVUPS (R10)(R13*1), Y19
+	MOVQ SI, R12
+	WIDEN_BF16((R12)(AX*1), Y20)
+	VFMADD231PS Y16, Y20, Y0
+	VFMADD231PS Y17, Y20, Y4
+	VFMADD231PS Y18, Y20, Y8
+	VFMADD231PS Y19, Y20, Y12
+	ADDQ BX, R12
+	WIDEN_BF16((R12)(AX*1), Y20)
+	VFMADD231PS Y16, Y20, Y1
+	VFMADD231PS Y17, Y20, Y5
+	VFMADD231PS Y18, Y20, Y9
+	VFMADD231PS Y19, Y20, Y13
+	ADDQ BX, R12
+	WIDEN_BF16((R12)(AX*1), Y20)
+	VFMADD231PS Y16, Y20, Y2
+	VFMADD231PS Y17, Y20, Y6
+	VFMADD231PS Y18, Y20, Y10
+	VFMADD231PS Y19, Y20, Y14
+	ADDQ BX, R12
+	WIDEN_BF16((R12)(AX*1), Y20)
+	VFMADD231PS Y16, Y20, Y3
+	VFMADD231PS Y17, Y20, Y7
+	VFMADD231PS Y18, Y20, Y11
+	VFMADD231PS Y19, Y20, Y15
+	ADDQ $16, AX
+	ADDQ $32, R13
+	DECQ CX
+	JNZ  bf16Tile4x4F32AVX512_loop
+
+bf16Tile4x4F32AVX512_done:
+	MOVQ out+40(FP), DX
+	MOVQ ostride+48(FP), R11
+	SHLQ $2, R11
+	HSUMZ(Y0, X0, X21)
+	VMOVSS X0, 0(DX)
+	HSUMZ(Y1, X1, X21)
+	VMOVSS X1, 4(DX)
+	HSUMZ(Y2, X2, X21)
+	VMOVSS X2, 8(DX)
+	HSUMZ(Y3, X3, X21)
+	VMOVSS X3, 12(DX)
+	ADDQ R11, DX
+	HSUMZ(Y4, X4, X21)
+	VMOVSS X4, 0(DX)
+	HSUMZ(Y5, X5, X21)
+	VMOVSS X5, 4(DX)
+	HSUMZ(Y6, X6, X21)
+	VMOVSS X6, 8(DX)
+	HSUMZ(Y7, X7, X21)
+	VMOVSS X7, 12(DX)
+	ADDQ R11, DX
+	HSUMZ(Y8, X8, X21)
+	VMOVSS X8, 0(DX)
+	HSUMZ(Y9, X9, X21)
+	VMOVSS X9, 4(DX)
+	HSUMZ(Y10, X10, X21)
+	VMOVSS X10, 8(DX)
+	HSUMZ(Y11, X11, X21)
+	VMOVSS X11, 12(DX)
+	ADDQ R11, DX
+	HSUMZ(Y12, X12, X21)
+	VMOVSS X12, 0(DX)
+	HSUMZ(Y13, X13, X21)
+	VMOVSS X13, 4(DX)
+	HSUMZ(Y14, X14, X21)
+	VMOVSS X14, 8(DX)
+	HSUMZ(Y15, X15, X21)
+	VMOVSS X15, 12(DX)
+	VZEROUPPER
+	RET
+
+// func f16VecR4AVX512(n32 int, w *byte, wstride int, a *byte, out *float32, ostride int)
+// Four rows (w, w+wstride, ...) against one activation row in
+// ggml_vec_dot_f16's order (dotF16F16x32AVX2 per row: 4x8 lanes over groups
+// of 32, reduced as reduce4x8): the decode kernel, four DRAM streams (no
+// software prefetch: ~18% less CPU without on a Zen4, BenchmarkMatMulStream
+// F16/tok1). Accumulators Y0-Y15 (row r in
+// Y4r..Y4r+3), operands in Y16-Y17 (AVX-512VL registers).
+TEXT ·f16VecR4AVX512(SB), NOSPLIT, $0-48
+	MOVQ n32+0(FP), CX
+	MOVQ w+8(FP), SI
+	MOVQ wstride+16(FP), BX
+	MOVQ a+24(FP), DI
+	LEAQ (SI)(BX*1), R8
+	LEAQ (R8)(BX*1), R9
+	LEAQ (R9)(BX*1), R10
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+	VXORPS Y2, Y2, Y2
+	VXORPS Y3, Y3, Y3
+	VXORPS Y4, Y4, Y4
+	VXORPS Y5, Y5, Y5
+	VXORPS Y6, Y6, Y6
+	VXORPS Y7, Y7, Y7
+	VXORPS Y8, Y8, Y8
+	VXORPS Y9, Y9, Y9
+	VXORPS Y10, Y10, Y10
+	VXORPS Y11, Y11, Y11
+	VXORPS Y12, Y12, Y12
+	VXORPS Y13, Y13, Y13
+	VXORPS Y14, Y14, Y14
+	VXORPS Y15, Y15, Y15
+	TESTQ CX, CX
+	JZ    f16VecR4AVX512_done
+
+f16VecR4AVX512_loop:
+	VCVTPH2PS 0(DI), Y16
+	VCVTPH2PS 0(SI), Y17
+	VFMADD231PS Y16, Y17, Y0
+	VCVTPH2PS 0(R8), Y17
+	VFMADD231PS Y16, Y17, Y4
+	VCVTPH2PS 0(R9), Y17
+	VFMADD231PS Y16, Y17, Y8
+	VCVTPH2PS 0(R10), Y17
+	VFMADD231PS Y16, Y17, Y12
+	VCVTPH2PS 16(DI), Y16
+	VCVTPH2PS 16(SI), Y17
+	VFMADD231PS Y16, Y17, Y1
+	VCVTPH2PS 16(R8), Y17
+	VFMADD231PS Y16, Y17, Y5
+	VCVTPH2PS 16(R9), Y17
+	VFMADD231PS Y16, Y17, Y9
+	VCVTPH2PS 16(R10), Y17
+	VFMADD231PS Y16, Y17, Y13
+	VCVTPH2PS 32(DI), Y16
+	VCVTPH2PS 32(SI), Y17
+	VFMADD231PS Y16, Y17, Y2
+	VCVTPH2PS 32(R8), Y17
+	VFMADD231PS Y16, Y17, Y6
+	VCVTPH2PS 32(R9), Y17
+	VFMADD231PS Y16, Y17, Y10
+	VCVTPH2PS 32(R10), Y17
+	VFMADD231PS Y16, Y17, Y14
+	VCVTPH2PS 48(DI), Y16
+	VCVTPH2PS 48(SI), Y17
+	VFMADD231PS Y16, Y17, Y3
+	VCVTPH2PS 48(R8), Y17
+	VFMADD231PS Y16, Y17, Y7
+	VCVTPH2PS 48(R9), Y17
+	VFMADD231PS Y16, Y17, Y11
+	VCVTPH2PS 48(R10), Y17
+	VFMADD231PS Y16, Y17, Y15
+	ADDQ $64, SI
+	ADDQ $64, R8
+	ADDQ $64, R9
+	ADDQ $64, R10
+	ADDQ $64, DI
+	DECQ CX
+	JNZ  f16VecR4AVX512_loop
+
+f16VecR4AVX512_done:
+	MOVQ out+32(FP), DX
+	MOVQ ostride+40(FP), R11
+	SHLQ $2, R11
+	VADDPS       Y2, Y0, Y0
+	VADDPS       Y3, Y1, Y1
+	VADDPS       Y1, Y0, Y0
+	VEXTRACTF128 $1, Y0, X1
+	VADDPS       X1, X0, X0
+	VMOVSHDUP    X0, X1
+	VADDPS       X1, X0, X0
+	VMOVHLPS     X0, X0, X1
+	VADDSS       X1, X0, X0
+	VMOVSS       X0, (DX)
+	ADDQ R11, DX
+	VADDPS       Y6, Y4, Y4
+	VADDPS       Y7, Y5, Y5
+	VADDPS       Y5, Y4, Y4
+	VEXTRACTF128 $1, Y4, X5
+	VADDPS       X5, X4, X4
+	VMOVSHDUP    X4, X5
+	VADDPS       X5, X4, X4
+	VMOVHLPS     X4, X4, X5
+	VADDSS       X5, X4, X4
+	VMOVSS       X4, (DX)
+	ADDQ R11, DX
+	VADDPS       Y10, Y8, Y8
+	VADDPS       Y11, Y9, Y9
+	VADDPS       Y9, Y8, Y8
+	VEXTRACTF128 $1, Y8, X9
+	VADDPS       X9, X8, X8
+	VMOVSHDUP    X8, X9
+	VADDPS       X9, X8, X8
+	VMOVHLPS     X8, X8, X9
+	VADDSS       X9, X8, X8
+	VMOVSS       X8, (DX)
+	ADDQ R11, DX
+	VADDPS       Y14, Y12, Y12
+	VADDPS       Y15, Y13, Y13
+	VADDPS       Y13, Y12, Y12
+	VEXTRACTF128 $1, Y12, X13
+	VADDPS       X13, X12, X12
+	VMOVSHDUP    X12, X13
+	VADDPS       X13, X12, X12
+	VMOVHLPS     X12, X12, X13
+	VADDSS       X13, X12, X12
+	VMOVSS       X12, (DX)
+	VZEROUPPER
+	RET
+
