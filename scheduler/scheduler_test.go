@@ -138,9 +138,13 @@ func determinismRequests(vocab int) []Request {
 // (bit for bit) alone, among all 16 at once, with its prompt in chunks of
 // a small token budget, and served from the prefix cache.
 func TestDeterministic(t *testing.T) {
-	models := []string{"tiny-Q4_K_M.gguf", "stories260K.gguf"}
+	// stories260K is F32 (quantum 2), tiny-Q4_K_M needs whole quads,
+	// gemma3 has sliding windows, qwen3moe routes tokens to experts. Not
+	// covered: MoE models with Q4_K experts, whose per-expert token groups
+	// vary with the batch and take the quad order or not (known limit).
+	models := []string{"tiny-Q4_K_M.gguf", "stories260K.gguf", "tiny-gemma3-Q4_K_M.gguf", "tiny-qwen3moe-Q8_0.gguf"}
 	if slowBuild {
-		models = models[1:] // the 4-layer model takes minutes there
+		models = models[1:2] // the 4-layer models take minutes there
 	}
 	for _, name := range models {
 		t.Run(name, func(t *testing.T) {
