@@ -43,7 +43,7 @@ func rootCmd() *cobra.Command {
 	// Bad flags and values exit 2, as a usage error.
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageErr("%v", err) })
 	addKernelsFlag(root)
-	root.AddCommand(generateCmd(), chatCmd(), templateCmd(), logitsCmd(), tokenizeCmd(), perplexityCmd(), inspectCmd(), synthCmd(), quantizeCmd(), benchCmd(), cacheCmd())
+	root.AddCommand(generateCmd(), chatCmd(), templateCmd(), logitsCmd(), tokenizeCmd(), perplexityCmd(), inspectCmd(), synthCmd(), quantizeCmd(), benchCmd(), cacheCmd(), serveCmd())
 	return root
 }
 

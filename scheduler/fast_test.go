@@ -1,0 +1,5 @@
+//go:build !race && !purego
+
+package scheduler
+
+const slowBuild = false
