@@ -55,7 +55,8 @@ func (m *Model) KVCache() *kvcache.Cache { return m.cache }
 // size (one token vs several for F16/F32/BF16, whole groups of four tokens
 // for Q4_K: llama.cpp's orders). For models with such weights the pass is
 // padded with copies of its last token to a multiple of that quantum, so
-// every token takes the multi-token order.
+// every token takes the multi-token order; a mixture-of-experts layer pads
+// each expert's group of tokens the same way.
 func (m *Model) EvalBatch(entries []BatchEntry) ([]float32, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -136,7 +137,9 @@ func (m *Model) EvalBatch(entries []BatchEntry) ([]float32, error) {
 	for len(p.rows)%q != 0 {
 		p.rows = append(p.rows, p.rows[len(p.rows)-1])
 	}
+	s.invariant = true
 	logits := m.forward(phase, p)
+	s.invariant = false
 	for _, e := range entries {
 		m.cache.Commit(e.Seq, len(e.Tokens))
 	}

@@ -206,11 +206,21 @@ func (m *Model) moeGrouped(l int, w *moeWeights, ms *moeState, xn []float32, nto
 		}
 		run := ms.order[start:end]
 		start = end
-		// The expert's tokens, gathered.
+		// The expert's tokens, gathered. Under EvalBatch the group is padded
+		// with copies of its last token to the pass's quantum, so that each
+		// token's products take the same float order whatever number of
+		// tokens the router sent this expert (batch invariance; see
+		// EvalBatch).
+		if q := m.state.quantum; m.state.invariant && q > 1 {
+			n = (n + q - 1) / q * q
+		}
 		xg := ms.xg[:n*dim]
 		for r, a := range run {
 			tok := int(a) / mp.nUsed
 			copy(xg[r*dim:(r+1)*dim], xn[tok*dim:(tok+1)*dim])
+		}
+		for r := len(run); r < n; r++ {
+			copy(xg[r*dim:(r+1)*dim], xg[(r-1)*dim:r*dim])
 		}
 		t.mark(l, OpFFNUpGate)
 		g, u := ms.g[:n*mp.ffn], ms.u[:n*mp.ffn]

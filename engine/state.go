@@ -40,6 +40,7 @@ type runState struct {
 
 	batchTokens []int32 // EvalBatch's token list (batch.go)
 	quantum     int     // EvalBatch's padding quantum, 0 until computed
+	invariant   bool    // the pass runs under EvalBatch: per-expert groups are padded too
 
 	attn   attnJob
 	attnFn func(lo, hi int) // attn.run, bound once
