@@ -48,7 +48,7 @@ func serveCmd() *cobra.Command {
 /metrics. Requests are batched continuously (one forward pass holds a token of every running
 request plus prompt chunks of new ones), full KV blocks are cached by prefix, and a request's
 results do not depend on what else is running.`,
-		Args: cobra.NoArgs,
+		Args: f.model.modelArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return runServe(cmd.Context(), &f) },
 	}
 	f.model.register(cmd)
