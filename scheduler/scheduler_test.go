@@ -3,10 +3,9 @@ package scheduler
 import (
 	"context"
 	"errors"
+	"github.com/gollm/gollm/internal/shared"
 	"math"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
 	"sync"
 	"testing"
 	"time"
@@ -17,13 +16,7 @@ import (
 
 func loadShared(t testing.TB, name string, opt engine.Options) *engine.Model {
 	t.Helper()
-	path, err := filepath.Abs(filepath.Join("../../shared/models", name))
-	if err == nil {
-		_, err = os.Stat(path)
-	}
-	if err != nil {
-		t.Skipf("../shared test models not found (%v)", err)
-	}
+	path := shared.Dir(t, "models", name)
 	m, err := engine.Load(path, opt)
 	if err != nil {
 		t.Fatal(err)

@@ -6,11 +6,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/gollm/gollm/internal/shared"
 	"io"
 	"net"
 	"net/http"
-	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -40,13 +39,7 @@ type testServer struct {
 
 func loadModel(t testing.TB, opt engine.Options) *engine.Model {
 	t.Helper()
-	path, err := filepath.Abs("../../shared/models/stories260K.gguf")
-	if err == nil {
-		_, err = os.Stat(path)
-	}
-	if err != nil {
-		t.Skipf("../shared test models not found (%v)", err)
-	}
+	path := shared.Dir(t, "models", "stories260K.gguf")
 	m, err := engine.Load(path, opt)
 	if err != nil {
 		t.Fatal(err)
