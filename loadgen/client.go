@@ -1,0 +1,266 @@
+package loadgen
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"strings"
+	"time"
+)
+
+// Endpoints the client speaks.
+const (
+	EndpointCompletions = "/v1/completions"
+	EndpointChat        = "/v1/chat/completions"
+)
+
+// Target is an OpenAI-compatible server and how to ask it. A Target is safe
+// for concurrent use once set up (Do does not modify it).
+type Target struct {
+	BaseURL  string // e.g. http://127.0.0.1:8080
+	Endpoint string // EndpointCompletions or EndpointChat
+	Model    string // the "model" field; servers with one model ignore it
+	APIKey   string // sent as a bearer token when not empty
+	// IgnoreEOS asks for exactly the requested output length: it sends
+	// ignore_eos and min_tokens, which vLLM, llama-server and gollm serve
+	// honour and other servers ignore.
+	IgnoreEOS bool
+	// Timeout bounds a whole request (0: none).
+	Timeout time.Duration
+	// HTTP is the client to use (nil: one from NewHTTPClient(64)).
+	HTTP *http.Client
+	// CountTokens counts the tokens of a chunk's text, for ITL with chunks
+	// that carry several tokens; nil counts one token per chunk.
+	CountTokens func(string) int
+}
+
+// NewHTTPClient returns a client that keeps up to conns connections to the
+// server open, so a run at that concurrency does not reconnect between
+// requests (Go's default keeps 2).
+func NewHTTPClient(conns int) *http.Client {
+	tr := &http.Transport{
+		Proxy:               nil,
+		DialContext:         (&net.Dialer{Timeout: 30 * time.Second, KeepAlive: 30 * time.Second}).DialContext,
+		MaxIdleConns:        conns + 16,
+		MaxIdleConnsPerHost: conns + 16,
+		IdleConnTimeout:     90 * time.Second,
+		DisableCompression:  true,
+		ReadBufferSize:      32 << 10,
+		WriteBufferSize:     16 << 10,
+	}
+	return &http.Client{Transport: tr}
+}
+
+type streamOptions struct {
+	IncludeUsage bool `json:"include_usage"`
+}
+
+type chatMessage struct {
+	Role    string `json:"role"`
+	Content string `json:"content"`
+}
+
+type requestBody struct {
+	Model         string         `json:"model,omitempty"`
+	Prompt        string         `json:"prompt,omitempty"`
+	Messages      []chatMessage  `json:"messages,omitempty"`
+	MaxTokens     int            `json:"max_tokens"`
+	MinTokens     int            `json:"min_tokens,omitempty"`
+	IgnoreEOS     bool           `json:"ignore_eos,omitempty"`
+	Temperature   float64        `json:"temperature"`
+	Stream        bool           `json:"stream"`
+	StreamOptions *streamOptions `json:"stream_options,omitempty"`
+}
+
+// streamChunk holds the fields of a streamed chunk the client reads.
+type streamChunk struct {
+	Choices []struct {
+		Text  string `json:"text"`
+		Delta struct {
+			Content          string `json:"content"`
+			ReasoningContent string `json:"reasoning_content"`
+		} `json:"delta"`
+	} `json:"choices"`
+	Usage *struct {
+		PromptTokens     int `json:"prompt_tokens"`
+		CompletionTokens int `json:"completion_tokens"`
+	} `json:"usage"`
+	Timings *ServerTimings  `json:"timings"`
+	Error   json.RawMessage `json:"error"`
+}
+
+func (t *Target) body(p Prompt) ([]byte, error) {
+	b := requestBody{
+		Model:         t.Model,
+		MaxTokens:     p.OutputLen,
+		Stream:        true,
+		StreamOptions: &streamOptions{IncludeUsage: true},
+	}
+	if t.IgnoreEOS {
+		b.IgnoreEOS = true
+		b.MinTokens = p.OutputLen
+	}
+	if t.Endpoint == EndpointChat {
+		b.Messages = []chatMessage{{Role: "user", Content: p.Text}}
+	} else {
+		b.Prompt = p.Text
+	}
+	return json.Marshal(b)
+}
+
+// Do sends one streamed request and records what came back. It never
+// returns an error: failures are recorded in the result by kind.
+func (t *Target) Do(ctx context.Context, p Prompt) RequestResult {
+	res := RequestResult{PromptTokens: p.InputTokens}
+	body, err := t.body(p)
+	if err != nil {
+		return fail(res, ErrKindConnect, err)
+	}
+	if t.Timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, t.Timeout)
+		defer cancel()
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, strings.TrimRight(t.BaseURL, "/")+t.Endpoint, bytes.NewReader(body))
+	if err != nil {
+		return fail(res, ErrKindConnect, err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "text/event-stream")
+	if t.APIKey != "" {
+		req.Header.Set("Authorization", "Bearer "+t.APIKey)
+	}
+	hc := t.HTTP
+	if hc == nil {
+		hc = defaultClient
+	}
+	res.Start = time.Now()
+	resp, err := hc.Do(req)
+	if err != nil {
+		return fail(res, kindOf(ctx, ErrKindConnect), err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		msg, _ := io.ReadAll(io.LimitReader(resp.Body, 2048))
+		res.Latency = time.Since(res.Start)
+		return fail(res, fmt.Sprintf("http_%d", resp.StatusCode),
+			fmt.Errorf("HTTP %d: %s", resp.StatusCode, bytes.TrimSpace(msg)))
+	}
+	return t.readStream(ctx, resp.Body, res)
+}
+
+var defaultClient = NewHTTPClient(64)
+
+var (
+	dataPrefix = []byte("data:")
+	doneMarker = []byte("[DONE]")
+)
+
+func (t *Target) readStream(ctx context.Context, body io.Reader, res RequestResult) RequestResult {
+	br := bufio.NewReaderSize(body, 16<<10)
+	var long []byte // a line longer than the buffer, assembled
+	var usageOut int
+	var chunk streamChunk
+	for {
+		line, err := br.ReadSlice('\n')
+		if err == bufio.ErrBufferFull {
+			long = append(long, line...)
+			continue
+		}
+		if long != nil {
+			line = append(long, line...)
+			long = nil
+		}
+		if err != nil && !(err == io.EOF && len(line) > 0) {
+			res.Latency = time.Since(res.Start)
+			if err == io.EOF {
+				return fail(res, ErrKindBroken, errors.New("the stream ended before [DONE]"))
+			}
+			return fail(res, kindOf(ctx, ErrKindBroken), err)
+		}
+		line = bytes.TrimSpace(line)
+		if !bytes.HasPrefix(line, dataPrefix) {
+			continue // blank line, comment, "event:" or "id:" field
+		}
+		data := bytes.TrimSpace(line[len(dataPrefix):])
+		if bytes.Equal(data, doneMarker) {
+			res.Latency = time.Since(res.Start)
+			break
+		}
+		at := time.Since(res.Start)
+		chunk = streamChunk{}
+		if jerr := json.Unmarshal(data, &chunk); jerr != nil {
+			res.Latency = at
+			return fail(res, ErrKindBroken, fmt.Errorf("bad chunk %.80q: %v", data, jerr))
+		}
+		if len(chunk.Error) > 0 && !bytes.Equal(chunk.Error, []byte("null")) {
+			res.Latency = at
+			return fail(res, ErrKindStreamError, fmt.Errorf("server error mid-stream: %s", chunk.Error))
+		}
+		n := 0
+		for i := range chunk.Choices {
+			c := &chunk.Choices[i]
+			txt := c.Text + c.Delta.Content + c.Delta.ReasoningContent
+			if txt == "" {
+				continue
+			}
+			k := 1
+			if t.CountTokens != nil {
+				k = max(t.CountTokens(txt), 1)
+			}
+			n += k
+		}
+		if n > 0 {
+			res.Arrivals = append(res.Arrivals, Arrival{At: at, Tokens: n})
+		}
+		if chunk.Usage != nil {
+			usageOut = chunk.Usage.CompletionTokens
+			if chunk.Usage.PromptTokens > 0 {
+				res.PromptTokens = chunk.Usage.PromptTokens
+			}
+		}
+		if chunk.Timings != nil {
+			st := *chunk.Timings
+			res.Server = &st
+		}
+		if err == io.EOF {
+			res.Latency = time.Since(res.Start)
+			return fail(res, ErrKindBroken, errors.New("the stream ended before [DONE]"))
+		}
+	}
+	if len(res.Arrivals) == 0 {
+		return fail(res, ErrKindEmpty, errors.New("the stream carried no content"))
+	}
+	if usageOut > 0 {
+		res.OutputTokens = usageOut
+	} else {
+		for _, a := range res.Arrivals {
+			res.OutputTokens += a.Tokens
+		}
+	}
+	return res
+}
+
+func fail(res RequestResult, kind string, err error) RequestResult {
+	res.ErrKind = kind
+	res.Err = err
+	return res
+}
+
+// kindOf tells a timeout (the request's deadline passed) and a cancelled
+// run from other failures.
+func kindOf(ctx context.Context, other string) string {
+	switch {
+	case errors.Is(ctx.Err(), context.DeadlineExceeded):
+		return ErrKindTimeout
+	case errors.Is(ctx.Err(), context.Canceled):
+		return ErrKindCanceled
+	}
+	return other
+}
