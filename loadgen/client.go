@@ -3,6 +3,7 @@ package loadgen
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -10,6 +11,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"slices"
 	"strings"
 	"time"
 )
@@ -35,9 +37,6 @@ type Target struct {
 	Timeout time.Duration
 	// HTTP is the client to use (nil: one from NewHTTPClient(64)).
 	HTTP *http.Client
-	// CountTokens counts the tokens of a chunk's text, for ITL with chunks
-	// that carry several tokens; nil counts one token per chunk.
-	CountTokens func(string) int
 }
 
 // NewHTTPClient returns a client that keeps up to conns connections to the
@@ -206,18 +205,10 @@ func (t *Target) readStream(ctx context.Context, body io.Reader, res RequestResu
 		n := 0
 		for i := range chunk.Choices {
 			c := &chunk.Choices[i]
-			txt := c.Text + c.Delta.Content + c.Delta.ReasoningContent
-			if txt == "" {
-				continue
-			}
-			k := 1
-			if t.CountTokens != nil {
-				k = max(t.CountTokens(txt), 1)
-			}
-			n += k
+			n += len(c.Text) + len(c.Delta.Content) + len(c.Delta.ReasoningContent)
 		}
 		if n > 0 {
-			res.Arrivals = append(res.Arrivals, Arrival{At: at, Tokens: n})
+			res.Arrivals = append(res.Arrivals, Arrival{At: at, Tokens: 1, bytes: n})
 		}
 		if chunk.Usage != nil {
 			usageOut = chunk.Usage.CompletionTokens
@@ -237,14 +228,43 @@ func (t *Target) readStream(ctx context.Context, body io.Reader, res RequestResu
 	if len(res.Arrivals) == 0 {
 		return fail(res, ErrKindEmpty, errors.New("the stream carried no content"))
 	}
-	if usageOut > 0 {
+	res.OutputTokens = len(res.Arrivals)
+	if usageOut > len(res.Arrivals) {
 		res.OutputTokens = usageOut
-	} else {
-		for _, a := range res.Arrivals {
-			res.OutputTokens += a.Tokens
-		}
+		spreadTokens(res.Arrivals, usageOut)
 	}
 	return res
+}
+
+// spreadTokens shares n tokens among chunks that together carried more
+// than one token each (a server that packs tokens into chunks): each chunk
+// gets at least one, the rest in proportion to its text's length in bytes
+// (largest remainders first), since the stream does not say which chunk
+// carried how many.
+func spreadTokens(as []Arrival, n int) {
+	total := 0
+	for _, a := range as {
+		total += a.bytes
+	}
+	extra := n - len(as)
+	type rem struct {
+		i int
+		r float64
+	}
+	rems := make([]rem, len(as))
+	given := 0
+	for i := range as {
+		share := float64(extra) * float64(as[i].bytes) / float64(total)
+		k := int(share)
+		as[i].Tokens = 1 + k
+		given += k
+		rems[i] = rem{i, share - float64(k)}
+	}
+	slices.SortStableFunc(rems, func(a, b rem) int { return cmp.Compare(b.r, a.r) })
+	for j := 0; given < extra; j++ {
+		as[rems[j%len(rems)].i].Tokens++
+		given++
+	}
 }
 
 func fail(res RequestResult, kind string, err error) RequestResult {
@@ -263,4 +283,42 @@ func kindOf(ctx context.Context, other string) string {
 		return ErrKindCanceled
 	}
 	return other
+}
+
+// FetchModel asks the server's /v1/models for the id of its first model
+// ("" and the error when it has none or does not answer).
+func (t *Target) FetchModel(ctx context.Context) (string, error) {
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, strings.TrimRight(t.BaseURL, "/")+"/v1/models", nil)
+	if err != nil {
+		return "", fmt.Errorf("loadgen: %w", err)
+	}
+	if t.APIKey != "" {
+		req.Header.Set("Authorization", "Bearer "+t.APIKey)
+	}
+	hc := t.HTTP
+	if hc == nil {
+		hc = defaultClient
+	}
+	resp, err := hc.Do(req)
+	if err != nil {
+		return "", fmt.Errorf("loadgen: listing models: %w", err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return "", fmt.Errorf("loadgen: listing models: HTTP %d", resp.StatusCode)
+	}
+	var list struct {
+		Data []struct {
+			ID string `json:"id"`
+		} `json:"data"`
+	}
+	if err := json.NewDecoder(io.LimitReader(resp.Body, 1<<20)).Decode(&list); err != nil {
+		return "", fmt.Errorf("loadgen: listing models: %w", err)
+	}
+	if len(list.Data) == 0 {
+		return "", errors.New("loadgen: the server lists no models")
+	}
+	return list.Data[0].ID, nil
 }

@@ -17,6 +17,7 @@ const (
 type Arrival struct {
 	At     time.Duration // since the request was sent
 	Tokens int           // tokens the chunk carried (at least 1)
+	bytes  int           // its text's length, to share tokens by
 }
 
 // ServerTimings are the server's own account of a request, from
@@ -39,7 +40,7 @@ type RequestResult struct {
 	// Arrivals are the content chunks in order; Arrivals[0].At is the TTFT.
 	Arrivals []Arrival
 	// OutputTokens is usage.completion_tokens when the server sent usage,
-	// else the sum of the chunks' tokens.
+	// else one per content chunk.
 	OutputTokens int
 	// PromptTokens is usage.prompt_tokens when sent, else the workload's count.
 	PromptTokens int

@@ -45,9 +45,10 @@ func (l Level) String() string {
 type Config struct {
 	Target   *Target
 	Workload Workload
-	// NumPrompts measured requests per level; with Duration > 0 the level
-	// instead sends requests until Duration has passed (the ones in flight
-	// then are waited for and counted).
+	// NumPrompts measured requests per level (0: four times the level's
+	// concurrency); with Duration > 0 the level instead sends requests until
+	// Duration has passed (the ones in flight then are waited for and
+	// counted).
 	NumPrompts int
 	Duration   time.Duration
 	// Warmup requests are sent before each level's measured ones, at the
@@ -87,8 +88,8 @@ func NewRunner(cfg Config) (*Runner, error) {
 	switch {
 	case cfg.Target == nil || cfg.Workload == nil:
 		return nil, fmt.Errorf("%w: no target or workload", ErrConfig)
-	case cfg.Duration <= 0 && cfg.NumPrompts < 1:
-		return nil, fmt.Errorf("%w: %d prompts and no duration", ErrConfig, cfg.NumPrompts)
+	case cfg.NumPrompts < 0:
+		return nil, fmt.Errorf("%w: %d prompts", ErrConfig, cfg.NumPrompts)
 	case cfg.Warmup < 0:
 		return nil, fmt.Errorf("%w: negative warm-up count", ErrConfig)
 	}
@@ -111,6 +112,13 @@ func (r *Runner) Run(ctx context.Context, lv Level) (*LevelResult, error) {
 	if lv.Concurrency < 0 || lv.RequestRate < 0 || lv.Burstiness < 0 {
 		return nil, fmt.Errorf("%w: negative concurrency, rate or burstiness", ErrConfig)
 	}
+	n := r.cfg.NumPrompts
+	if n == 0 && r.cfg.Duration <= 0 {
+		if lv.Concurrency < 1 {
+			return nil, fmt.Errorf("%w: an open loop without a concurrency cap needs a number of prompts or a duration", ErrConfig)
+		}
+		n = 4 * lv.Concurrency
+	}
 	r.levels++
 	if r.cfg.Warmup > 0 {
 		wl := Level{Concurrency: r.cfg.Warmup}
@@ -121,7 +129,7 @@ func (r *Runner) Run(ctx context.Context, lv Level) (*LevelResult, error) {
 			return nil, err
 		}
 	}
-	reqs, err := r.phase(ctx, lv, lv, r.cfg.NumPrompts, r.cfg.Duration, false)
+	reqs, err := r.phase(ctx, lv, lv, n, r.cfg.Duration, false)
 	if err != nil {
 		return nil, err
 	}

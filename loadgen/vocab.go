@@ -13,10 +13,9 @@ type tokenizerVocab struct{ t *tokenizer.Tokenizer }
 // prompt of n tokens is n tokens to the server too (plus BOS).
 func TokenizerVocab(t *tokenizer.Tokenizer) Vocab { return tokenizerVocab{t} }
 
-func (v tokenizerVocab) Encode(text string) []int32  { return v.t.Encode(text, false, false) }
-func (v tokenizerVocab) Decode(ids []int32) string   { return v.t.Decode(ids) }
-func (v tokenizerVocab) Size() int                   { return v.t.VocabSize() }
-func (v tokenizerVocab) CountTokens(text string) int { return len(v.t.Encode(text, false, false)) }
+func (v tokenizerVocab) Encode(text string) []int32 { return v.t.Encode(text, false, false) }
+func (v tokenizerVocab) Decode(ids []int32) string  { return v.t.Decode(ids) }
+func (v tokenizerVocab) Size() int                  { return v.t.VocabSize() }
 
 func (v tokenizerVocab) Usable(id int32) bool {
 	if v.t.IsControl(id) || v.t.IsEOG(id) {
@@ -46,9 +45,8 @@ public old following group still north south east west small large water power l
 // fixedWords, text is the words joined by spaces.
 type FixedVocab struct{}
 
-func (FixedVocab) Size() int                { return len(fixedWords) }
-func (FixedVocab) Usable(int32) bool        { return true }
-func (FixedVocab) CountTokens(s string) int { return len(strings.Fields(s)) }
+func (FixedVocab) Size() int         { return len(fixedWords) }
+func (FixedVocab) Usable(int32) bool { return true }
 
 func (FixedVocab) Decode(ids []int32) string {
 	var b strings.Builder
