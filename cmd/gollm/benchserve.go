@@ -317,9 +317,7 @@ func runBenchServe(f *benchServeFlags, stdout, stderr io.Writer) error {
 			break
 		}
 		s := loadgen.Summarize(res, slo, f.costPerHour)
-		if s.Completed == 0 {
-			fmt.Fprintf(stderr, "bench serve: %s: every request failed (%s)\n", lv, firstError(res))
-		}
+		reportErrors(stderr, lv, res)
 		rep.Levels = append(rep.Levels, s)
 	}
 	if len(rep.Levels) == 0 {
@@ -343,13 +341,25 @@ func runBenchServe(f *benchServeFlags, stdout, stderr io.Writer) error {
 	return runErr
 }
 
-func firstError(res *loadgen.LevelResult) string {
+// reportErrors prints one example of each kind of failure of a level, so
+// the counts in the table can be explained.
+func reportErrors(stderr io.Writer, lv loadgen.Level, res *loadgen.LevelResult) {
+	seen := map[string]int{}
+	var order []string
+	example := map[string]string{}
 	for _, r := range res.Requests {
-		if r.Err != nil {
-			return r.ErrKind + ": " + r.Err.Error()
+		if r.OK() {
+			continue
 		}
+		if seen[r.ErrKind] == 0 {
+			order = append(order, r.ErrKind)
+			example[r.ErrKind] = fmt.Sprint(r.Err)
+		}
+		seen[r.ErrKind]++
 	}
-	return "no requests"
+	for _, k := range order {
+		fmt.Fprintf(stderr, "bench serve: %s: %d of %d requests failed with %s, e.g. %s\n", lv, seen[k], len(res.Requests), k, example[k])
+	}
 }
 
 func writeFileWith(path string, write func(io.Writer) error) error {
