@@ -115,7 +115,7 @@ func (r *Random) fit(rng *rand.Rand, prefix string, prefixIDs []int32, n int) (s
 	var text string
 	var got []int32
 	for range 8 {
-		text = prefix + r.vocab.Decode(body)
+		text = join(prefix, r.vocab.Decode(body))
 		got = r.vocab.Encode(text)
 		if len(got) == want {
 			break
@@ -134,6 +134,16 @@ func (r *Random) fit(rng *rand.Rand, prefix string, prefixIDs []int32, n int) (s
 		}
 	}
 	return text, got
+}
+
+// join puts a space between a prefix and a body that has none at the seam
+// (a decoder drops the first token's leading space), so the prefix's last
+// word does not run into the body's first.
+func join(prefix, body string) string {
+	if prefix == "" || body == "" || strings.HasSuffix(prefix, " ") || strings.HasPrefix(body, " ") {
+		return prefix + body
+	}
+	return prefix + " " + body
 }
 
 func (r *Random) draw(rng *rand.Rand, ids []int32, n int) []int32 {
