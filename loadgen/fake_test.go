@@ -63,7 +63,10 @@ func (fs *fakeServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	n := int(fs.count.Add(1) - 1)
 	cur := fs.inFlight.Add(1)
-	defer fs.inFlight.Add(-1)
+	// Leave the in-flight count before the answer's last bytes go out: the
+	// client may send its next request as soon as it reads them.
+	leave := sync.OnceFunc(func() { fs.inFlight.Add(-1) })
+	defer leave()
 	for {
 		m := fs.maxIn.Load()
 		if cur <= m || fs.maxIn.CompareAndSwap(m, cur) {
@@ -81,6 +84,7 @@ func (fs *fakeServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	sc := fs.script(n)
 	if sc.status != 0 && sc.status != http.StatusOK {
 		w.Header().Set("Content-Type", "application/json")
+		leave()
 		w.WriteHeader(sc.status)
 		fmt.Fprintf(w, `{"error":{"code":%d,"message":"scripted failure","type":"server_error"}}`, sc.status)
 		return
@@ -97,12 +101,14 @@ func (fs *fakeServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 		if sc.breakAfter > 0 && i == sc.breakAfter {
 			hj, _, err := http.NewResponseController(w).Hijack()
+			leave()
 			if err == nil {
 				hj.Close()
 			}
 			return
 		}
 		if sc.errorAfter > 0 && i == sc.errorAfter {
+			leave()
 			fmt.Fprint(w, "data: {\"error\":{\"code\":500,\"message\":\"scripted mid-stream error\",\"type\":\"server_error\"}}\n\n")
 			fl.Flush()
 			return
@@ -119,6 +125,7 @@ func (fs *fakeServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		<-r.Context().Done()
 		return
 	}
+	leave()
 	if sc.usage > 0 {
 		tim := ""
 		if sc.timings {
