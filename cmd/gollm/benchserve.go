@@ -307,6 +307,7 @@ func runBenchServe(f *benchServeFlags, stdout, stderr io.Writer) error {
 		rep.InputLen, rep.InputRange, rep.PrefixLen = f.inputLen, f.inputRange, f.prefixLen
 	}
 	var runErr error
+	completed := 0
 	for _, lv := range levels {
 		res, err := runner.Run(ctx, lv)
 		if live {
@@ -318,6 +319,7 @@ func runBenchServe(f *benchServeFlags, stdout, stderr io.Writer) error {
 		}
 		s := loadgen.Summarize(res, slo, f.costPerHour)
 		reportErrors(stderr, lv, res)
+		completed += s.Completed
 		rep.Levels = append(rep.Levels, s)
 	}
 	if len(rep.Levels) == 0 {
@@ -337,6 +339,9 @@ func runBenchServe(f *benchServeFlags, stdout, stderr io.Writer) error {
 		if err := writeFileWith(f.plot, func(w io.Writer) error { return loadgen.Plot(w, rep.Levels, title, format) }); err != nil {
 			return fmt.Errorf("bench serve: %w", err)
 		}
+	}
+	if runErr == nil && completed == 0 {
+		runErr = fmt.Errorf("bench serve: every request failed")
 	}
 	return runErr
 }
