@@ -68,11 +68,12 @@ func Plot(w io.Writer, levels []Summary, title, format string) error {
 	top := vg.Length(0)
 	if title != "" {
 		// A title line above the tiles.
-		tp := plot.New()
-		sty := tp.Title.TextStyle
-		sty.Font.Size = 13
-		dc.FillText(sty, vg.Point{X: dc.Center().X, Y: dc.Max.Y - 14}, title)
-		top = 22
+		sty := plot.New().Title.TextStyle
+		sty.Font.Size = 12
+		sty.XAlign = draw.XCenter
+		sty.YAlign = draw.YTop
+		dc.FillText(sty, vg.Point{X: dc.Center().X, Y: dc.Max.Y - 6}, title)
+		top = 26
 	}
 	tiles := draw.Tiles{Rows: 2, Cols: 2, PadTop: top + 4, PadBottom: 4, PadLeft: 4, PadRight: 8, PadX: 18, PadY: 18}
 	grid := [][]*plot.Plot{{ttft, itl}, {ttftBox, itlBox}}
@@ -133,8 +134,10 @@ func curve(levels []Summary, ylabel string, lat func(*Summary) (p50, p99 float64
 	p.Add(lb)
 	p.Legend.Top = true
 	p.Legend.Left = true
-	p.Y.Min = 0
-	p.X.Min = 0
+	// From zero, with room for the labels of the last points.
+	p.Y.Min, p.X.Min = 0, 0
+	p.X.Max *= 1.12
+	p.Y.Max *= 1.12
 	return p, nil
 }
 
@@ -160,6 +163,8 @@ func boxes(levels []Summary, ylabel string, samples func(*Summary) []float64) (*
 		p.Add(b)
 	}
 	p.NominalX(names...)
+	// Half a slot of room either side, so the end boxes are not cut.
+	p.X.Min, p.X.Max = -0.5, float64(len(levels))-0.5
 	p.Y.Min = 0
 	return p, nil
 }
