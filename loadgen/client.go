@@ -37,6 +37,9 @@ type Target struct {
 	Timeout time.Duration
 	// HTTP is the client to use (nil: one from NewHTTPClient(64)).
 	HTTP *http.Client
+	// ExtraBody holds fields added to (or replacing) every request body's,
+	// e.g. sampling parameters or a logit_bias.
+	ExtraBody map[string]any
 }
 
 // NewHTTPClient returns a client that keeps up to conns connections to the
@@ -110,7 +113,18 @@ func (t *Target) body(p Prompt) ([]byte, error) {
 	} else {
 		b.Prompt = p.Text
 	}
-	return json.Marshal(b)
+	js, err := json.Marshal(b)
+	if err != nil || len(t.ExtraBody) == 0 {
+		return js, err
+	}
+	var m map[string]any
+	if err := json.Unmarshal(js, &m); err != nil {
+		return nil, err
+	}
+	for k, v := range t.ExtraBody {
+		m[k] = v
+	}
+	return json.Marshal(m)
 }
 
 // Do sends one streamed request and records what came back. It never

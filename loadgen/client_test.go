@@ -22,7 +22,9 @@ func TestDoTimesTheStream(t *testing.T) {
 		sc.timings = true
 		return sc
 	})
-	r := target(fs).Do(context.Background(), prompt)
+	tg := target(fs)
+	tg.ExtraBody = map[string]any{"top_k": 1, "temperature": 0.5}
+	r := tg.Do(context.Background(), prompt)
 	if !r.OK() {
 		t.Fatalf("%s: %v", r.ErrKind, r.Err)
 	}
@@ -45,7 +47,7 @@ func TestDoTimesTheStream(t *testing.T) {
 		t.Errorf("server timings %+v", r.Server)
 	}
 	body := fs.bodies[0]
-	if body["max_tokens"] != 4.0 || body["ignore_eos"] != true || body["min_tokens"] != 4.0 || body["stream"] != true || body["prompt"] != "hello" {
+	if body["max_tokens"] != 4.0 || body["ignore_eos"] != true || body["min_tokens"] != 4.0 || body["stream"] != true || body["prompt"] != "hello" || body["top_k"] != 1.0 || body["temperature"] != 0.5 {
 		t.Errorf("request body %v", body)
 	}
 }

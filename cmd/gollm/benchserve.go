@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"math"
@@ -35,6 +36,7 @@ type benchServeFlags struct {
 	ignoreEOS                        bool
 	output, plot, save               string
 	compare                          bool
+	extraBody                        string
 	seed                             uint64
 }
 
@@ -107,6 +109,7 @@ come from --dataset (JSONL with "prompt" and optional "output_len").
 	fl.StringVarP(&f.output, "output", "o", "md", "report format: "+strings.Join(loadgen.Formats, ", "))
 	fl.StringVar(&f.save, "save", "", "also write the JSON report to this file")
 	fl.StringVar(&f.plot, "plot", "", "draw the throughput-latency curves and latency distributions to FILE.png or FILE.svg")
+	fl.StringVar(&f.extraBody, "extra-body", "", "JSON object of fields to add to every request, e.g. '{\"top_k\":1}'")
 	fl.BoolVar(&f.compare, "compare", false, "print two saved JSON reports side by side with ratios")
 	fl.Uint64Var(&f.seed, "seed", 1, "seed of the prompts and arrival times")
 	return cmd
@@ -246,6 +249,12 @@ func runBenchServe(f *benchServeFlags, stdout, stderr io.Writer) error {
 	if err != nil {
 		return usageErr("--goodput %q: want e.g. ttft:500,tpot:50 (milliseconds)", f.goodput)
 	}
+	var extra map[string]any
+	if f.extraBody != "" {
+		if err := json.Unmarshal([]byte(f.extraBody), &extra); err != nil {
+			return usageErr("--extra-body: want a JSON object: %v", err)
+		}
+	}
 	wl, tokName, closeFn, err := f.workload()
 	if err != nil {
 		return err
@@ -261,6 +270,7 @@ func runBenchServe(f *benchServeFlags, stdout, stderr io.Writer) error {
 	target := &loadgen.Target{
 		BaseURL: f.baseURL, Endpoint: f.endpoint, Model: f.model, APIKey: f.apiKey,
 		IgnoreEOS: f.ignoreEOS, Timeout: f.timeout, HTTP: loadgen.NewHTTPClient(maxConc),
+		ExtraBody: extra,
 	}
 	if target.Model == "" {
 		if id, err := target.FetchModel(ctx); err == nil {
