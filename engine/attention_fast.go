@@ -64,6 +64,10 @@ type fastScratch struct {
 	q, acc, s, k, v []float32
 	m, l, alpha     []float32 // online-softmax state per head
 	krow            []float32 // one dequantized key row (q8_0 caches)
+
+	// attendFast's per-range partials: [range][head] maximum and sum,
+	// [range][head][hdvp] accumulator.
+	pm, pl, pacc []float32
 }
 
 func newFastAttn(c *Config, batch int) *fastAttn {
@@ -90,6 +94,8 @@ func (f *fastAttn) newScratch() *fastScratch {
 		k: make([]float32, t*f.hdp), v: make([]float32, t*f.hdvp),
 		m: make([]float32, h), l: make([]float32, h), alpha: make([]float32, h),
 		krow: make([]float32, f.hdp),
+		pm:   make([]float32, fastSplits*h), pl: make([]float32, fastSplits*h),
+		pacc: make([]float32, fastSplits*h*f.hdvp),
 	}
 }
 
@@ -128,32 +134,46 @@ func (j *attnJob) fastGroup(ntok int) int {
 // tile of cached rows: each tile's K and V rows are widened once and
 // serve all nh heads (kernels/attn_fast.go). Its results differ from the
 // exact path's by f16 rounding (~1e-3 relative).
+//
+// The positions are cut into the ranges of split decode (splitPlan), each
+// with its own softmax state, combined at the end by combineHead: the
+// same arithmetic as attendSplit, so a token's result does not depend on
+// how many tokens share its pass.
 func (j *attnJob) attendFast(sc *fastScratch, tok, h0, nh, n int, v *kvcache.View) {
 	c, f := j.c, j.fast
 	hdv, hdvp, tile := c.HeadDimV, f.hdvp, f.tile
 	kvh := h0 / (c.Heads / c.KVHeads)
 	q := j.queries(sc, tok, h0, nh)
-	for g := 0; g < nh; g++ {
-		sc.m[g], sc.l[g] = float32(math.Inf(-1)), 0
-	}
-	clear(sc.acc[:nh*hdvp])
+	splits, chunk := f.splitPlan(n)
 	j.prefetchRows(v, 0, min(tile, n), kvh)
-	for p0 := 0; p0 < n; p0 += tile {
-		rows := min(tile, n-p0)
-		for r := 0; r < rows; {
-			b, i := (p0+r)/v.BlockLen, (p0+r)%v.BlockLen
-			cnt := min(v.BlockLen-i, rows-r)
-			j.widenRows(sc, v, b, i, cnt, kvh, r)
-			r += cnt
+	for sp := 0; sp < splits; sp++ {
+		m, l := sc.pm[sp*f.heads:][:nh], sc.pl[sp*f.heads:][:nh]
+		acc := sc.pacc[sp*f.heads*hdvp:][:nh*hdvp]
+		for g := 0; g < nh; g++ {
+			m[g], l[g] = float32(math.Inf(-1)), 0
 		}
-		j.prefetchRows(v, p0+tile, min(p0+2*tile, n), kvh)
-		j.tileStep(sc, q, nh, rows, sc.m, sc.l, sc.acc)
+		clear(acc)
+		for p0 := sp * chunk; p0 < min((sp+1)*chunk, n); p0 += tile {
+			rows := min(tile, n-p0, (sp+1)*chunk-p0)
+			for r := 0; r < rows; {
+				b, i := (p0+r)/v.BlockLen, (p0+r)%v.BlockLen
+				cnt := min(v.BlockLen-i, rows-r)
+				j.widenRows(sc, v, b, i, cnt, kvh, r)
+				r += cnt
+			}
+			j.prefetchRows(v, p0+tile, min(p0+2*tile, n), kvh)
+			j.tileStep(sc, q, nh, rows, m, l, acc)
+		}
 	}
 	out := j.out[(tok*c.Heads+h0)*hdv : (tok*c.Heads+h0+nh)*hdv]
+	var ms, ls [fastSplits]float32
+	var accs [fastSplits][]float32
 	for g := 0; g < nh; g++ {
-		o := out[g*hdv : (g+1)*hdv]
-		copy(o, sc.acc[g*hdvp:g*hdvp+hdv])
-		kernels.Scale(o, safeInv(sc.l[g]))
+		for sp := 0; sp < splits; sp++ {
+			ms[sp], ls[sp] = sc.pm[sp*f.heads+g], sc.pl[sp*f.heads+g]
+			accs[sp] = sc.pacc[(sp*f.heads+g)*hdvp:][:hdv]
+		}
+		j.combineHead(out[g*hdv:(g+1)*hdv], ms[:splits], ls[:splits], accs[:splits])
 	}
 }
 

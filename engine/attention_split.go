@@ -81,36 +81,47 @@ func (j *attnJob) attendSplit(sc *fastScratch, tok, sp, splits, chunk, n int, v 
 	}
 }
 
-// combineSplits writes token tok's output from its partials: per head,
-// each range's accumulator weighted by e^(scale*(its maximum - the
-// overall one)), over the likewise weighted sum of the softmax sums.
+// combineSplits writes token tok's output from its partials (combineHead
+// per head).
 func (j *attnJob) combineSplits(tok, splits int) {
 	c, f := j.c, j.fast
 	hdv := c.HeadDimV
-	var w [fastSplits]float32
+	var ms, ls [fastSplits]float32
+	var accs [fastSplits][]float32
 	for h := 0; h < c.Heads; h++ {
-		mx := float32(math.Inf(-1))
 		for sp := 0; sp < splits; sp++ {
-			m, _, _ := f.partial(tok, sp)
-			mx = max(mx, m[h])
+			m, l, acc := f.partial(tok, sp)
+			ms[sp], ls[sp], accs[sp] = m[h], l[h], acc[h*f.hdvp:h*f.hdvp+hdv]
 		}
-		var sum float32
-		for sp := 0; sp < splits; sp++ {
-			m, l, _ := f.partial(tok, sp)
-			w[sp] = kernels.ExpFast((m[h] - mx) * j.scale) // m: raw scores
-			sum += l[h] * w[sp]
-		}
-		inv := safeInv(sum)
-		out := j.out[(tok*c.Heads+h)*hdv : (tok*c.Heads+h+1)*hdv]
-		for sp := 0; sp < splits; sp++ {
-			_, _, acc := f.partial(tok, sp)
-			a := acc[h*f.hdvp : h*f.hdvp+hdv]
-			if sp == 0 {
-				copy(out, a)
-				kernels.Scale(out, w[0]*inv)
-			} else {
-				kernels.Axpy(out, w[sp]*inv, a)
-			}
+		j.combineHead(j.out[(tok*c.Heads+h)*hdv:(tok*c.Heads+h+1)*hdv], ms[:splits], ls[:splits], accs[:splits])
+	}
+}
+
+// combineHead writes one query head's output from the partial results of
+// its position ranges: each range's accumulator weighted by
+// e^(scale*(its maximum - the overall one)), over the likewise weighted
+// sum of the softmax sums. Both fast paths (split decode and attendFast)
+// end here with the same ranges (splitPlan depends only on the number of
+// positions), so a token's attention has the same bits whatever pass it
+// is in: the server's results do not depend on the batch.
+func (j *attnJob) combineHead(out, ms, ls []float32, accs [][]float32) {
+	var w [fastSplits]float32
+	mx := float32(math.Inf(-1))
+	for _, m := range ms {
+		mx = max(mx, m)
+	}
+	var sum float32
+	for sp, m := range ms {
+		w[sp] = kernels.ExpFast((m - mx) * j.scale) // m: raw scores
+		sum += ls[sp] * w[sp]
+	}
+	inv := safeInv(sum)
+	for sp, a := range accs {
+		if sp == 0 {
+			copy(out, a)
+			kernels.Scale(out, w[0]*inv)
+		} else {
+			kernels.Axpy(out, w[sp]*inv, a)
 		}
 	}
 }

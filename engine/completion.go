@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"math"
 	"strings"
 	"time"
 
@@ -17,7 +18,8 @@ type completion struct {
 	stream    *tokenizer.StreamDecoder
 	stops     *sampler.StopMatcher
 	text      strings.Builder
-	onText    func(string)
+	onText    func(string) bool
+	eog       []int32 // end-of-generation ids masked out (IgnoreEOS), or nil
 	maxTokens int
 	done      bool
 	row       int // its row in the last batched decode's logits
@@ -25,10 +27,13 @@ type completion struct {
 	last      time.Time
 }
 
-func newCompletion(m *Model, req Request, smp *sampler.Sampler, prompt []int32, onText func(string)) *completion {
+func newCompletion(m *Model, req Request, smp *sampler.Sampler, prompt []int32, onText func(string) bool) *completion {
 	c := &completion{m: m, smp: smp, stream: m.Tokenizer.NewStreamDecoder(),
 		stops: sampler.NewStopMatcher(req.Stop), onText: onText, maxTokens: req.MaxTokens,
 		res: &Result{PromptTokens: prompt}}
+	if req.IgnoreEOS {
+		c.eog = m.Tokenizer.EOGTokens()
+	}
 	if req.MaxTokens > 0 {
 		c.res.Tokens = make([]int32, 0, req.MaxTokens)
 		c.res.Stats.ITL = make([]time.Duration, 0, req.MaxTokens)
@@ -40,12 +45,17 @@ func newCompletion(m *Model, req Request, smp *sampler.Sampler, prompt []int32, 
 	return c
 }
 
-// sample draws the next token from logits, records it and decides whether
-// the completion is done.
+// sample draws the next token from logits (an engine buffer it may mask),
+// records it and decides whether the completion is done.
 func (c *completion) sample(logits []float32, phase Phase, start time.Time) int32 {
 	t := c.m.Timers
 	t.phase = phase
 	t.mark(-1, OpSampling)
+	for _, id := range c.eog {
+		if int(id) < len(logits) {
+			logits[id] = float32(math.Inf(-1))
+		}
+	}
 	id := c.smp.Sample(logits)
 	c.smp.Accept(id)
 	t.stop()
@@ -59,12 +69,15 @@ func (c *completion) sample(logits []float32, phase Phase, start time.Time) int3
 	c.last = now
 	c.res.Tokens = append(c.res.Tokens, id)
 
-	if c.m.Tokenizer.IsEOG(id) {
+	if c.eog == nil && c.m.Tokenizer.IsEOG(id) {
 		c.stop(StopEOG)
 		return id
 	}
 	out, stopped := c.stops.Push(c.stream.Add(id))
-	c.emit(out)
+	if !c.emit(out) {
+		c.stop(StopInterrupted)
+		return id
+	}
 	switch {
 	case stopped:
 		c.res.StopReason, c.done = StopString, true
@@ -82,14 +95,17 @@ func (c *completion) stop(reason string) {
 	c.emit(c.stops.Flush())
 }
 
-func (c *completion) emit(s string) {
+// emit records final text and passes it on; false means the receiver asked
+// to stop.
+func (c *completion) emit(s string) bool {
 	if s == "" {
-		return
+		return true
 	}
 	c.text.WriteString(s)
 	if c.onText != nil {
-		c.onText(s)
+		return c.onText(s)
 	}
+	return true
 }
 
 func (c *completion) finish(start time.Time) *Result {

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"context"
 	"errors"
 	"os"
 	"path/filepath"
@@ -72,12 +73,12 @@ func TestContextLimits(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = m.Generate(Request{Prompt: strings.Repeat("hello world ", 20), Sampler: smp, MaxTokens: 4})
+	_, err = m.Generate(context.Background(), Request{Prompt: strings.Repeat("hello world ", 20), Sampler: smp, MaxTokens: 4})
 	if !errors.Is(err, ErrPromptTooLong) {
 		t.Errorf("long prompt: err %v, want ErrPromptTooLong", err)
 	}
 	// Generation stops cleanly when the context fills up.
-	res, err := m.Generate(Request{Prompt: "hi", Sampler: smp, MaxTokens: 100})
+	res, err := m.Generate(context.Background(), Request{Prompt: "hi", Sampler: smp, MaxTokens: 100})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -119,7 +120,7 @@ func TestGenerateStopString(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	} // greedy
-	full, err := m.Generate(Request{Prompt: "Once", Sampler: smp, MaxTokens: 24})
+	full, err := m.Generate(context.Background(), Request{Prompt: "Once", Sampler: smp, MaxTokens: 24})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -128,8 +129,8 @@ func TestGenerateStopString(t *testing.T) {
 	}
 	stop := full.Text[2:4]
 	var streamed strings.Builder
-	res, err := m.Generate(Request{Prompt: "Once", Sampler: smp, MaxTokens: 24, Stop: []string{stop},
-		OnText: func(s string) { streamed.WriteString(s) }})
+	res, err := m.Generate(context.Background(), Request{Prompt: "Once", Sampler: smp, MaxTokens: 24, Stop: []string{stop},
+		OnText: func(s string) bool { streamed.WriteString(s); return true }})
 	if err != nil {
 		t.Fatal(err)
 	}

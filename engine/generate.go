@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"time"
@@ -10,25 +11,42 @@ import (
 
 // Request is one generation.
 type Request struct {
-	Prompt       string
-	ParseSpecial bool // control-token texts in the prompt become their ids
+	Prompt string
+	// Tokens is the prompt as token ids. When not nil it is used as is and
+	// Prompt is ignored (no BOS is added: the ids are the whole prompt).
+	Tokens       []int32
+	ParseSpecial bool // control-token texts in Prompt become their ids
 	MaxTokens    int  // tokens to generate; <= 0: until end of generation or the context is full
-	Sampler      *sampler.Sampler
-	Stop         []string     // stop strings (may span tokens); not included in the output
-	OnText       func(string) // called with text as it becomes final (never half a UTF-8 rune)
+	// Sampler draws the tokens; nil samples greedily.
+	Sampler *sampler.Sampler
+	Stop    []string // stop strings (may span tokens); not included in the output
+	// IgnoreEOS keeps generating past end-of-generation tokens: their
+	// logits are set to -Inf before sampling, as llama.cpp's --ignore-eos.
+	IgnoreEOS bool
+	// ReuseCache keeps the longest common prefix of the prompt and the
+	// tokens already in the model's default sequence (a previous Generate's
+	// prompt and output) and prefills only the rest: a chat's next turn
+	// costs its new tokens only. Result.CachedTokens says how many were
+	// kept. Without it the default sequence is emptied first.
+	ReuseCache bool
+	// OnText is called with text as it becomes final (never half a UTF-8
+	// rune); returning false stops the generation (StopInterrupted).
+	OnText func(string) bool
 }
 
 // Stop reasons.
 const (
-	StopEOG     = "eog"     // the model emitted an end-of-generation token
-	StopLength  = "length"  // MaxTokens reached
-	StopString  = "stop"    // a stop string matched
-	StopContext = "context" // the context window is full
+	StopEOG         = "eog"         // the model emitted an end-of-generation token
+	StopLength      = "length"      // MaxTokens reached
+	StopString      = "stop"        // a stop string matched
+	StopContext     = "context"     // the context window is full
+	StopInterrupted = "interrupted" // the context was cancelled or OnText returned false
 )
 
 // Result is what a generation produced and how long each part took.
 type Result struct {
 	PromptTokens []int32
+	CachedTokens int     // prompt tokens reused from the cache (ReuseCache), not prefilled
 	Tokens       []int32 // generated ids (an end-of-generation token included)
 	Text         string
 	StopReason   string
@@ -45,8 +63,11 @@ type Stats struct {
 	ITL      []time.Duration
 }
 
-// PrefillTPS is prompt tokens per second of prefill.
-func (r *Result) PrefillTPS() float64 { return rate(len(r.PromptTokens), r.Stats.Prefill) }
+// PrefillTPS is prompt tokens prefilled per second of prefill (tokens
+// reused from the cache are not counted).
+func (r *Result) PrefillTPS() float64 {
+	return rate(len(r.PromptTokens)-r.CachedTokens, r.Stats.Prefill)
+}
 
 // DecodeTPS is generated tokens after the first per second between the first
 // and the last token (what llama-bench's tg figure measures).
@@ -65,49 +86,90 @@ func rate(n int, d time.Duration) float64 {
 // ErrPromptTooLong is returned when the prompt alone does not fit the context.
 var ErrPromptTooLong = errors.New("prompt longer than the context")
 
-// Generate tokenizes the prompt, prefills it into a fresh cache and samples
-// until an end-of-generation token, a stop string, MaxTokens or a full
-// context. Text streams through OnText as it is produced.
-func (m *Model) Generate(req Request) (*Result, error) {
-	results, err := m.GenerateN(req, []*sampler.Sampler{req.Sampler}, nil)
-	if err != nil {
+// Generate tokenizes the prompt, prefills it into the model's default
+// sequence and samples until an end-of-generation token, a stop string,
+// MaxTokens, a full context, or ctx is cancelled. Text streams through
+// OnText as it is produced.
+//
+// When ctx is cancelled, generation stops within one token (or one prefill
+// batch) and Generate returns what was made, with StopReason
+// StopInterrupted, together with ctx.Err(). Other sequences of the model
+// are left alone.
+func (m *Model) Generate(ctx context.Context, req Request) (*Result, error) {
+	var onText func(int, string) bool
+	if req.OnText != nil {
+		onText = func(_ int, s string) bool { return req.OnText(s) }
+	}
+	results, err := m.GenerateN(ctx, req, []*sampler.Sampler{req.Sampler}, onText)
+	if len(results) == 0 {
 		return nil, err
 	}
-	return results[0], nil
+	return results[0], err
 }
 
 // GenerateN produces len(samplers) completions of one prompt at once: the
 // prompt is prefilled once, its KV blocks are shared by every completion
 // (copy-on-write forks), and each decode step runs all unfinished
-// completions through the weights together. onText, when not nil, receives
-// (completion index, text) as text becomes final. req.Sampler and
-// req.OnText are ignored.
-func (m *Model) GenerateN(req Request, samplers []*sampler.Sampler, onText func(i int, s string)) ([]*Result, error) {
+// completions through the weights together. A nil sampler samples greedily.
+// onText, when not nil, receives (completion index, text) as text becomes
+// final and stops that completion by returning false. req.Sampler and
+// req.OnText are ignored. Cancellation works as for Generate: every
+// completion is returned with what it made.
+func (m *Model) GenerateN(ctx context.Context, req Request, samplers []*sampler.Sampler, onText func(i int, s string) bool) ([]*Result, error) {
 	start := time.Now()
+	m.mu.Lock()
+	defer m.mu.Unlock()
 	n := len(samplers)
 	if n == 0 || n > m.state.batch {
-		return nil, fmt.Errorf("engine: %d parallel completions, the batch holds 1 to %d (raise -b)", n, m.state.batch)
+		return nil, fmt.Errorf("engine: %d parallel completions, the batch holds 1 to %d", n, m.state.batch)
 	}
-	for _, smp := range samplers {
+	samplers = append([]*sampler.Sampler(nil), samplers...)
+	for i, smp := range samplers {
 		if smp == nil {
-			return nil, fmt.Errorf("engine: Generate needs a sampler")
+			greedy, err := sampler.New(sampler.Config{}, m.Config.Vocab)
+			if err != nil {
+				return nil, err
+			}
+			samplers[i] = greedy
+		} else if smp.VocabSize() < m.Config.Vocab && smp.VocabSize() < m.Tokenizer.VocabSize() {
+			return nil, fmt.Errorf("engine: sampler %d was built for %d tokens, the model has %d", i, smp.VocabSize(), m.Config.Vocab)
 		}
 	}
-	if onText == nil && req.OnText != nil {
-		onText = func(_ int, s string) { req.OnText(s) }
+	prompt := req.Tokens
+	if prompt == nil {
+		prompt = m.Tokenizer.Encode(req.Prompt, true, req.ParseSpecial)
 	}
-	prompt := m.Tokenizer.Encode(req.Prompt, true, req.ParseSpecial)
 	tokenize := time.Since(start)
 	if len(prompt) == 0 {
 		return nil, fmt.Errorf("engine: the prompt is empty and the model adds no BOS token")
 	}
-	if len(prompt) >= m.ctx {
-		return nil, fmt.Errorf("%w: %d prompt tokens, context %d (raise -c)", ErrPromptTooLong, len(prompt), m.ctx)
+	if err := m.checkTokens(prompt); err != nil {
+		return nil, err
 	}
-	m.Reset()
+	if len(prompt) >= m.ctx {
+		return nil, fmt.Errorf("%w: %d prompt tokens, context %d", ErrPromptTooLong, len(prompt), m.ctx)
+	}
+	if err := ctx.Err(); err != nil {
+		return interruptedResults(n, prompt, 0, start), err
+	}
+
+	// The default sequence keeps the longest common prefix with what it
+	// holds (ReuseCache) or starts empty. At least one token is prefilled,
+	// since its logits give the first sampled token.
+	keep := 0
+	if req.ReuseCache {
+		keep = commonPrefix(m.seqTokens, prompt)
+		keep = min(keep, len(prompt)-1)
+	}
+	if err := m.truncateSeq(m.seq, keep); err != nil {
+		return nil, err
+	}
 	prefillStart := time.Now()
-	logits, err := m.Eval(prompt, false)
+	logits, err := m.evalSeq(ctx, m.seq, prompt[keep:], false)
 	if err != nil {
+		if ctx.Err() != nil {
+			return interruptedResults(n, prompt, keep, start), err
+		}
 		return nil, err
 	}
 	prefill := time.Since(prefillStart)
@@ -117,18 +179,26 @@ func (m *Model) GenerateN(req Request, samplers []*sampler.Sampler, onText func(
 	for i, smp := range samplers {
 		seqs[i] = m.seq
 		if i > 0 {
-			if seqs[i], err = m.Fork(m.seq); err != nil {
+			if seqs[i], err = m.cache.Fork(m.seq); err != nil {
+				for _, s := range seqs[1:i] {
+					m.cache.Free(s)
+				}
 				return nil, err
 			}
 		}
-		i := i
-		var emit func(string)
+		var emit func(string) bool
 		if onText != nil {
-			emit = func(s string) { onText(i, s) }
+			emit = func(s string) bool { return onText(i, s) }
 		}
 		comps[i] = newCompletion(m, req, smp, prompt, emit)
+		comps[i].res.CachedTokens = keep
 		comps[i].res.Stats.Tokenize, comps[i].res.Stats.Prefill = tokenize, prefill
 	}
+	defer func() {
+		for _, s := range seqs[1:] {
+			m.cache.Free(s)
+		}
+	}()
 
 	// Every completion samples its first token from the prompt's logits.
 	vocab := m.Config.Vocab
@@ -138,7 +208,17 @@ func (m *Model) GenerateN(req Request, samplers []*sampler.Sampler, onText func(
 	next := make([]int32, 0, n)
 	batch := make([]SeqID, 0, n)
 	phase := Prefill
+	var stopErr error
 	for {
+		if err := ctx.Err(); err != nil {
+			stopErr = err
+			for _, c := range comps {
+				if !c.done {
+					c.stop(StopInterrupted)
+				}
+			}
+			break
+		}
 		active, next = active[:0], next[:0]
 		for i, c := range comps {
 			if c.done {
@@ -149,7 +229,7 @@ func (m *Model) GenerateN(req Request, samplers []*sampler.Sampler, onText func(
 				row = logits[c.row*vocab : (c.row+1)*vocab]
 			}
 			id := c.sample(row, phase, start)
-			if !c.done && m.SeqLen(seqs[i]) >= m.ctx {
+			if !c.done && m.cache.Len(seqs[i]) >= m.ctx {
 				c.stop(StopContext)
 			}
 			if !c.done {
@@ -165,16 +245,32 @@ func (m *Model) GenerateN(req Request, samplers []*sampler.Sampler, onText func(
 			comps[i].row = r
 		}
 		phase = Decode
-		if logits, err = m.DecodeSeqs(batch, next); err != nil {
+		if logits, err = m.decodeSeqs(batch, next); err != nil {
 			return nil, err
 		}
 	}
 	results := make([]*Result, n)
 	for i, c := range comps {
 		results[i] = c.finish(start)
-		if i > 0 {
-			m.FreeSeq(seqs[i])
-		}
 	}
-	return results, nil
+	return results, stopErr
+}
+
+// interruptedResults are the results of a generation cancelled during its
+// prefill: nothing generated.
+func interruptedResults(n int, prompt []int32, cached int, start time.Time) []*Result {
+	out := make([]*Result, n)
+	for i := range out {
+		out[i] = &Result{PromptTokens: prompt, CachedTokens: cached, StopReason: StopInterrupted,
+			Stats: Stats{Total: time.Since(start)}}
+	}
+	return out
+}
+
+func commonPrefix(a, b []int32) int {
+	n := 0
+	for n < len(a) && n < len(b) && a[n] == b[n] {
+		n++
+	}
+	return n
 }

@@ -1,9 +1,11 @@
 package engine
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/gollm/gollm/ggml"
@@ -46,7 +48,18 @@ func ParseKVType(s string) (ggml.Type, error) {
 }
 
 // Model is a loaded model with its tokenizer, worker pool, KV cache and
-// activation buffers: one sequence at a time.
+// activation buffers.
+//
+// Concurrency: the methods that run the model or touch its KV cache (Eval,
+// EvalSeq, DecodeSeqs, Generate, GenerateN, Perplexity, Reset and the
+// sequence methods) take the model's lock, so calls from several goroutines
+// are safe but run one at a time; the others wait (Generate's wait is not
+// bounded by its context). One model has one set of activation buffers and
+// one worker pool: to serve several clients at once, batch them through
+// one goroutine (the scheduler) rather than calling Generate concurrently.
+// Generate uses the default sequence only; sequences made with NewSeq or
+// Fork are the caller's and survive it. The exported fields are read-only
+// after Load, except Timers, whose reports are valid between calls.
 type Model struct {
 	Config    Config
 	Arch      *Arch
@@ -56,6 +69,8 @@ type Model struct {
 	Timers    *Timers
 	LoadTime  time.Duration
 
+	mu        sync.Mutex // serializes the model's users (see the type's doc)
+	seqTokens []int32    // the token ids held by the default sequence, in order
 	pool      *kernels.Pool
 	rope      *kernels.RoPE
 	cache     *kvcache.Cache
@@ -176,13 +191,24 @@ func (m *Model) Threads() int { return m.pool.Threads() }
 func (m *Model) ContextSize() int { return m.ctx }
 
 // Pos is the number of positions already in the default sequence.
-func (m *Model) Pos() int { return m.cache.Len(m.seq) }
+func (m *Model) Pos() int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.cache.Len(m.seq)
+}
 
 // Reset empties the KV cache (every sequence); the next Eval starts at
 // position 0 of a fresh default sequence.
 func (m *Model) Reset() {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.reset()
+}
+
+func (m *Model) reset() {
 	m.cache.Reset()
 	m.seq = m.cache.NewSeq()
+	m.seqTokens = m.seqTokens[:0]
 }
 
 // WeightBytesPerToken is the weight data one decode step streams.
@@ -207,7 +233,9 @@ func (m *Model) KVCacheBytesPerToken() int64 {
 // The returned slice is only valid until the next call. Long inputs run in
 // batches.
 func (m *Model) Eval(tokens []int32, all bool) ([]float32, error) {
-	return m.EvalSeq(m.seq, tokens, all)
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.evalSeq(context.Background(), m.seq, tokens, all)
 }
 
 // EnableProfileLabels makes CPU profiles carry phase/layer/op labels, on

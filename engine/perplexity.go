@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"context"
 	"fmt"
 	"math"
 )
@@ -12,14 +13,21 @@ type PerplexityResult struct {
 	PPL       float64
 	PlusMinus float64 // standard error of the PPL estimate
 	Tokens    int     // tokens scored
+	// Partial is set when the computation was cancelled: the figures cover
+	// the Chunks finished before that.
+	Partial bool
 }
 
 // Perplexity scores tokens the way llama.cpp's perplexity tool does:
 // consecutive chunks of n tokens, each evaluated from an empty cache with its
 // first token replaced by BOS (when the vocabulary adds one), and only the
 // second half of each chunk scored, so every scored token has at least n/2
-// tokens of context. onChunk (may be nil) sees the running value.
-func (m *Model) Perplexity(tokens []int32, n int, onChunk func(i int, ppl float64)) (*PerplexityResult, error) {
+// tokens of context. onChunk (may be nil) sees the running value. When ctx
+// is cancelled it stops after the current chunk and returns the estimate over
+// the chunks done (Partial set; nil if none was) with ctx.Err().
+func (m *Model) Perplexity(ctx context.Context, tokens []int32, n int, onChunk func(i int, ppl float64)) (*PerplexityResult, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
 	if n < 4 {
 		return nil, fmt.Errorf("engine: perplexity context %d is too small", n)
 	}
@@ -28,7 +36,7 @@ func (m *Model) Perplexity(tokens []int32, n int, onChunk func(i int, ppl float6
 	}
 	chunks := len(tokens) / n
 	if chunks == 0 {
-		return nil, fmt.Errorf("engine: need at least %d tokens for one chunk of -c %d, the text has %d", n, n, len(tokens))
+		return nil, fmt.Errorf("engine: need at least %d tokens for one chunk of %d, the text has %d", n, n, len(tokens))
 	}
 	res := &PerplexityResult{Chunks: chunks}
 	vocab := m.Config.Vocab
@@ -41,9 +49,15 @@ func (m *Model) Perplexity(tokens []int32, n int, onChunk func(i int, ppl float6
 		if m.Tokenizer.AddBOS() {
 			chunk[0] = m.Tokenizer.BOS()
 		}
-		m.Reset()
-		logits, err := m.Eval(chunk, true)
+		if err := ctx.Err(); err != nil {
+			return res.partial(c, count, nll, nll2), err
+		}
+		m.reset()
+		logits, err := m.evalSeq(ctx, m.seq, chunk, true)
 		if err != nil {
+			if ctx.Err() != nil {
+				return res.partial(c, count, nll, nll2), err
+			}
 			return nil, err
 		}
 		for j := first; j < n-1; j++ {
@@ -57,13 +71,28 @@ func (m *Model) Perplexity(tokens []int32, n int, onChunk func(i int, ppl float6
 			onChunk(c, res.Running[c])
 		}
 	}
+	res.estimate(count, nll, nll2)
+	return res, nil
+}
+
+// estimate sets PPL and its error from the sums over count scored tokens.
+func (res *PerplexityResult) estimate(count int, nll, nll2 float64) {
 	mean := nll / float64(count)
 	res.PPL = math.Exp(mean)
 	if v := nll2/float64(count) - mean*mean; v > 0 && count > 1 {
 		res.PlusMinus = math.Sqrt(v/float64(count-1)) * res.PPL
 	}
 	res.Tokens = count
-	return res, nil
+}
+
+// partial is the estimate over the first done chunks, or nil if none.
+func (res *PerplexityResult) partial(done, count int, nll, nll2 float64) *PerplexityResult {
+	if done == 0 || count == 0 {
+		return nil
+	}
+	res.Chunks, res.Partial = done, true
+	res.estimate(count, nll, nll2)
+	return res
 }
 
 // logSoftmaxAt returns log(softmax(logits)[i]) computed stably in float64.

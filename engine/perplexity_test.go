@@ -2,6 +2,7 @@ package engine
 
 import (
 	"bufio"
+	"context"
 	"math"
 	"os"
 	"path/filepath"
@@ -54,7 +55,7 @@ func TestPerplexityGolden(t *testing.T) {
 			}
 			defer m.Close()
 			ids := m.Tokenizer.Encode(string(text), true, false)
-			res, err := m.Perplexity(ids, n, nil)
+			res, err := m.Perplexity(context.Background(), ids, n, nil)
 			if err != nil {
 				t.Fatal(err)
 			}

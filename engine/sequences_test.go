@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"context"
 	"math"
 	"path/filepath"
 	"testing"
@@ -88,11 +89,11 @@ func TestGenerateNGreedyAgree(t *testing.T) {
 		}
 		return s
 	}
-	one, err := m.Generate(Request{Prompt: "Once upon a time", Sampler: greedy(), MaxTokens: 12})
+	one, err := m.Generate(context.Background(), Request{Prompt: "Once upon a time", Sampler: greedy(), MaxTokens: 12})
 	if err != nil {
 		t.Fatal(err)
 	}
-	many, err := m.GenerateN(Request{Prompt: "Once upon a time", MaxTokens: 12}, []*sampler.Sampler{greedy(), greedy(), greedy()}, nil)
+	many, err := m.GenerateN(context.Background(), Request{Prompt: "Once upon a time", MaxTokens: 12}, []*sampler.Sampler{greedy(), greedy(), greedy()}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

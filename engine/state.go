@@ -38,6 +38,9 @@ type runState struct {
 	views  []kvcache.View
 	pass   pass
 
+	batchTokens []int32 // EvalBatch's token list (batch.go)
+	quantum     int     // EvalBatch's padding quantum, 0 until computed
+
 	attn   attnJob
 	attnFn func(lo, hi int) // attn.run, bound once
 }
@@ -65,6 +68,8 @@ func newRunState(c *Config, batch int) *runState {
 		maxPos:  make([]int, batch),
 		rows:    make([]int, 0, batch),
 		views:   make([]kvcache.View, batch),
+
+		batchTokens: make([]int32, 0, batch),
 	}
 	s.attn = attnJob{
 		c:     c,

@@ -58,6 +58,9 @@ func (p Phase) String() string { return [...]string{"prefill", "decode"}[p] }
 //
 // Each mark ends the running op and starts the next, so the per-op sums add
 // up to the whole forward pass with nothing falling between ops.
+//
+// The model's calls write the timers under the model's lock; read them (or
+// Reset them) between calls, not while another goroutine runs the model.
 type Timers struct {
 	Enabled bool
 	layers  int

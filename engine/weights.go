@@ -27,7 +27,9 @@ type Layer struct {
 	Wdown    *kernels.Matrix // [Dim rows x FFN]
 }
 
-// Weights holds every tensor the forward pass reads.
+// Weights holds every tensor the forward pass reads. It is read-only after
+// Load (background packing swaps packed copies in under the kernels' own
+// synchronisation), so it may be read from any goroutine.
 type Weights struct {
 	TokEmbd   *kernels.Matrix // [Vocab rows x Dim]; rows dequantized one per token
 	Layers    []Layer

@@ -173,7 +173,7 @@ func (c *Cache) available() int { return len(c.free) + c.totalBlocks - len(c.ref
 
 // fullError is ErrCacheFull with the counts and the way out.
 func (c *Cache) fullError(seq SeqID, need int) error {
-	return fmt.Errorf("%w: sequence %d needs %d more blocks but only %d of %d are free (%d positions of %d per block); raise --kv-size or -c",
+	return fmt.Errorf("%w: sequence %d needs %d more blocks but only %d of %d are free (%d positions of %d per block)",
 		ErrCacheFull, seq, need, c.available(), c.totalBlocks, c.totalBlocks*c.cfg.BlockLen, c.cfg.BlockLen)
 }
 

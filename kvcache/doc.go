@@ -45,6 +45,15 @@
 // within a block the rows are contiguous, which is what the SIMD kernels
 // want.
 //
+// # Prefix caching
+//
+// PrefixCache (prefix.go) keeps the full blocks of finished sequences,
+// addressed by a hash chain of their tokens, with a reference of its own
+// (Retain/Release, blocks.go); a new sequence whose tokens begin with a
+// cached chain adopts those blocks (AppendBlocks) instead of recomputing
+// them, and unreferenced cached blocks are evicted least recently used
+// first when memory is needed.
+//
 // # Concurrency
 //
 // A Cache is not safe for concurrent mutation: NewSeq, Fork, Free, Truncate,

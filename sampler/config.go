@@ -23,16 +23,16 @@ var ErrInvalidConfig = errors.New("sampler: invalid config")
 // engine should set HistoryCap to its context length.
 const DefaultHistoryCap = 4096
 
-// Config selects the samplers of the chain. The zero value of each field
-// turns that stage off except where noted; DefaultConfig gives llama.cpp's
-// defaults.
+// Config selects the samplers of the chain. The zero value of every field
+// turns its stage off, so Config{} is greedy sampling with no penalties;
+// DefaultConfig gives llama.cpp's defaults.
 type Config struct {
 	Temperature float32 // <= 0: greedy (argmax after penalties, ties -> lowest id)
-	TopK        int     // <= 0: off
-	TopP        float32 // >= 1: off
-	MinP        float32 // <= 0: off
+	TopK        int     // 0: off; >= 0
+	TopP        float32 // 0 or 1: off; in [0, 1]
+	MinP        float32 // 0: off; in [0, 1]
 
-	RepeatPenalty    float32 // 1: off; must be > 0 (0 is treated as invalid, as llama.cpp rejects it)
+	RepeatPenalty    float32 // 0 or 1: off; >= 0
 	PresencePenalty  float32 // 0: off
 	FrequencyPenalty float32 // 0: off
 
@@ -74,14 +74,16 @@ func (c Config) Validate() error {
 	switch {
 	case !finite(c.Temperature):
 		return bad("temperature %v is not finite", c.Temperature)
-	case math.IsNaN(float64(c.TopP)) || c.TopP < 0:
-		return bad("top-p %v must be >= 0 (>= 1 turns it off)", c.TopP)
-	case math.IsNaN(float64(c.MinP)) || c.MinP > 1:
-		return bad("min-p %v must be <= 1 (<= 0 turns it off)", c.MinP)
-	case !finite(c.RepeatPenalty) || c.RepeatPenalty <= 0:
-		// A zero or negative factor would flip or blow up logits; llama.cpp
-		// refuses it too.
-		return bad("repeat penalty %v must be finite and > 0 (1 turns it off)", c.RepeatPenalty)
+	case c.TopK < 0:
+		return bad("top-k %d must be >= 0 (0 turns it off)", c.TopK)
+	case math.IsNaN(float64(c.TopP)) || c.TopP < 0 || c.TopP > 1:
+		return bad("top-p %v must be in [0, 1] (0 and 1 turn it off)", c.TopP)
+	case math.IsNaN(float64(c.MinP)) || c.MinP < 0 || c.MinP > 1:
+		return bad("min-p %v must be in [0, 1] (0 turns it off)", c.MinP)
+	case !finite(c.RepeatPenalty) || c.RepeatPenalty < 0:
+		// A negative factor would flip logits; 0 is the zero value and
+		// means off, like 1.
+		return bad("repeat penalty %v must be finite and >= 0 (0 and 1 turn it off)", c.RepeatPenalty)
 	case !finite(c.PresencePenalty) || c.PresencePenalty < 0:
 		return bad("presence penalty %v must be finite and >= 0", c.PresencePenalty)
 	case !finite(c.FrequencyPenalty) || c.FrequencyPenalty < 0:

@@ -20,8 +20,12 @@ type penalties struct {
 }
 
 func newPenalties(cfg Config, vocab int) penalties {
+	repeat := cfg.RepeatPenalty
+	if repeat == 0 {
+		repeat = 1 // the zero value: off
+	}
 	p := penalties{
-		repeat:   cfg.RepeatPenalty,
+		repeat:   repeat,
 		freq:     cfg.FrequencyPenalty,
 		presence: cfg.PresencePenalty,
 	}

@@ -82,7 +82,7 @@ func (s *Sampler) Sample(logits []float32) int32 {
 	} else {
 		c = candidatesFromLogits(src, s.cand)
 	}
-	if s.cfg.TopP < 1 {
+	if s.cfg.TopP > 0 && s.cfg.TopP < 1 {
 		c = topP(c, sorted, s.cfg.TopP)
 		sorted = true
 	}

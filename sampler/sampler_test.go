@@ -43,7 +43,9 @@ func TestNewValidates(t *testing.T) {
 		{"negative top-p", func(c *Config) { c.TopP = -0.1 }},
 		{"nan min-p", func(c *Config) { c.MinP = nan }},
 		{"min-p above 1", func(c *Config) { c.MinP = 1.01 }},
-		{"zero repeat", func(c *Config) { c.RepeatPenalty = 0 }},
+		{"negative top-k", func(c *Config) { c.TopK = -3 }},
+		{"top-p above 1", func(c *Config) { c.TopP = 1.5 }},
+		{"negative min-p", func(c *Config) { c.MinP = -1 }},
 		{"negative repeat", func(c *Config) { c.RepeatPenalty = -1 }},
 		{"nan repeat", func(c *Config) { c.RepeatPenalty = nan }},
 		{"negative presence", func(c *Config) { c.PresencePenalty = -0.5 }},
@@ -66,11 +68,13 @@ func TestNewValidates(t *testing.T) {
 	good := []func(*Config){
 		func(c *Config) {},
 		func(c *Config) { c.Temperature = 0 },
-		func(c *Config) { c.Temperature = -1 }, // greedy
-		func(c *Config) { c.TopK = -3 },        // off
-		func(c *Config) { c.TopP = 0 },
-		func(c *Config) { c.TopP = 1.5 }, // off
-		func(c *Config) { c.MinP = -1 },  // off
+		func(c *Config) { c.Temperature = -1 },  // greedy
+		func(c *Config) { c.TopK = 0 },          // off
+		func(c *Config) { c.TopP = 0 },          // off
+		func(c *Config) { c.TopP = 1 },          // off
+		func(c *Config) { c.MinP = 0 },          // off
+		func(c *Config) { c.RepeatPenalty = 0 }, // off
+		func(c *Config) { *c = Config{} },       // greedy, nothing else
 		func(c *Config) { c.MinP = 1 },
 		func(c *Config) { c.PenaltyLastN = -1 },
 		func(c *Config) { c.PenaltyLastN = 0 },
@@ -213,7 +217,7 @@ func TestTopPCutoffSampled(t *testing.T) {
 		{0.75, map[int32]float64{1: 0.5 / 0.8, 3: 0.3 / 0.8}},
 		{0.85, map[int32]float64{1: 0.5 / 0.95, 3: 0.3 / 0.95, 0: 0.15 / 0.95}},
 		{0.4, map[int32]float64{1: 1}},
-		{0, map[int32]float64{1: 1}},
+		{0, map[int32]float64{1: 0.5, 3: 0.3, 0: 0.15, 2: 0.05}}, // 0: off
 	}
 	for _, tc := range cases {
 		cfg := offConfig(1)
@@ -442,5 +446,20 @@ func TestSampleDoesNotAllocate(t *testing.T) {
 		if allocs != 0 {
 			t.Errorf("%s: %v allocations per Sample+Accept", name, allocs)
 		}
+	}
+}
+
+// The zero Config is greedy sampling with every other stage off.
+func TestZeroConfigIsGreedy(t *testing.T) {
+	s, err := New(Config{}, 5)
+	if err != nil {
+		t.Fatalf("zero config rejected: %v", err)
+	}
+	logits := []float32{0.1, 2, -1, 1.9, 0}
+	for i := 0; i < 10; i++ {
+		if id := s.Sample(logits); id != 1 {
+			t.Fatalf("zero config sampled %d, want the argmax 1", id)
+		}
+		s.Accept(1) // no penalty may push it off the top
 	}
 }

@@ -9,6 +9,9 @@ import "strings"
 // works for any UTF-8 text; given valid UTF-8 pieces and stop strings, the
 // split points always fall on rune boundaries (a held tail starts where a
 // stop string starts).
+//
+// A StopMatcher holds one stream's state: give each sequence its own; it is
+// not safe for concurrent use.
 type StopMatcher struct {
 	stops   []string
 	maxLen  int

@@ -194,6 +194,10 @@ func cleanSpaces(src []byte) []byte {
 // whose remaining bytes are still to come are held back. Bytes that can
 // not start or continue a valid character are passed through as they are,
 // so the concatenated results equal the concatenated pieces.
+//
+// A StreamDecoder holds one stream's state: make one per sequence with
+// Tokenizer.NewStreamDecoder; it is not safe for concurrent use (the
+// Tokenizer it reads is).
 type StreamDecoder struct {
 	t       *Tokenizer
 	pending []byte

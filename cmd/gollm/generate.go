@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -29,8 +30,11 @@ type generateFlags struct {
 	frequency    float32
 	seed         int64
 	stops        []string
+	reverse      []string
+	ignoreEOS    bool
 	json         bool
 	parseSpecial bool
+	noParseSpec  bool
 	timings      bool // per-layer/per-op report after the run (timings.go)
 	parallel     int  // completions of one prompt decoded together (parallel.go)
 	prof         profileFlags
@@ -41,56 +45,107 @@ func generateCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "generate -m FILE -p TEXT",
 		Short: "Generate text from a prompt, streaming it, with a timing summary on stderr",
-		Args:  cobra.NoArgs,
-		RunE:  func(cmd *cobra.Command, _ []string) error { return runGenerate(&g) },
+		Long: `Generate text from a prompt (-p, -f FILE, or standard input), streaming it to
+stdout with a timing summary on stderr. Ctrl-C stops generating and still
+prints the text, the summary (stop: interrupted) or the --json object; a
+second Ctrl-C exits at once.`,
+		Args: g.model.modelArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error { return runGenerate(cmd.Context(), &g) },
 	}
 	g.model.register(cmd)
 	g.prompt.register(cmd)
 	d := sampler.DefaultConfig()
 	fl := cmd.Flags()
 	fl.IntVarP(&g.n, "n-predict", "n", 128, "tokens to generate (-1: until end of generation or a full context)")
-	fl.Float32Var(&g.temp, "temp", d.Temperature, "temperature (0: greedy)")
-	fl.IntVar(&g.topK, "top-k", d.TopK, "top-k sampling (0: off)")
-	fl.Float32Var(&g.topP, "top-p", d.TopP, "top-p sampling (1: off)")
-	fl.Float32Var(&g.minP, "min-p", d.MinP, "min-p sampling (0: off)")
-	fl.Float32Var(&g.repeat, "repeat-penalty", 1.0, "repetition penalty (1: off)")
-	fl.IntVar(&g.repeatLastN, "repeat-last-n", d.PenaltyLastN, "tokens the penalties look back over")
-	fl.Float32Var(&g.presence, "presence-penalty", 0, "presence penalty (0: off)")
-	fl.Float32Var(&g.frequency, "frequency-penalty", 0, "frequency penalty (0: off)")
-	fl.Int64Var(&g.seed, "seed", -1, "RNG seed (-1: random)")
+	fl.Float32Var(&g.temp, "temp", d.Temperature, "temperature, >= 0 (0: greedy)")
+	fl.IntVar(&g.topK, "top-k", d.TopK, "top-k sampling, >= 0 (0: off)")
+	fl.Float32Var(&g.topP, "top-p", d.TopP, "top-p sampling, in [0, 1] (1: off)")
+	fl.Float32Var(&g.minP, "min-p", d.MinP, "min-p sampling, in [0, 1] (0: off)")
+	fl.Float32Var(&g.repeat, "repeat-penalty", 1.0, "repetition penalty, >= 0 (1: off)")
+	fl.IntVar(&g.repeatLastN, "repeat-last-n", d.PenaltyLastN, "tokens the penalties look back over (-1: the context)")
+	fl.Float32Var(&g.presence, "presence-penalty", 0, "presence penalty, >= 0 (0: off)")
+	fl.Float32Var(&g.frequency, "frequency-penalty", 0, "frequency penalty, >= 0 (0: off)")
+	fl.Int64VarP(&g.seed, "seed", "s", -1, "RNG seed (-1: random; the seed used is printed)")
 	fl.StringArrayVar(&g.stops, "stop", nil, "stop string (repeatable); not included in the output")
+	fl.StringArrayVarP(&g.reverse, "reverse-prompt", "r", nil, "llama.cpp's reverse prompt: a stop string (repeatable)")
+	fl.BoolVar(&g.ignoreEOS, "ignore-eos", false, "never stop at end-of-generation tokens (their logits are masked)")
 	fl.BoolVar(&g.json, "json", false, "print one JSON object instead of streaming text")
 	fl.BoolVar(&g.parseSpecial, "parse-special", true, "turn control-token texts in the prompt into their ids")
+	fl.BoolVar(&g.noParseSpec, "no-parse-special", false, "tokenize control-token texts in the prompt as plain text")
 	fl.IntVar(&g.parallel, "parallel", 1, "generate N completions of the prompt at once, sharing its KV blocks")
 	fl.BoolVar(&g.timings, "timings", false, "report per-layer and per-op times, TTFT, tok/s, ITL percentiles (with --json: in the object)")
 	g.prof.register(cmd)
 	return cmd
 }
 
+// samplerConfig checks the sampling flags (out-of-range values are refused
+// with their valid range) and picks a seed when none was given.
 func (g *generateFlags) samplerConfig() (sampler.Config, error) {
-	if g.n == 0 || g.n < -1 {
+	bad := func(v float32) bool { return math.IsNaN(float64(v)) || math.IsInf(float64(v), 0) }
+	switch {
+	case g.n == 0 || g.n < -1:
 		return sampler.Config{}, usageErr("-n must be positive or -1, got %d", g.n)
+	case bad(g.temp) || g.temp < 0:
+		return sampler.Config{}, usageErr("--temp must be >= 0 (0: greedy), got %v", g.temp)
+	case g.topK < 0:
+		return sampler.Config{}, usageErr("--top-k must be >= 0 (0: off), got %d", g.topK)
+	case bad(g.topP) || g.topP < 0 || g.topP > 1:
+		return sampler.Config{}, usageErr("--top-p must be in [0, 1] (1: off), got %v", g.topP)
+	case bad(g.minP) || g.minP < 0 || g.minP > 1:
+		return sampler.Config{}, usageErr("--min-p must be in [0, 1] (0: off), got %v", g.minP)
+	case bad(g.repeat) || g.repeat < 0:
+		return sampler.Config{}, usageErr("--repeat-penalty must be >= 0 (1: off), got %v", g.repeat)
+	case bad(g.presence) || g.presence < 0:
+		return sampler.Config{}, usageErr("--presence-penalty must be >= 0 (0: off), got %v", g.presence)
+	case bad(g.frequency) || g.frequency < 0:
+		return sampler.Config{}, usageErr("--frequency-penalty must be >= 0 (0: off), got %v", g.frequency)
+	case g.repeatLastN < -1:
+		return sampler.Config{}, usageErr("--repeat-last-n must be >= -1, got %d", g.repeatLastN)
+	case g.seed < -1:
+		return sampler.Config{}, usageErr("--seed must be >= 0, or -1 for a random one, got %d", g.seed)
+	case g.parallel < 1:
+		return sampler.Config{}, usageErr("--parallel must be at least 1, got %d", g.parallel)
+	case g.timings && g.parallel > 1:
+		return sampler.Config{}, usageErr("--timings reports one sequence; it cannot be combined with --parallel %d", g.parallel)
 	}
-	for name, v := range map[string]float32{"temp": g.temp, "top-p": g.topP, "min-p": g.minP, "repeat-penalty": g.repeat} {
-		if math.IsNaN(float64(v)) || v < 0 {
-			return sampler.Config{}, usageErr("--%s must be a non-negative number, got %v", name, v)
-		}
+	if g.topK > 0 && g.temp == 0 && g.model.cmd != nil && g.model.cmd.Flags().Changed("top-k") {
+		fmt.Fprintln(os.Stderr, "gollm: warning: --top-k has no effect with --temp 0 (greedy)")
 	}
 	seed := uint64(g.seed)
 	if g.seed < 0 {
-		seed = uint64(time.Now().UnixNano())
+		seed = randomSeed()
 	}
 	return sampler.Config{Temperature: g.temp, TopK: g.topK, TopP: g.topP, MinP: g.minP,
 		RepeatPenalty: g.repeat, PresencePenalty: g.presence, FrequencyPenalty: g.frequency,
 		PenaltyLastN: g.repeatLastN, Seed: seed}, nil
 }
 
-func runGenerate(g *generateFlags) (err error) {
+// randomSeed is a seed below 2^32, so that llama-cli --seed can reproduce it.
+func randomSeed() uint64 { return uint64(time.Now().UnixNano()) & 0xffffffff }
+
+// stopStrings are --stop and -r, escapes processed; an empty one is refused.
+func (g *generateFlags) stopStrings() ([]string, error) {
+	var out []string
+	for _, s := range append(append([]string(nil), g.stops...), g.reverse...) {
+		s = g.prompt.esc(s)
+		if s == "" {
+			return nil, usageErr("--stop and -r take a non-empty string")
+		}
+		out = append(out, s)
+	}
+	return out, nil
+}
+
+func runGenerate(ctx context.Context, g *generateFlags) (err error) {
 	scfg, err := g.samplerConfig()
 	if err != nil {
 		return err
 	}
-	prompt, err := g.prompt.read(false)
+	stops, err := g.stopStrings()
+	if err != nil {
+		return err
+	}
+	prompt, err := g.prompt.read()
 	if err != nil {
 		return err
 	}
@@ -111,28 +166,42 @@ func runGenerate(g *generateFlags) (err error) {
 	if err != nil {
 		return usageErr("%v", err)
 	}
-	req := engine.Request{Prompt: prompt, ParseSpecial: g.parseSpecial, MaxTokens: g.n, Sampler: smp, Stop: g.stops}
+	req := engine.Request{Prompt: prompt, ParseSpecial: g.parseSpecial && !g.noParseSpec, MaxTokens: g.n,
+		Sampler: smp, Stop: stops, IgnoreEOS: g.ignoreEOS}
 	if g.parallel != 1 {
-		return runParallel(g, m, req, scfg)
+		return runParallel(ctx, g, m, req, scfg)
 	}
 	out := bufio.NewWriter(os.Stdout)
 	if !g.json {
-		req.OnText = func(s string) { out.WriteString(s); out.Flush() }
+		req.OnText = func(s string) bool { out.WriteString(s); out.Flush(); return true }
 	}
-	res, err := m.Generate(req)
-	if err != nil {
+	res, err := m.Generate(ctx, req)
+	if res == nil {
 		return err
 	}
+	genErr := err
 	timings := g.generateTimings(m, res)
 	if g.json {
-		j := generateJSON(m, res)
+		j := generateJSON(m, res, scfg.Seed)
 		j.Timings = timings
-		return writeJSON(os.Stdout, j)
+		if err := writeJSON(os.Stdout, j); err != nil {
+			return err
+		}
+	} else {
+		fmt.Fprintln(out)
+		out.Flush()
+		printSummary(m, res, scfg.Seed)
+		if err := printTimings(timings); err != nil {
+			return err
+		}
 	}
-	fmt.Fprintln(out)
-	out.Flush()
-	printSummary(m, res)
-	return printTimings(timings)
+	if genErr != nil {
+		if interrupted(genErr) {
+			return errInterrupted
+		}
+		return genErr
+	}
+	return nil
 }
 
 // packNote says how the weight packing went, for the load line.
@@ -149,13 +218,13 @@ func packNote(m *engine.Model) string {
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 
-func printSummary(m *engine.Model, r *engine.Result) {
+func printSummary(m *engine.Model, r *engine.Result, seed uint64) {
 	w := os.Stderr
 	fmt.Fprintf(w, "load:     %.1f ms%s\n", ms(m.LoadTime), packNote(m))
 	fmt.Fprintf(w, "prompt:   %d tokens, prefill %.1f ms (%.1f tok/s), TTFT %.1f ms\n",
 		len(r.PromptTokens), ms(r.Stats.Prefill), r.PrefillTPS(), ms(r.Stats.TTFT))
-	fmt.Fprintf(w, "generate: %d tokens, decode %.1f ms (%.2f tok/s), stop: %s, %d threads\n",
-		len(r.Tokens), ms(r.Stats.Decode), r.DecodeTPS(), r.StopReason, m.Threads())
+	fmt.Fprintf(w, "generate: %d tokens, decode %.1f ms (%.2f tok/s), stop: %s, %d threads, seed %d\n",
+		len(r.Tokens), ms(r.Stats.Decode), r.DecodeTPS(), r.StopReason, m.Threads(), seed)
 }
 
 // generateResult is the --json output of generate.
@@ -164,6 +233,7 @@ type generateResult struct {
 	Tokens       []int32        `json:"tokens"`
 	Text         string         `json:"text"`
 	StopReason   string         `json:"stop_reason"`
+	Seed         uint64         `json:"seed"`
 	NPrompt      int            `json:"n_prompt"`
 	NGen         int            `json:"n_gen"`
 	Threads      int            `json:"threads"`
@@ -179,9 +249,9 @@ type generateResult struct {
 	Timings      *bench.Timings `json:"timings,omitempty"`
 }
 
-func generateJSON(m *engine.Model, r *engine.Result) *generateResult {
+func generateJSON(m *engine.Model, r *engine.Result, seed uint64) *generateResult {
 	return &generateResult{
-		PromptTokens: r.PromptTokens, Tokens: r.Tokens, Text: r.Text, StopReason: r.StopReason,
+		PromptTokens: r.PromptTokens, Tokens: r.Tokens, Text: r.Text, StopReason: r.StopReason, Seed: seed,
 		NPrompt: len(r.PromptTokens), NGen: len(r.Tokens), Threads: m.Threads(),
 		LoadMS: ms(m.LoadTime), TokenizeMS: ms(r.Stats.Tokenize),
 		PrefillMS: ms(r.Stats.Prefill), PrefillTPS: r.PrefillTPS(), TTFTMS: ms(r.Stats.TTFT),

@@ -17,7 +17,7 @@ func inspectCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "inspect -m FILE",
 		Short: "Show a GGUF file's metadata and tensors, and whether gollm supports them",
-		Args:  cobra.NoArgs,
+		Args:  pathArgs(&path),
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if path == "" {
 				return usageErr("-m/--model is required")

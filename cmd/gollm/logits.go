@@ -10,22 +10,23 @@ import (
 
 func logitsCmd() *cobra.Command {
 	var (
-		mf           modelFlags
-		pf           promptFlags
-		top          int
-		all, asJSON  bool
-		noBOS        bool
-		parseSpecial bool
+		mf             modelFlags
+		pf             promptFlags
+		top            int
+		all, asJSON    bool
+		noBOS          bool
+		parseSpecial   bool
+		noParseSpecial bool
 	)
 	cmd := &cobra.Command{
 		Use:   "logits -m FILE -p TEXT",
 		Short: "Print the teacher-forced logits of a prompt (for numerical parity checks)",
-		Args:  cobra.NoArgs,
+		Args:  mf.modelArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if top < 0 {
 				return usageErr("--top must not be negative")
 			}
-			prompt, err := pf.read(false)
+			prompt, err := pf.read()
 			if err != nil {
 				return err
 			}
@@ -34,7 +35,7 @@ func logitsCmd() *cobra.Command {
 				return err
 			}
 			defer m.Close()
-			ids := m.Tokenizer.Encode(prompt, !noBOS, parseSpecial)
+			ids := m.Tokenizer.Encode(prompt, !noBOS, parseSpecial && !noParseSpecial)
 			if len(ids) == 0 {
 				return fmt.Errorf("the prompt has no tokens")
 			}
@@ -78,7 +79,8 @@ func logitsCmd() *cobra.Command {
 	cmd.Flags().BoolVar(&all, "all", false, "also print every logit")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print JSON")
 	cmd.Flags().BoolVar(&noBOS, "no-bos", false, "do not add the BOS token")
-	cmd.Flags().BoolVar(&parseSpecial, "parse-special", false, "turn control-token texts into their ids")
+	cmd.Flags().BoolVar(&parseSpecial, "parse-special", true, "turn control-token texts such as <s> into their ids")
+	cmd.Flags().BoolVar(&noParseSpecial, "no-parse-special", false, "tokenize control-token texts as plain text")
 	return cmd
 }
 

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"time"
@@ -23,10 +24,7 @@ type parallelResult struct {
 // runParallel generates g.parallel completions of one prompt together: the
 // prompt is prefilled once and its KV blocks are shared; completion i uses
 // the seed + i.
-func runParallel(g *generateFlags, m *engine.Model, req engine.Request, cfg sampler.Config) error {
-	if g.parallel < 1 {
-		return usageErr("--parallel must be at least 1, got %d", g.parallel)
-	}
+func runParallel(ctx context.Context, g *generateFlags, m *engine.Model, req engine.Request, cfg sampler.Config) error {
 	samplers := make([]*sampler.Sampler, g.parallel)
 	for i := range samplers {
 		c := cfg
@@ -37,9 +35,9 @@ func runParallel(g *generateFlags, m *engine.Model, req engine.Request, cfg samp
 		}
 		samplers[i] = s
 	}
-	results, err := m.GenerateN(req, samplers, nil)
-	if err != nil {
-		return err
+	results, genErr := m.GenerateN(ctx, req, samplers, nil)
+	if len(results) == 0 {
+		return genErr
 	}
 	var decode time.Duration
 	tokens := 0
@@ -47,14 +45,17 @@ func runParallel(g *generateFlags, m *engine.Model, req engine.Request, cfg samp
 	for _, r := range results {
 		decode = max(decode, r.Stats.Decode)
 		tokens += len(r.Tokens) - 1
-		out.Completions = append(out.Completions, generateJSON(m, r))
+		out.Completions = append(out.Completions, generateJSON(m, r, cfg.Seed+uint64(len(out.Completions))))
 	}
 	if decode > 0 {
 		out.SystemTPS = float64(tokens) / decode.Seconds()
 	}
 	out.DecodeMS = ms(decode)
 	if g.json {
-		return writeJSON(os.Stdout, out)
+		if err := writeJSON(os.Stdout, out); err != nil {
+			return err
+		}
+		return parallelErr(genErr)
 	}
 	for i, r := range results {
 		fmt.Printf("--- completion %d (%d tokens, %s)\n%s\n", i, len(r.Tokens), r.StopReason, r.Text)
@@ -65,5 +66,13 @@ func runParallel(g *generateFlags, m *engine.Model, req engine.Request, cfg samp
 		len(r0.PromptTokens), ms(r0.Stats.Prefill), r0.PrefillTPS(), ms(r0.Stats.TTFT))
 	fmt.Fprintf(os.Stderr, "generate: %d completions, %d tokens after the first ones in %.1f ms: %.2f tok/s system, %.2f tok/s per sequence, %d threads\n",
 		g.parallel, tokens, ms(decode), out.SystemTPS, out.SystemTPS/float64(g.parallel), m.Threads())
-	return nil
+	fmt.Fprintf(os.Stderr, "seeds:    %d to %d (completion i uses seed + i)\n", cfg.Seed, cfg.Seed+uint64(g.parallel)-1)
+	return parallelErr(genErr)
+}
+
+func parallelErr(err error) error {
+	if interrupted(err) {
+		return errInterrupted
+	}
+	return err
 }

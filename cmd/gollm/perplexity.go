@@ -15,7 +15,7 @@ func perplexityCmd() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "perplexity -m FILE -f TEXT -c N",
 		Short: "Perplexity of a text, by llama.cpp's method (chunks of -c tokens, second halves scored)",
-		Args:  cobra.NoArgs,
+		Args:  mf.modelArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if file == "" {
 				return usageErr("-f/--file is required")
@@ -42,13 +42,17 @@ func perplexityCmd() *cobra.Command {
 			defer m.Close()
 			ids := m.Tokenizer.Encode(string(text), true, false)
 			fmt.Fprintf(os.Stderr, "perplexity: %d tokens, %d chunks of %d\n", len(ids), len(ids)/n, n)
-			res, err := m.Perplexity(ids, n, func(i int, ppl float64) {
+			res, err := m.Perplexity(cmd.Context(), ids, n, func(i int, ppl float64) {
 				fmt.Printf("[%d]%.4f,", i+1, ppl)
 			})
-			if err != nil {
+			fmt.Println()
+			switch {
+			case res != nil && res.Partial:
+				fmt.Printf("Partial estimate (interrupted after %d of %d chunks): PPL = %.4f +/- %.5f\n", res.Chunks, len(ids)/n, res.PPL, res.PlusMinus)
+				return errInterrupted
+			case err != nil:
 				return err
 			}
-			fmt.Println()
 			fmt.Printf("Final estimate: PPL = %.4f +/- %.5f\n", res.PPL, res.PlusMinus)
 			return nil
 		},
