@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -8,10 +9,12 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 )
 
 // openAIStub streams four one-word chunks per completion, with usage, and
@@ -110,5 +113,85 @@ func TestBenchServeUsageErrors(t *testing.T) {
 	_, stderr, code := run(t, "bench", "serve", "--base-url", "http://127.0.0.1:1", "--num-prompts", "1", "--warmup", "0")
 	if code != 1 || !strings.Contains(stderr, "connection") {
 		t.Errorf("unreachable: exit %d, %q", code, stderr)
+	}
+}
+
+// End to end: gollm serve on a small ../shared model, measured by gollm
+// bench serve. Every request completes with exactly --output-len tokens
+// (ignore_eos honoured) and the server's timings come back.
+func TestBenchServeAgainstGollmServe(t *testing.T) {
+	model, err := filepath.Abs("../../../shared/models/stories260K.gguf")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(model); err != nil {
+		t.Skip("../shared not found: skipping the gollm serve end-to-end test")
+	}
+	srv := exec.Command(gollmBin(t), "serve", "-m", model, "--port", "0", "--parallel", "4")
+	errPipe, err := srv.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := srv.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		srv.Process.Signal(os.Interrupt)
+		srv.Wait()
+	})
+	addr := make(chan string, 1)
+	go func() {
+		sc := bufio.NewScanner(errPipe)
+		for sc.Scan() {
+			if _, a, ok := strings.Cut(sc.Text(), "listening on "); ok {
+				addr <- strings.Fields(a)[0]
+			}
+		}
+		close(addr)
+	}()
+	var url string
+	select {
+	case url = <-addr:
+	case <-time.After(30 * time.Second):
+		t.Fatal("gollm serve did not say where it listens")
+	}
+	if url == "" {
+		t.Fatal("gollm serve exited before listening")
+	}
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		resp, err := http.Get(url + "/health")
+		if err == nil {
+			resp.Body.Close()
+			if resp.StatusCode == http.StatusOK {
+				break
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("gollm serve not healthy: %v", err)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	stdout, stderr, code := run(t, "bench", "serve", "--base-url", url, "-m", model, "-c", "1,4",
+		"--num-prompts", "4", "--input-len", "16", "--output-len", "12", "--warmup", "1", "-o", "json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var rep struct {
+		Levels []map[string]any `json:"levels"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
+		t.Fatalf("%v\n%s", err, stdout)
+	}
+	for _, l := range rep.Levels {
+		if l["completed"] != 4.0 || l["failed"] != 0.0 || l["total_output_tokens"] != 48.0 {
+			t.Errorf("%v: completed %v failed %v output tokens %v (errors %v)", l["label"], l["completed"], l["failed"], l["total_output_tokens"], l["errors"])
+		}
+		if l["server_requests"] != 4.0 || l["mean_server_predicted_tps"] == nil || l["mean_server_queue_ms"] == nil {
+			t.Errorf("%v: no server timings: %v", l["label"], l)
+		}
+		if ttft, _ := l["mean_ttft_ms"].(float64); ttft <= 0 {
+			t.Errorf("%v: TTFT %v", l["label"], l["mean_ttft_ms"])
+		}
 	}
 }
