@@ -12,7 +12,9 @@ import (
 	"net"
 	"net/http"
 	"slices"
+	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 )
 
@@ -146,6 +148,12 @@ func (t *Target) Do(ctx context.Context, p Prompt) RequestResult {
 	}
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "text/event-stream")
+	// A keep-alive connection the server closed while idle (between
+	// levels, or during a slow warm-up) fails a POST before the server
+	// sees it; with an idempotency key Go's transport resends such a
+	// request on a fresh connection instead of failing it (it never
+	// resends once the server may have read it).
+	req.Header.Set("Idempotency-Key", idempotencyKey())
 	if t.APIKey != "" {
 		req.Header.Set("Authorization", "Bearer "+t.APIKey)
 	}
@@ -335,4 +343,12 @@ func (t *Target) FetchModel(ctx context.Context) (string, error) {
 		return "", errors.New("loadgen: the server lists no models")
 	}
 	return list.Data[0].ID, nil
+}
+
+var idemSeq atomic.Uint64
+
+var idemPrefix = strconv.FormatInt(time.Now().UnixNano(), 36)
+
+func idempotencyKey() string {
+	return "gollm-bench-" + idemPrefix + "-" + strconv.FormatUint(idemSeq.Add(1), 36)
 }

@@ -2,7 +2,12 @@ package loadgen
 
 import (
 	"context"
+	"fmt"
+	"io"
+	"net"
 	"net/http"
+	"net/http/httptest"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -134,5 +139,49 @@ func TestFetchModel(t *testing.T) {
 	id, err := target(fs).FetchModel(context.Background())
 	if err != nil || id != "fake-model" {
 		t.Errorf("%q %v", id, err)
+	}
+}
+
+type connCount struct{ n int }
+
+type connKey struct{}
+
+// A server that drops a kept-alive connection when the next request
+// arrives on it (as one does that closed the connection while idle): the
+// request is resent on a fresh connection, not counted as a failure.
+func TestDoResendsOnStaleConnection(t *testing.T) {
+	var seen atomic.Int64
+	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		seen.Add(1)
+		io.Copy(io.Discard, r.Body)
+		cc := r.Context().Value(connKey{}).(*connCount)
+		cc.n++
+		if cc.n > 1 {
+			if c, _, err := http.NewResponseController(w).Hijack(); err == nil {
+				c.Close()
+			}
+			return
+		}
+		w.Header().Set("Content-Type", "text/event-stream")
+		fmt.Fprint(w, "data: {\"choices\":[{\"text\":\" w\"}]}\n\ndata: [DONE]\n\n")
+	})
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := &httptest.Server{Listener: ln, Config: &http.Server{Handler: h,
+		ConnContext: func(ctx context.Context, _ net.Conn) context.Context {
+			return context.WithValue(ctx, connKey{}, &connCount{})
+		}}}
+	srv.Start()
+	defer srv.Close()
+	tg := &Target{BaseURL: srv.URL, Endpoint: EndpointCompletions, Timeout: 5 * time.Second, HTTP: NewHTTPClient(1)}
+	for i := range 3 {
+		if r := tg.Do(context.Background(), prompt); !r.OK() {
+			t.Fatalf("request %d: %s: %v", i, r.ErrKind, r.Err)
+		}
+	}
+	if n := seen.Load(); n != 5 {
+		t.Errorf("server saw %d requests, want 3 answered + 2 dropped", n)
 	}
 }

@@ -149,6 +149,11 @@ func (r *Runner) phase(ctx context.Context, lv, shown Level, n int, d time.Durat
 		}
 		r.next += n
 	}
+	if hc := r.cfg.Target.HTTP; hc != nil {
+		// Connections left idle since the last phase may have been closed
+		// by the server; start the phase with fresh ones.
+		hc.CloseIdleConnections()
+	}
 	var sem chan struct{}
 	if lv.Concurrency > 0 {
 		sem = make(chan struct{}, lv.Concurrency)
