@@ -166,5 +166,6 @@ func boxes(levels []Summary, ylabel string, samples func(*Summary) []float64) (*
 	// Half a slot of room either side, so the end boxes are not cut.
 	p.X.Min, p.X.Max = -0.5, float64(len(levels))-0.5
 	p.Y.Min = 0
+	p.Y.Max *= 1.05 // the top whisker or box edge off the frame
 	return p, nil
 }

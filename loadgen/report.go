@@ -215,8 +215,10 @@ func (r *Report) describeWorkload() string {
 	parts = append(parts, fmt.Sprintf("%d output tokens", r.OutputLen))
 	if r.DurationS > 0 {
 		parts = append(parts, fmt.Sprintf("%gs per level", r.DurationS))
-	} else {
+	} else if r.NumPrompts > 0 {
 		parts = append(parts, fmt.Sprintf("%d requests per level", r.NumPrompts))
+	} else {
+		parts = append(parts, "4 x concurrency requests per level")
 	}
 	if r.Warmup > 0 {
 		parts = append(parts, fmt.Sprintf("%d warm-up", r.Warmup))
