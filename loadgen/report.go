@@ -229,6 +229,8 @@ func (r *Report) describeWorkload() string {
 // num formats a figure with about four significant digits.
 func num(x float64) string {
 	switch {
+	case x == math.Trunc(x) && math.Abs(x) < 1e9:
+		return strconv.FormatFloat(x, 'f', 0, 64) // counts
 	case x == 0:
 		return "0"
 	case math.Abs(x) >= 1000:
