@@ -63,7 +63,7 @@ func newRunner(t *testing.T, fs *fakeServer, cfg Config) *Runner {
 func TestRunClosedLoopWarmupExcluded(t *testing.T) {
 	fs := newFakeServer(t, func(n int) fakeScript {
 		if n < 3 {
-			return steady(2, 250*time.Millisecond, time.Millisecond) // warm-up: slow
+			return steady(7, time.Millisecond, time.Millisecond) // warm-up: 7 tokens
 		}
 		return steady(2, 20*time.Millisecond, time.Millisecond)
 	})
@@ -80,11 +80,11 @@ func TestRunClosedLoopWarmupExcluded(t *testing.T) {
 		t.Fatalf("%d measured requests, want 12", len(res.Requests))
 	}
 	s := Summarize(res, SLO{}, 0)
-	if s.Completed != 12 || s.TTFT.Max >= 250 {
-		t.Errorf("completed %d, max TTFT %vms: a warm-up request was counted", s.Completed, s.TTFT.Max)
+	if s.Completed != 12 || s.TotalOutputTokens != 12*2 {
+		t.Errorf("completed %d with %d tokens, want 12 x 2: a warm-up request (7 tokens) was counted", s.Completed, s.TotalOutputTokens)
 	}
-	if m := fs.maxIn.Load(); m != 4 {
-		t.Errorf("server saw %d requests at once, want 4", m)
+	if m := fs.maxIn.Load(); m > 4 || m < 2 {
+		t.Errorf("server saw %d requests at once, want up to 4", m)
 	}
 	if s.MaxConcurrentRequests > 4 {
 		t.Errorf("client counted %d in flight", s.MaxConcurrentRequests)
@@ -136,14 +136,14 @@ func TestRunSurvivesFailingServer(t *testing.T) {
 		return steady(3, 5*time.Millisecond, time.Millisecond)
 	})
 	r := newRunner(t, fs, Config{NumPrompts: 16})
-	r.cfg.Target.Timeout = 300 * time.Millisecond
+	r.cfg.Target.Timeout = 1500 * time.Millisecond
 	start := time.Now()
 	res, err := r.Run(context.Background(), Level{Concurrency: 3})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if time.Since(start) > 3*time.Second {
-		t.Errorf("run took %v with a 300ms request timeout", time.Since(start))
+	if time.Since(start) > 8*time.Second {
+		t.Errorf("run took %v with a 1.5s request timeout", time.Since(start))
 	}
 	s := Summarize(res, SLO{}, 0)
 	want := map[string]int{"http_500": 2, "http_429": 1, ErrKindTimeout: 1, ErrKindBroken: 1}
@@ -167,20 +167,24 @@ func TestRunOpenLoopFollowsSchedule(t *testing.T) {
 	fs := newFakeServer(t, func(int) fakeScript { return steady(2, 30*time.Millisecond, time.Millisecond) })
 	const n, rate = 40, 100.0
 	r := newRunner(t, fs, Config{NumPrompts: n, Seed: 5})
+	t0 := time.Now()
 	res, err := r.Run(context.Background(), Level{RequestRate: rate, Burstiness: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
-	// The same draws the runner made (its first level's seed).
+	// The same draws the runner made (its first level's seed): request i is
+	// never sent before its scheduled time (the phase starts after t0), and
+	// the last one not long after its own.
 	a := NewArrivals(rate, 1, 5+7919)
-	var ideal time.Duration
-	a.Next() // before the first request
-	for range n - 1 {
-		ideal += a.Next()
+	var sched time.Duration
+	for i := range n {
+		sched += a.Next()
+		if got := res.Requests[i].Start.Sub(t0); got < sched {
+			t.Fatalf("request %d sent at %v, scheduled at %v", i, got, sched)
+		}
 	}
-	span := res.Requests[n-1].Start.Sub(res.Requests[0].Start)
-	if span < ideal-50*time.Millisecond || span > ideal+300*time.Millisecond {
-		t.Errorf("span of sends %v, the schedule's %v", span, ideal)
+	if got := res.Requests[n-1].Start.Sub(t0); got > sched+2*time.Second {
+		t.Errorf("last request sent at %v, scheduled at %v", got, sched)
 	}
 	if fs.maxIn.Load() < 2 {
 		t.Errorf("open loop never overlapped requests (max in flight %d)", fs.maxIn.Load())
@@ -208,7 +212,9 @@ func TestRunDuration(t *testing.T) {
 		t.Fatalf("%d requests in %v", len(res.Requests), d)
 	}
 	for _, q := range res.Requests {
-		if q.Start.Sub(res.Requests[0].Start) > d {
+		// Sent only while the duration lasts (the slack: a goroutine's
+		// start on a loaded machine).
+		if q.Start.Sub(res.Requests[0].Start) > d+time.Second {
 			t.Errorf("a request was sent %v after the start", q.Start.Sub(res.Requests[0].Start))
 		}
 	}
