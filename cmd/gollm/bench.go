@@ -85,6 +85,7 @@ partial.
 	fl.Float64Var(&f.memBW, "mem-bw", 0, "the machine's read bandwidth in GB/s for the BW % column (0: measure it)")
 	fl.Uint64Var(&f.seed, "seed", 1, "seed of the random token ids")
 	f.prof.register(cmd)
+	cmd.AddCommand(benchServeCmd())
 	return cmd
 }
 
