@@ -50,7 +50,10 @@ func newCompletion(m *Model, req Request, smp *sampler.Sampler, prompt []int32, 
 func (c *completion) sample(logits []float32, phase Phase, start time.Time) int32 {
 	t := c.m.Timers
 	t.phase = phase
+	// The sampling op also covers the token's bookkeeping (detokenizing,
+	// stop strings, the callback), so the ops add up to the decode time.
 	t.mark(-1, OpSampling)
+	defer t.stop()
 	for _, id := range c.eog {
 		if int(id) < len(logits) {
 			logits[id] = float32(math.Inf(-1))
@@ -58,7 +61,6 @@ func (c *completion) sample(logits []float32, phase Phase, start time.Time) int3
 	}
 	id := c.smp.Sample(logits)
 	c.smp.Accept(id)
-	t.stop()
 	now := time.Now()
 	if len(c.res.Tokens) == 0 {
 		c.first = now

@@ -164,6 +164,7 @@ func newModel(f *gguf.File, opt Options) (*Model, error) {
 		embedDequant: embTraits.Dequantize,
 	}
 	m.seq = cache.NewSeq()
+	m.seqTokens = make([]int32, 0, ctx) // the default sequence never holds more: no growth while decoding
 	m.Timers.Enabled = opt.Timers
 	m.startPacking(packMode)
 	return m, nil
