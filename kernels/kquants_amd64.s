@@ -293,13 +293,15 @@ GLOBL shufPairW16<>(SB), RODATA|NOPTR, $128
 	VMOVDQU qlo(SI), Y10          \
 	VMOVDQU qlo+32(SI), Y11       \
 	VPAND   Y15, Y10, Y5          \
-	VPSLLW  $4, qho(SI), Y7       \
+	VMOVDQU qho(SI), Y7           \
+	VPSLLW  $4, Y7, Y7            \
 	VPAND   Y13, Y7, Y7           \
 	VPOR    Y7, Y5, Y5            \
 	Q6_K_SCALES(m0)               \
 	Q6_K_TOKS4(ao)                \
 	VPAND   Y15, Y11, Y5          \
-	VPSLLW  $2, qho(SI), Y7       \
+	VMOVDQU qho(SI), Y7           \
+	VPSLLW  $2, Y7, Y7            \
 	VPAND   Y13, Y7, Y7           \
 	VPOR    Y7, Y5, Y5            \
 	Q6_K_SCALES(m1)               \
@@ -312,7 +314,8 @@ GLOBL shufPairW16<>(SB), RODATA|NOPTR, $128
 	Q6_K_TOKS4(ao+64)             \
 	VPSRLW  $4, Y11, Y5           \
 	VPAND   Y15, Y5, Y5           \
-	VPSRLW  $2, qho(SI), Y7       \
+	VMOVDQU qho(SI), Y7           \
+	VPSRLW  $2, Y7, Y7            \
 	VPAND   Y13, Y7, Y7           \
 	VPOR    Y7, Y5, Y5            \
 	Q6_K_SCALES(m3)               \
