@@ -56,7 +56,7 @@ func registerSamplingFlags(cmd *cobra.Command, g *generateFlags) {
 	fl := cmd.Flags()
 	fl.Float32Var(&g.temp, "temp", d.Temperature, "temperature, >= 0 (0: greedy)")
 	fl.IntVar(&g.topK, "top-k", d.TopK, "top-k sampling, >= 0 (0: off)")
-	fl.Float32Var(&g.topP, "top-p", d.TopP, "top-p sampling, in [0, 1] (1: off)")
+	fl.Float32Var(&g.topP, "top-p", d.TopP, "top-p sampling, in [0, 1] (1: off; 0: the most probable token only, as llama.cpp)")
 	fl.Float32Var(&g.minP, "min-p", d.MinP, "min-p sampling, in [0, 1] (0: off)")
 	fl.Float32Var(&g.repeat, "repeat-penalty", 1.0, "repetition penalty, >= 0 (1: off)")
 	fl.IntVar(&g.repeatLastN, "repeat-last-n", d.PenaltyLastN, "tokens the penalties look back over (-1: the context)")

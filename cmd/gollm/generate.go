@@ -60,7 +60,7 @@ second Ctrl-C exits at once.`,
 	fl.IntVarP(&g.n, "n-predict", "n", 128, "tokens to generate (-1: until end of generation or a full context)")
 	fl.Float32Var(&g.temp, "temp", d.Temperature, "temperature, >= 0 (0: greedy)")
 	fl.IntVar(&g.topK, "top-k", d.TopK, "top-k sampling, >= 0 (0: off)")
-	fl.Float32Var(&g.topP, "top-p", d.TopP, "top-p sampling, in [0, 1] (1: off)")
+	fl.Float32Var(&g.topP, "top-p", d.TopP, "top-p sampling, in [0, 1] (1: off; 0: the most probable token only, as llama.cpp)")
 	fl.Float32Var(&g.minP, "min-p", d.MinP, "min-p sampling, in [0, 1] (0: off)")
 	fl.Float32Var(&g.repeat, "repeat-penalty", 1.0, "repetition penalty, >= 0 (1: off)")
 	fl.IntVar(&g.repeatLastN, "repeat-last-n", d.PenaltyLastN, "tokens the penalties look back over (-1: the context)")
@@ -117,7 +117,13 @@ func (g *generateFlags) samplerConfig() (sampler.Config, error) {
 	if g.seed < 0 {
 		seed = randomSeed()
 	}
-	return sampler.Config{Temperature: g.temp, TopK: g.topK, TopP: g.topP, MinP: g.minP,
+	topP := g.topP
+	if topP == 0 {
+		// llama.cpp's top-p 0 keeps the most probable token alone; the
+		// library's zero means "off", so ask for the smallest positive p.
+		topP = math.SmallestNonzeroFloat32
+	}
+	return sampler.Config{Temperature: g.temp, TopK: g.topK, TopP: topP, MinP: g.minP,
 		RepeatPenalty: g.repeat, PresencePenalty: g.presence, FrequencyPenalty: g.frequency,
 		PenaltyLastN: g.repeatLastN, Seed: seed}, nil
 }

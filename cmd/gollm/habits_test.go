@@ -171,6 +171,23 @@ func TestCLIEscapes(t *testing.T) {
 	}
 }
 
+// --top-p 0 keeps the most probable token alone, as in llama.cpp: a
+// sampled run with it is the greedy run (the library's TopP 0 means off).
+func TestCLITopPZeroIsGreedy(t *testing.T) {
+	model := synthModel(t)
+	greedy, _, code := run(t, "generate", "-m", model, "-p", "Once", "-n", "24", "--temp", "0", "--ignore-eos")
+	if code != 0 {
+		t.Fatal("greedy generate failed")
+	}
+	for _, seed := range []string{"1", "2", "3"} {
+		out, stderr, _ := run(t, "generate", "-m", model, "-p", "Once", "-n", "24", "--temp", "1.5", "--top-k", "0",
+			"--min-p", "0", "--top-p", "0", "-s", seed, "--ignore-eos")
+		if out != greedy {
+			t.Errorf("--top-p 0 -s %s: %q, want the greedy %q (%s)", seed, out, greedy, stderr)
+		}
+	}
+}
+
 // Every usage error exits 2 with one line naming the problem; llama.cpp's
 // flags are accepted or named whole.
 func TestCLIUsageErrors(t *testing.T) {
