@@ -1036,6 +1036,140 @@ q3kdone:
 	MOVSS X0, ret+24(FP)
 	RET
 
+// Q3_K, 4 tokens: one 32-element group's quants q = bits - 4*(hmask bit
+// clear), as signed bytes in Y6 and |q| in Y7, its scale pair k of Ysc in
+// Y10, computed once; each token adds maddubs(|q|, sign(a, q)) . scales to
+// its int32 lanes (the same integers as Q3_K_GROUP's two products: Q8_K
+// quants never reach -128, so VPSIGNB cannot overflow).
+#define Q3_K_GROUP4(sh, b, ao, Ysc, k) \
+	VPSRLW     $sh, Y5, Y6                  \
+	VPAND      Y15, Y6, Y6                  \
+	VPSRLW     $b, Y4, Y7                   \
+	VPAND      Y14, Y7, Y7                  \
+	VPSLLW     $2, Y7, Y7                   \
+	VPSUBB     Y7, Y6, Y6                   \
+	VPABSB     Y6, Y7                       \
+	VPSHUFB    shufPairW16<>+k(SB), Ysc, Y10 \
+	Q3_K_TOK(DI, ao, Y0)                    \
+	Q3_K_TOK(R8, ao, Y1)                    \
+	Q3_K_TOK(R9, ao, Y8)                    \
+	Q3_K_TOK(R10, ao, Y9)
+
+#define Q3_K_TOK(P, ao, sumi) \
+	VMOVDQU    ao(P), Y11       \
+	VPSIGNB    Y6, Y11, Y11     \
+	VPMADDUBSW Y11, Y7, Y11     \
+	VPMADDWD   Y10, Y11, Y11    \
+	VPADDD     Y11, sumi, sumi
+
+// acc (on the stack) += (y.d * x.d) * float(sumi); Y7 = x.d.
+#define Q3_K_FINISH(P, sumi, acc) \
+	VBROADCASTSS 0(P), Y6     \
+	VMULPS       Y7, Y6, Y6   \
+	VCVTDQ2PS    sumi, sumi   \
+	VMOVUPS      acc, Y11     \
+	VFMADD231PS  sumi, Y6, Y11 \
+	VMOVUPS      Y11, acc
+
+// func vecDotQ3_KQ8_Kx4AVX2(nb int, w, a *byte, stride int, out *float32, ostride int)
+//
+// Each token's float steps are vecDotQ3_KQ8_KAVX2's: eight lanes, one FMA
+// per block, the same horizontal sum.
+TEXT ·vecDotQ3_KQ8_Kx4AVX2(SB), NOSPLIT, $128-48
+	X4_PROLOGUE
+	VMOVUPS Y0, acc0-128(SP)
+	VMOVUPS Y0, acc1-96(SP)
+	VMOVUPS Y0, acc2-64(SP)
+	VMOVUPS Y0, acc3-32(SP)
+	BYTE_CONST($0x03030303, X15, Y15)
+	BYTE_CONST($0x01010101, X14, Y14)
+	BYTE_CONST($0x20202020, X13, Y13)
+	VPCMPEQB Y12, Y12, Y12
+	TESTQ CX, CX
+	JZ    q3kx4done
+
+q3kx4loop:
+	// The sixteen scales as in vecDotQ3_KQ8_KAVX2 (R11-R13, AX, DX).
+	MOVL 96(SI), AX
+	MOVL 100(SI), DX
+	MOVL 104(SI), R13
+	MOVL AX, R11
+	ANDL $0x0f0f0f0f, R11
+	MOVL R13, R12
+	ANDL $0x03030303, R12
+	SHLL $4, R12
+	ORL  R12, R11
+	VMOVD R11, X2
+	MOVL DX, R11
+	ANDL $0x0f0f0f0f, R11
+	MOVL R13, R12
+	SHRL $2, R12
+	ANDL $0x03030303, R12
+	SHLL $4, R12
+	ORL  R12, R11
+	VPINSRD $1, R11, X2, X2
+	MOVL AX, R11
+	SHRL $4, R11
+	ANDL $0x0f0f0f0f, R11
+	MOVL R13, R12
+	SHRL $4, R12
+	ANDL $0x03030303, R12
+	SHLL $4, R12
+	ORL  R12, R11
+	VPINSRD $2, R11, X2, X2
+	MOVL DX, R11
+	SHRL $4, R11
+	ANDL $0x0f0f0f0f, R11
+	MOVL R13, R12
+	SHRL $6, R12
+	ANDL $0x03030303, R12
+	SHLL $4, R12
+	ORL  R12, R11
+	VPINSRD $3, R11, X2, X2
+	VPSUBB    X13, X2, X2
+	VPMOVSXBW X2, Y2
+	VPERMQ    $0xee, Y2, Y3
+	VPERMQ    $0x44, Y2, Y2
+
+	VPXOR   Y0, Y0, Y0
+	VPXOR   Y1, Y1, Y1
+	VPXOR   Y8, Y8, Y8
+	VPXOR   Y9, Y9, Y9
+	VMOVDQU 0(SI), Y4
+	VPXOR   Y12, Y4, Y4       // inverted hmask
+	VMOVDQU 32(SI), Y5
+	Q3_K_GROUP4(0, 0, 4, Y2, 0)
+	Q3_K_GROUP4(2, 1, 36, Y2, 32)
+	Q3_K_GROUP4(4, 2, 68, Y2, 64)
+	Q3_K_GROUP4(6, 3, 100, Y2, 96)
+	VMOVDQU 64(SI), Y5
+	Q3_K_GROUP4(0, 4, 132, Y3, 0)
+	Q3_K_GROUP4(2, 5, 164, Y3, 32)
+	Q3_K_GROUP4(4, 6, 196, Y3, 64)
+	Q3_K_GROUP4(6, 7, 228, Y3, 96)
+
+	VPBROADCASTW 108(SI), X7
+	VCVTPH2PS    X7, Y7
+	Q3_K_FINISH(DI, Y0, acc0-128(SP))
+	Q3_K_FINISH(R8, Y1, acc1-96(SP))
+	Q3_K_FINISH(R9, Y8, acc2-64(SP))
+	Q3_K_FINISH(R10, Y9, acc3-32(SP))
+
+	ADDQ $110, SI
+	ADVANCE4(292)
+	DECQ CX
+	JNZ  q3kx4loop
+
+q3kx4done:
+	Q5_K_OUT(acc0-128(SP), X0)
+	Q5_K_OUT(acc1-96(SP), X5)
+	Q5_K_OUT(acc2-64(SP), X6)
+	Q5_K_OUT(acc3-32(SP), X7)
+	VINSERTPS $0x10, X5, X0, X0
+	VINSERTPS $0x20, X6, X0, X0
+	VINSERTPS $0x30, X7, X0, X0
+	STORE_LANES4
+
 // func vecDotQ2_KQ8_KAVX2(nb int, w, a *byte) float32
 TEXT ·vecDotQ2_KQ8_KAVX2(SB), NOSPLIT, $0-28
 	MOVQ nb+0(FP), CX

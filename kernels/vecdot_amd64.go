@@ -31,6 +31,7 @@ func fillAVX2VecDot(s *kernelSet) {
 	s.vecDot4[ggml.Q4_K] = vecDotQ4_KQ8_Kx4Asm
 	s.vecDot4[ggml.Q5_K] = vecDotQ5_KQ8_Kx4Asm
 	s.vecDot4[ggml.Q6_K] = vecDotQ6_KQ8_Kx4Asm
+	s.vecDot4[ggml.Q3_K] = vecDotQ3_KQ8_Kx4Asm
 }
 
 // The assembly functions below take nb whole blocks of weights at w and
@@ -145,6 +146,9 @@ func vecDotQ8_0Q8_0x4AVX2(nb int, w, a *byte, stride int, out *float32, ostride 
 func vecDotQ4_KQ8_Kx4AVX2(nb int, w, a *byte, stride int, out *float32, ostride int)
 
 //go:noescape
+func vecDotQ3_KQ8_Kx4AVX2(nb int, w, a *byte, stride int, out *float32, ostride int)
+
+//go:noescape
 func vecDotQ6_KQ8_Kx4AVX2(nb int, w, a *byte, stride int, out *float32, ostride int)
 
 // x4Args checks that w holds the row, a the four activation rows and out
@@ -185,6 +189,16 @@ func vecDotQ4_KQ8_Kx4Asm(n int, w, a []byte, stride int, out []float32, ostride 
 		return
 	}
 	vecDotQ4_KQ8_Kx4AVX2(x4Args(n, qkK, q4_KBytes, q8_KBytes, w, a, stride, out, ostride))
+}
+
+func vecDotQ3_KQ8_Kx4Asm(n int, w, a []byte, stride int, out []float32, ostride int) {
+	if n < qkK {
+		for k := 0; k < 4; k++ {
+			out[k*ostride] = 0
+		}
+		return
+	}
+	vecDotQ3_KQ8_Kx4AVX2(x4Args(n, qkK, q3_KBytes, q8_KBytes, w, a, stride, out, ostride))
 }
 
 func vecDotQ6_KQ8_Kx4Asm(n int, w, a []byte, stride int, out []float32, ostride int) {
