@@ -412,6 +412,51 @@ GLOBL shufPairW16<>(SB), RODATA|NOPTR, $128
 	Q4_K_TOK(R9, ao, Y6)                    \
 	Q4_K_TOK(R10, ao, Y7)
 
+// The sixteen 6-bit scales of the Q3_K block at SI (unpackQ3KScales), minus
+// 32, as int16: Y2 = scales 0-7 in both lanes, Y3 = scales 8-15. X13 =
+// 0x20 bytes; AX, DX, H, T and U are clobbered.
+#define Q3_K_SCALES(H, T, U) \
+	MOVL    96(SI), AX       \
+	MOVL    100(SI), DX      \
+	MOVL    104(SI), H       \
+	MOVL    AX, T            \
+	ANDL    $0x0f0f0f0f, T   \
+	MOVL    H, U             \
+	ANDL    $0x03030303, U   \
+	SHLL    $4, U            \
+	ORL     U, T             \
+	VMOVD   T, X2            \
+	MOVL    DX, T            \
+	ANDL    $0x0f0f0f0f, T   \
+	MOVL    H, U             \
+	SHRL    $2, U            \
+	ANDL    $0x03030303, U   \
+	SHLL    $4, U            \
+	ORL     U, T             \
+	VPINSRD $1, T, X2, X2    \
+	MOVL    AX, T            \
+	SHRL    $4, T            \
+	ANDL    $0x0f0f0f0f, T   \
+	MOVL    H, U             \
+	SHRL    $4, U            \
+	ANDL    $0x03030303, U   \
+	SHLL    $4, U            \
+	ORL     U, T             \
+	VPINSRD $2, T, X2, X2    \
+	MOVL    DX, T            \
+	SHRL    $4, T            \
+	ANDL    $0x0f0f0f0f, T   \
+	MOVL    H, U             \
+	SHRL    $6, U            \
+	ANDL    $0x03030303, U   \
+	SHLL    $4, U            \
+	ORL     U, T             \
+	VPINSRD $3, T, X2, X2    \
+	VPSUBB    X13, X2, X2    \
+	VPMOVSXBW X2, Y2         \
+	VPERMQ    $0xee, Y2, Y3  \
+	VPERMQ    $0x44, Y2, Y2
+
 // Q3_K, one 32-element group: bits 2s..2s+1 of the qs bytes in Y5 minus 4
 // where bit b of the hmask bytes (inverted in Y4) is clear; activations at
 // ao(DI); scale pair k of Ysc. Y9 += int32 lanes (ggml's q3_K order).
@@ -960,48 +1005,7 @@ q3kloop:
 	PREFETCHT0 KPF(SI)
 	PREFETCHT0 KPF+64(SI)
 	PREFETCHT0 KPF+128(SI)
-	// The sixteen 6-bit scales (unpackQ3KScales), minus 32, as int16:
-	// Y2 = scales 0-7 in both lanes, Y3 = scales 8-15.
-	MOVL 96(SI), AX
-	MOVL 100(SI), DX
-	MOVL 104(SI), R8
-	MOVL AX, R9
-	ANDL $0x0f0f0f0f, R9
-	MOVL R8, R10
-	ANDL $0x03030303, R10
-	SHLL $4, R10
-	ORL  R10, R9
-	VMOVD R9, X2
-	MOVL DX, R9
-	ANDL $0x0f0f0f0f, R9
-	MOVL R8, R10
-	SHRL $2, R10
-	ANDL $0x03030303, R10
-	SHLL $4, R10
-	ORL  R10, R9
-	VPINSRD $1, R9, X2, X2
-	MOVL AX, R9
-	SHRL $4, R9
-	ANDL $0x0f0f0f0f, R9
-	MOVL R8, R10
-	SHRL $4, R10
-	ANDL $0x03030303, R10
-	SHLL $4, R10
-	ORL  R10, R9
-	VPINSRD $2, R9, X2, X2
-	MOVL DX, R9
-	SHRL $4, R9
-	ANDL $0x0f0f0f0f, R9
-	MOVL R8, R10
-	SHRL $6, R10
-	ANDL $0x03030303, R10
-	SHLL $4, R10
-	ORL  R10, R9
-	VPINSRD $3, R9, X2, X2
-	VPSUBB    X13, X2, X2
-	VPMOVSXBW X2, Y2
-	VPERMQ    $0xee, Y2, Y3
-	VPERMQ    $0x44, Y2, Y2
+	Q3_K_SCALES(R8, R9, R10)
 
 	VMOVDQU 0(SI), Y4
 	VPXOR   Y12, Y4, Y4       // inverted hmask
@@ -1089,47 +1093,7 @@ TEXT ·vecDotQ3_KQ8_Kx4AVX2(SB), NOSPLIT, $128-48
 	JZ    q3kx4done
 
 q3kx4loop:
-	// The sixteen scales as in vecDotQ3_KQ8_KAVX2 (R11-R13, AX, DX).
-	MOVL 96(SI), AX
-	MOVL 100(SI), DX
-	MOVL 104(SI), R13
-	MOVL AX, R11
-	ANDL $0x0f0f0f0f, R11
-	MOVL R13, R12
-	ANDL $0x03030303, R12
-	SHLL $4, R12
-	ORL  R12, R11
-	VMOVD R11, X2
-	MOVL DX, R11
-	ANDL $0x0f0f0f0f, R11
-	MOVL R13, R12
-	SHRL $2, R12
-	ANDL $0x03030303, R12
-	SHLL $4, R12
-	ORL  R12, R11
-	VPINSRD $1, R11, X2, X2
-	MOVL AX, R11
-	SHRL $4, R11
-	ANDL $0x0f0f0f0f, R11
-	MOVL R13, R12
-	SHRL $4, R12
-	ANDL $0x03030303, R12
-	SHLL $4, R12
-	ORL  R12, R11
-	VPINSRD $2, R11, X2, X2
-	MOVL DX, R11
-	SHRL $4, R11
-	ANDL $0x0f0f0f0f, R11
-	MOVL R13, R12
-	SHRL $6, R12
-	ANDL $0x03030303, R12
-	SHLL $4, R12
-	ORL  R12, R11
-	VPINSRD $3, R11, X2, X2
-	VPSUBB    X13, X2, X2
-	VPMOVSXBW X2, Y2
-	VPERMQ    $0xee, Y2, Y3
-	VPERMQ    $0x44, Y2, Y2
+	Q3_K_SCALES(R13, R11, R12)
 
 	VPXOR   Y0, Y0, Y0
 	VPXOR   Y1, Y1, Y1
