@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"syscall"
 	"testing"
@@ -285,5 +286,49 @@ func TestLlamaArgs(t *testing.T) {
 	}
 	if _, err := llamaArgs(root, []string{"generate", "-dev", "none"}); err == nil || !strings.Contains(err.Error(), "-dev") {
 		t.Errorf("-dev: %v", err)
+	}
+}
+
+// The small habits: --version names the toolchain, tokenize --show-pieces
+// prints each id with its piece, special tokens are parsed by default, and
+// -c beyond the trained context warns in one line but runs.
+func TestCLISmallHabits(t *testing.T) {
+	model := synthModel(t)
+	if out, _, code := run(t, "--version"); code != 0 || !strings.HasPrefix(out, "gollm ") || !strings.Contains(out, runtime.Version()) {
+		t.Errorf("--version: %q (exit %d)", out, code)
+	}
+	out, _, code := run(t, "tokenize", "-m", model, "-p", "Hello world", "--show-pieces")
+	if code != 0 {
+		t.Fatal("tokenize --show-pieces failed")
+	}
+	var text strings.Builder
+	for i, line := range strings.Split(strings.TrimSpace(out), "\n") {
+		_, piece, ok := strings.Cut(line, " -> ")
+		if !ok || len(piece) < 2 || piece[0] != '\'' || piece[len(piece)-1] != '\'' {
+			t.Fatalf("--show-pieces line %q is not `id -> 'piece'`", line)
+		}
+		if i > 0 { // after BOS
+			text.WriteString(piece[1 : len(piece)-1])
+		}
+	}
+	if text.String() != " Hello world" {
+		t.Errorf("--show-pieces pieces make %q, want %q", text.String(), " Hello world")
+	}
+	special, _, _ := run(t, "tokenize", "-m", model, "-p", "a<s>b")
+	literal, _, _ := run(t, "tokenize", "-m", model, "-p", "a<s>b", "--parse-special=false")
+	bos := func(ids string) (n int) { // how many times the BOS id (1) appears
+		for _, f := range strings.Fields(ids) {
+			if f == "1" {
+				n++
+			}
+		}
+		return n
+	}
+	if bos(special) != 2 || bos(literal) != 1 {
+		t.Errorf("special tokens not parsed by default: %q (with --parse-special=false: %q)", special, literal)
+	}
+	_, stderr, code := run(t, "generate", "-m", model, "-p", "hi", "-n", "1", "-c", "100000")
+	if code != 0 || !strings.Contains(stderr, "warning: -c 100000") || !strings.Contains(stderr, "512") {
+		t.Errorf("-c above the trained context: exit %d, %q", code, stderr)
 	}
 }
