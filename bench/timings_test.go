@@ -92,15 +92,18 @@ func TestBreakdown(t *testing.T) {
 }
 
 func TestReconcileTolerance(t *testing.T) {
+	const ms, us = time.Millisecond, time.Microsecond
 	cases := []struct {
 		ops, layers, measured time.Duration
 		ok                    bool
 	}{
-		{980, 980, 1000, true},    // 2.0%: at the limit
-		{979, 979, 1000, false},   // 2.1% unaccounted
-		{1021, 1021, 1000, false}, // timers exceed the wall time
-		{1000, 999, 1000, false},  // the two views disagree
-		{0, 0, 0, false},          // nothing measured
+		{980 * ms, 980 * ms, 1000 * ms, true},    // 2.0%: at the limit
+		{979 * ms, 979 * ms, 1000 * ms, false},   // 2.1% unaccounted
+		{1021 * ms, 1021 * ms, 1000 * ms, false}, // timers exceed the wall time
+		{1000 * ms, 999 * ms, 1000 * ms, false},  // the two views disagree
+		{0, 0, 0, false},                         // nothing measured
+		{2160 * us, 2160 * us, 2380 * us, true},  // 9% of a 2 ms phase, within the 1 ms slack
+		{900 * us, 900 * us, 2100 * us, false},   // 1.2 ms unaccounted: past the slack too
 	}
 	for _, c := range cases {
 		r := Reconcile("decode", c.ops, c.layers, c.measured)

@@ -36,7 +36,7 @@ func WriteTimings(w io.Writer, t *Timings) error {
 	for _, r := range t.Reconcile {
 		status := "ok"
 		if !r.OK {
-			status = fmt.Sprintf("OFF by more than %.0f%%", ReconcileTolerancePct)
+			status = fmt.Sprintf("OFF by more than %.0f%% and %v", ReconcileTolerancePct, ReconcileSlack)
 		}
 		fmt.Fprintf(&b, "  %-7s ops %.3f ms = layers + non-layer %.3f ms; measured %.3f ms; untimed %.3f ms (%.2f%%): %s\n",
 			r.Phase, r.OpsMS, r.LayersMS, r.MeasuredMS, r.UntimedMS, r.DiffPct, status)
