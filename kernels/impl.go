@@ -46,17 +46,21 @@ type kernelSet struct {
 	name      string
 	available bool
 
-	vecDot    [maxType]vecDotFunc     // indexed by weight type
-	vecDot1   [maxType]vecDotFunc     // one-token batches where llama.cpp's order differs; nil: vecDot
-	vecDot4   [maxType]vecDot4Func    // one row x 4 tokens; nil: use vecDot
-	vecDot8   [maxType]vecDot4Func    // one row x 8 tokens (stride/ostride as vecDot4); nil: use vecDot4
-	vecDotR4  [maxType]vecDotR4Func   // 4 rows x one token; nil: use vecDot
-	vecDot1R4 [maxType]vecDotR4Func   // 4 rows x one token in vecDot1's order; nil: use vecDot1
-	vecDot2x4 [maxType]vecDot2x4Func  // 2 rows x 4 tokens; nil: use vecDot4
-	vecDot4x4 [maxType]vecDot2x4Func  // 4 rows x 4 tokens (same signature); preferred over 2x4
-	quantize  [maxType]quantizeFunc   // indexed by activation (vec-dot) type
-	packed    [maxType]*packedKernels // indexed by weight type; nil: row by row (packed.go)
-	actQuad   [maxType]*actPacker     // indexed by activation type: the quad layout packed kernels read
+	vecDot    [maxType]vecDotFunc   // indexed by weight type
+	vecDot1   [maxType]vecDotFunc   // one-token batches where llama.cpp's order differs; nil: vecDot
+	vecDot4   [maxType]vecDot4Func  // one row x 4 tokens; nil: use vecDot
+	vecDot8   [maxType]vecDot4Func  // one row x 8 tokens (stride/ostride as vecDot4); nil: use vecDot4
+	vecDotR4  [maxType]vecDotR4Func // 4 rows x one token; nil: use vecDot
+	vecDot1R4 [maxType]vecDotR4Func // 4 rows x one token in vecDot1's order; nil: use vecDot1
+	// vecDot1R4F32 is vecDot1R4 reading the token widened to float32 (token
+	// 0 of its quad, actQuad); preferred over vecDot1R4 when the quad exists.
+	vecDot1R4F32 [maxType]vecDotR4Func
+	vecDot2x4    [maxType]vecDot2x4Func  // 2 rows x 4 tokens; nil: use vecDot4
+	vecDot3x4    [maxType]vecDot2x4Func  // 3 rows x 4 tokens (same signature); preferred over 2x4
+	vecDot4x4    [maxType]vecDot2x4Func  // 4 rows x 4 tokens (same signature); preferred over 3x4
+	quantize     [maxType]quantizeFunc   // indexed by activation (vec-dot) type
+	packed       [maxType]*packedKernels // indexed by weight type; nil: row by row (packed.go)
+	actQuad      [maxType]*actPacker     // indexed by activation type: the quad layout packed kernels read
 
 	// vecDotQuad is the order of the prefill tokens that fall in whole
 	// groups of four (tokens 0 .. ntok&^3-1), for types whose llama.cpp

@@ -32,8 +32,9 @@ type matmulJob struct {
 	dot4     vecDot4Func   // nil: the type has no multi-token kernel
 	dot8     vecDot4Func   // nil: the type has no 8-token kernel
 	dotR4    vecDotR4Func  // nil: the type has no four-row kernel
+	aR4      []byte        // the token as dotR4 reads it, when not a (vecDot1R4F32)
 	dot2x4   vecDot2x4Func // nil: the type has no rows x 4-token tile kernel
-	tileRows int           // rows per dot2x4 call (2 or 4)
+	tileRows int           // rows per dot2x4 call (2, 3 or 4)
 	prefill  bool
 	rowUnits int // rows per scheduling unit
 
@@ -152,9 +153,15 @@ func (p *Pool) newMatmulJob(out []float32, w *Matrix, a *Acts) (matmulJob, int) 
 	}
 	if d1 := active.vecDot1[w.Type]; d1 != nil && !job.prefill {
 		job.dot, job.dotR4 = d1, active.vecDot1R4[w.Type] // llama.cpp's one-token order
+		if f := active.vecDot1R4F32[w.Type]; f != nil && a.x4For != nil {
+			job.dotR4, job.aR4 = f, a.x4[:4*a.Cols] // the token widened once
+		}
 	}
 	if dq := active.vecDotQuad[w.Type]; dq != nil && job.prefill {
 		job.dotQ, job.quadEnd = dq, a.NTok&^3 // llama.cpp's four-token order
+	}
+	if f := active.vecDot3x4[w.Type]; f != nil {
+		job.dot2x4, job.tileRows = f, 3
 	}
 	if f := active.vecDot4x4[w.Type]; f != nil {
 		job.dot2x4, job.tileRows = f, 4
@@ -163,14 +170,16 @@ func (p *Pool) newMatmulJob(out []float32, w *Matrix, a *Acts) (matmulJob, int) 
 		switch {
 		case a.x4For != nil:
 			job.px4, job.qBytes = a.x4, w.Cols/blockElems(w.Type)*a.x4For.blockBytes
-		case w.Type == ggml.F16 || w.Type == ggml.BF16:
-			// The AVX2 half-precision tiles read the rows themselves.
 		default:
 			job.dot2x4 = nil // needs the quad layout
 		}
 	}
 	if job.prefill {
+		// A whole number of tiles per unit (15 rows for 3-row tiles).
 		job.rowUnits = rowTile
+		if job.dot2x4 != nil {
+			job.rowUnits = rowTile / job.tileRows * job.tileRows
+		}
 	} else if job.dotR4 != nil {
 		job.rowUnits = 4
 	}
@@ -215,8 +224,12 @@ func (j *matmulJob) run(lo, hi int) {
 			// Rows r, r+q, r+2q, r+3q: four sequential streams a quarter
 			// of the range apart, which DRAM serves faster than the four
 			// adjacent rows of one stream.
+			a4 := a
+			if j.aR4 != nil {
+				a4 = j.aR4
+			}
 			for ; r < r0+q; r++ {
-				j.dotR4(j.cols, j.w[r*j.wRow:(r+3*q+1)*j.wRow], q*j.wRow, a, j.out[r:], q)
+				j.dotR4(j.cols, j.w[r*j.wRow:(r+3*q+1)*j.wRow], q*j.wRow, a4, j.out[r:], q)
 			}
 			r = r0 + 4*q
 		} else if q > 0 {
@@ -234,27 +247,31 @@ func (j *matmulJob) run(lo, hi int) {
 		}
 		return
 	}
-	for rt := r0; rt < r1; rt += rowTile {
-		re := min(rt+rowTile, r1)
+	for rt := r0; rt < r1; rt += j.rowUnits {
+		re := min(rt+j.rowUnits, r1)
 		for t0 := 0; t0 < j.ntok; t0 += tokTile {
 			te := min(t0+tokTile, j.ntok)
 			r := rt
 			if j.dot2x4 != nil && te-t0 >= 4 {
+				// Quads outer, tiles inner: a quad's activations stay in
+				// the core's caches while the row tile's weights pass by.
 				tr := j.tileRows
-				for ; r+tr <= re; r += tr {
-					wr := j.w[r*j.wRow : (r+tr)*j.wRow]
-					t := t0
-					for ; t+4 <= te; t += 4 {
-						j.dot2x4(j.cols, wr, j.wRow, j.a[t*j.aRow:(t+4)*j.aRow], j.aRow, j.px4[t/4*j.qBytes:(t/4+1)*j.qBytes], j.out[t*j.rows+r:], j.rows)
-					}
-					for ; t < te; t++ {
-						at := j.a[t*j.aRow : (t+1)*j.aRow]
-						dot := j.dotAt(t)
-						for k := 0; k < tr; k++ {
-							j.out[t*j.rows+r+k] = dot(j.cols, wr[k*j.wRow:(k+1)*j.wRow], at)
-						}
+				rEnd := rt + (re-rt)/tr*tr
+				tq := t0 + (te-t0)&^3
+				for t := t0; t < tq; t += 4 {
+					at, aq := j.a[t*j.aRow:(t+4)*j.aRow], j.px4[t/4*j.qBytes:(t/4+1)*j.qBytes]
+					for r := rt; r < rEnd; r += tr {
+						j.dot2x4(j.cols, j.w[r*j.wRow:(r+tr)*j.wRow], j.wRow, at, j.aRow, aq, j.out[t*j.rows+r:], j.rows)
 					}
 				}
+				for t := tq; t < te; t++ {
+					at := j.a[t*j.aRow : (t+1)*j.aRow]
+					dot := j.dotAt(t)
+					for r := rt; r < rEnd; r++ {
+						j.out[t*j.rows+r] = dot(j.cols, j.w[r*j.wRow:(r+1)*j.wRow], at)
+					}
+				}
+				r = rEnd
 			}
 			for ; r < re; r++ {
 				wr := j.w[r*j.wRow : (r+1)*j.wRow]

@@ -22,6 +22,7 @@ func fillAVX2Float(s *kernelSet) {
 	s.vecDot4[ggml.F32] = dotF32F32x4Asm
 	s.vecDot1[ggml.F16] = dotF16VecAsm
 	s.vecDot1[ggml.F32] = dotF32VecAsm
+	s.vecDot1R4F32[ggml.F16] = f16VecR4F32Asm
 }
 
 // The decode kernels (vecDot1, ggml_vec_dot order) take n32 groups of 32
@@ -156,5 +157,34 @@ func x4Generic(f vecDotFunc, n int, w, a []byte, stride int, out []float32, ostr
 	ab := len(a) - 3*stride
 	for k := 0; k < 4; k++ {
 		out[k*ostride] = f(n, w, a[k*stride:k*stride+ab])
+	}
+}
+
+//go:noescape
+func f16VecR4F32AVX2(n32 int, w *byte, wstride int, a *byte, out *float32, ostride int)
+
+// f16VecR4F32Asm is four rows of dotF16VecAsm (the one-token F16 order,
+// same bits) against the token widened to float32 (a: its row in the
+// halfQuadF16 quad, 4n bytes): the groups of 32 in assembly, each row's
+// tail in Go as there.
+func f16VecR4F32Asm(n int, w []byte, wstride int, a []byte, out []float32, ostride int) {
+	np := n &^ 31
+	if np > 0 {
+		f16VecR4F32AVX2(r4Args(np, 32, 64, 128, w, wstride, a, out, ostride))
+	}
+	if np == n {
+		return
+	}
+	for k := 0; k < 4; k++ {
+		var sumf float64
+		if np > 0 {
+			sumf = float64(out[k*ostride])
+		}
+		row := w[k*wstride:]
+		for i := np; i < n; i++ {
+			sumf += float64(quant.FP16ToFP32(binary.LittleEndian.Uint16(row[2*i:])) *
+				math.Float32frombits(binary.LittleEndian.Uint32(a[4*i:])))
+		}
+		out[k*ostride] = float32(sumf)
 	}
 }

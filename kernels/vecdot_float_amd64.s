@@ -279,3 +279,88 @@ f32vdone:
 	VZEROUPPER
 	MOVSS X0, ret+24(FP)
 	RET
+
+// ggml's reduce4x8 of one row's accumulators a0-a3 into the low lane of
+// Xa0 (Xa1 scratch), as at the end of dotF16F16x32AVX2.
+#define REDUCE4X8(a0, a1, a2, a3, Xa0, Xa1) \
+	VADDPS       a2, a0, a0   \
+	VADDPS       a3, a1, a1   \
+	VADDPS       a1, a0, a0   \
+	VEXTRACTF128 $1, a0, Xa1  \
+	VADDPS       Xa1, Xa0, Xa0 \
+	VMOVSHDUP    Xa0, Xa1     \
+	VADDPS       Xa1, Xa0, Xa0 \
+	VMOVHLPS     Xa0, Xa0, Xa1 \
+	VADDSS       Xa1, Xa0, Xa0
+
+// Two F16 rows at W0 and W1 against the float32 token at DI, n32 groups
+// of 32 (CX), in dotF16F16x32AVX2's lanes: row W0 in Y0-Y3, row W1 in
+// Y4-Y7, reduced into X0 and X4. Each token group is loaded once for both
+// rows and never widened: two conversions per 16 products where the
+// single-row kernel does four.
+#define F16_R2_F32(W0, W1, loop, done) \
+	VXORPS Y0, Y0, Y0            \
+	VXORPS Y1, Y1, Y1            \
+	VXORPS Y2, Y2, Y2            \
+	VXORPS Y3, Y3, Y3            \
+	VXORPS Y4, Y4, Y4            \
+	VXORPS Y5, Y5, Y5            \
+	VXORPS Y6, Y6, Y6            \
+	VXORPS Y7, Y7, Y7            \
+	MOVQ   n32+0(FP), CX         \
+	XORQ   AX, AX                \
+	XORQ   R13, R13              \
+loop:                            \
+	VMOVUPS     0(DI)(R13*1), Y8 \
+	VCVTPH2PS   0(W0)(AX*1), Y9  \
+	VCVTPH2PS   0(W1)(AX*1), Y10 \
+	VFMADD231PS Y8, Y9, Y0       \
+	VFMADD231PS Y8, Y10, Y4      \
+	VMOVUPS     32(DI)(R13*1), Y8 \
+	VCVTPH2PS   16(W0)(AX*1), Y9 \
+	VCVTPH2PS   16(W1)(AX*1), Y10 \
+	VFMADD231PS Y8, Y9, Y1       \
+	VFMADD231PS Y8, Y10, Y5      \
+	VMOVUPS     64(DI)(R13*1), Y8 \
+	VCVTPH2PS   32(W0)(AX*1), Y9 \
+	VCVTPH2PS   32(W1)(AX*1), Y10 \
+	VFMADD231PS Y8, Y9, Y2       \
+	VFMADD231PS Y8, Y10, Y6      \
+	VMOVUPS     96(DI)(R13*1), Y8 \
+	VCVTPH2PS   48(W0)(AX*1), Y9 \
+	VCVTPH2PS   48(W1)(AX*1), Y10 \
+	VFMADD231PS Y8, Y9, Y3       \
+	VFMADD231PS Y8, Y10, Y7      \
+	ADDQ $64, AX                 \
+	ADDQ $128, R13               \
+	DECQ CX                      \
+	JNZ  loop                    \
+done:                            \
+	REDUCE4X8(Y0, Y1, Y2, Y3, X0, X1) \
+	REDUCE4X8(Y4, Y5, Y6, Y7, X4, X5)
+
+// func f16VecR4F32AVX2(n32 int, w *byte, wstride int, a *byte, out *float32, ostride int)
+// Four F16 rows (w + k*wstride) in dotF16F16x32AVX2's order against one
+// token already widened to float32 (the token's row in its quad,
+// halfQuadF16), n32 >= 1 groups of 32: rows 0 and 1, then rows 2 and 3.
+TEXT ·f16VecR4F32AVX2(SB), NOSPLIT, $0-48
+	MOVQ w+8(FP), SI
+	MOVQ wstride+16(FP), BX
+	MOVQ a+24(FP), DI
+	MOVQ out+32(FP), DX
+	MOVQ ostride+40(FP), R11
+	SHLQ $2, R11
+	LEAQ (SI)(BX*1), R8
+	F16_R2_F32(SI, R8, f16r4loop1, f16r4done1)
+	VMOVSS X0, (DX)
+	ADDQ   R11, DX
+	VMOVSS X4, (DX)
+	ADDQ   R11, DX
+	LEAQ (R8)(BX*1), SI
+	LEAQ (SI)(BX*1), R8
+	F16_R2_F32(SI, R8, f16r4loop2, f16r4done2)
+	VMOVSS X0, (DX)
+	ADDQ   R11, DX
+	VMOVSS X4, (DX)
+	VZEROUPPER
+	RET

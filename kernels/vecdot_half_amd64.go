@@ -12,15 +12,17 @@ import (
 
 // Kernels for half-precision weights (vecdot_half_amd64.s): BF16 rows like
 // the F16 ones of vecdot_float_amd64.go, and for both the prefill register
-// tiles (2 rows x 4 tokens on AVX2; 4 x 4 with the AVX-512 registers, the
-// tokens widened once into their quad), all in dotFloatOrder's n%8 == 0
-// order; other lengths run the generic kernels.
+// tiles (3 rows x 4 tokens on AVX2, 4 x 4 with the AVX-512 registers; the
+// tokens widened to float32 once per batch into their quad), all in
+// dotFloatOrder's n%8 == 0 order; other lengths run the generic kernels.
 func fillAVX2Half(s *kernelSet) {
 	s.vecDot[ggml.BF16] = dotBF16BF16Asm
 	s.vecDotR4[ggml.BF16] = dotBF16BF16r4Asm
 	s.vecDot4[ggml.BF16] = dotBF16BF16x4Asm
-	s.vecDot2x4[ggml.F16] = f16Tile2x4Asm
-	s.vecDot2x4[ggml.BF16] = bf16Tile2x4Asm
+	s.actQuad[ggml.F16] = halfQuadF16
+	s.actQuad[ggml.BF16] = halfQuadBF16
+	s.vecDot3x4[ggml.F16] = f16Tile3x4F32Asm
+	s.vecDot3x4[ggml.BF16] = bf16Tile3x4F32Asm
 }
 
 //go:noescape
@@ -31,12 +33,6 @@ func dotBF16BF16r4AVX2(n8 int, w *byte, wstride int, a *byte, out *float32, ostr
 
 //go:noescape
 func dotBF16BF16x4AVX2(n8 int, w, a *byte, stride int, out *float32, ostride int)
-
-//go:noescape
-func f16Tile2x4AVX2(n8 int, w *byte, wstride int, a *byte, astride int, out *float32, ostride int)
-
-//go:noescape
-func bf16Tile2x4AVX2(n8 int, w *byte, wstride int, a *byte, astride int, out *float32, ostride int)
 
 func dotBF16BF16Asm(n int, w, a []byte) float32 {
 	if n%8 != 0 || n == 0 {
@@ -59,30 +55,6 @@ func dotBF16BF16x4Asm(n int, w, a []byte, stride int, out []float32, ostride int
 		return
 	}
 	dotBF16BF16x4AVX2(x4Args(n, 8, 16, 16, w, a, stride, out, ostride))
-}
-
-// halfTile runs a rows x 4 tile kernel after checking the slices cover it
-// (rows of n halves: 2n bytes), or the generic kernel f per output when n
-// is not a whole number of groups of 8.
-func halfTile(kern func(n8 int, w *byte, wstride int, a *byte, astride int, out *float32, ostride int),
-	f vecDotFunc, rows, n int, w []byte, wstride int, a []byte, astride int, out []float32, ostride int) {
-	rb := 2 * n
-	if n%8 != 0 || n == 0 {
-		tileGeneric(f, rows, n, w, wstride, a, astride, out, ostride)
-		return
-	}
-	_ = w[(rows-1)*wstride+rb-1]
-	_ = a[3*astride+rb-1]
-	_ = out[3*ostride+rows-1]
-	kern(n/8, &w[0], wstride, &a[0], astride, &out[0], ostride)
-}
-
-func f16Tile2x4Asm(n int, w []byte, wstride int, a []byte, astride int, _ []byte, out []float32, ostride int) {
-	halfTile(f16Tile2x4AVX2, vecDotF16F16Generic, 2, n, w, wstride, a, astride, out, ostride)
-}
-
-func bf16Tile2x4Asm(n int, w []byte, wstride int, a []byte, astride int, _ []byte, out []float32, ostride int) {
-	halfTile(bf16Tile2x4AVX2, vecDotBF16BF16Generic, 2, n, w, wstride, a, astride, out, ostride)
 }
 
 //go:noescape
@@ -122,8 +94,8 @@ func tileGeneric(f vecDotFunc, rows, n int, w []byte, wstride int, a []byte, ast
 	}
 }
 
-// halfQuadF16 and halfQuadBF16 are the quad layouts of the avx512vnni
-// half-precision tiles: the four tokens' rows widened to float32 once per
+// halfQuadF16 and halfQuadBF16 are the quad layouts of the half-precision
+// tiles: the four tokens' rows widened to float32 once per
 // batch (token t's row at 4*cols*t of the quad), so that the tiles widen
 // only the weights.
 var (
@@ -161,25 +133,39 @@ func f16Tile4x4F32AVX512(n8 int, w *byte, wstride int, a *byte, astride int, out
 //go:noescape
 func bf16Tile4x4F32AVX512(n8 int, w *byte, wstride int, a *byte, astride int, out *float32, ostride int)
 
-// halfTileF32 runs a 4 x 4 tile kernel that reads the tokens from their
+// halfTileF32 runs a rows x 4 tile kernel that reads the tokens from their
 // widened quad aq; rows that are not whole groups of 8 run f on the
 // half-precision rows a.
 func halfTileF32(kern func(n8 int, w *byte, wstride int, a *byte, astride int, out *float32, ostride int),
-	f vecDotFunc, n int, w []byte, wstride int, a []byte, astride int, aq []byte, out []float32, ostride int) {
+	f vecDotFunc, rows, n int, w []byte, wstride int, a []byte, astride int, aq []byte, out []float32, ostride int) {
 	if n%8 != 0 || n == 0 {
-		tileGeneric(f, 4, n, w, wstride, a, astride, out, ostride)
+		tileGeneric(f, rows, n, w, wstride, a, astride, out, ostride)
 		return
 	}
-	_ = w[3*wstride+2*n-1]
+	_ = w[(rows-1)*wstride+2*n-1]
 	_ = aq[16*n-1]
-	_ = out[3*ostride+3]
+	_ = out[3*ostride+rows-1]
 	kern(n/8, &w[0], wstride, &aq[0], 4*n, &out[0], ostride)
 }
 
 func f16Tile4x4F32Asm(n int, w []byte, wstride int, a []byte, astride int, aq []byte, out []float32, ostride int) {
-	halfTileF32(f16Tile4x4F32AVX512, vecDotF16F16Generic, n, w, wstride, a, astride, aq, out, ostride)
+	halfTileF32(f16Tile4x4F32AVX512, vecDotF16F16Generic, 4, n, w, wstride, a, astride, aq, out, ostride)
 }
 
 func bf16Tile4x4F32Asm(n int, w []byte, wstride int, a []byte, astride int, aq []byte, out []float32, ostride int) {
-	halfTileF32(bf16Tile4x4F32AVX512, vecDotBF16BF16Generic, n, w, wstride, a, astride, aq, out, ostride)
+	halfTileF32(bf16Tile4x4F32AVX512, vecDotBF16BF16Generic, 4, n, w, wstride, a, astride, aq, out, ostride)
+}
+
+//go:noescape
+func f16Tile3x4F32AVX2(n8 int, w *byte, wstride int, a *byte, astride int, out *float32, ostride int)
+
+//go:noescape
+func bf16Tile3x4F32AVX2(n8 int, w *byte, wstride int, a *byte, astride int, out *float32, ostride int)
+
+func f16Tile3x4F32Asm(n int, w []byte, wstride int, a []byte, astride int, aq []byte, out []float32, ostride int) {
+	halfTileF32(f16Tile3x4F32AVX2, vecDotF16F16Generic, 3, n, w, wstride, a, astride, aq, out, ostride)
+}
+
+func bf16Tile3x4F32Asm(n int, w []byte, wstride int, a []byte, astride int, aq []byte, out []float32, ostride int) {
+	halfTileF32(bf16Tile3x4F32AVX2, vecDotBF16BF16Generic, 3, n, w, wstride, a, astride, aq, out, ostride)
 }

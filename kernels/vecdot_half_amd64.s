@@ -29,6 +29,99 @@
 #define WIDEN_F16(m, y) VCVTPH2PS m, y
 #define WIDEN_BF16(m, y) VPMOVZXWD m, y; VPSLLD $16, y, y
 
+// The AVX2 3 x 4 tiles over widened tokens: 3 rows (w, w+wstride,
+// w+2*wstride) x 4 tokens into out[t*ostride+r], the tokens' rows already
+// widened to float32 (halfQuadF16/BF16, astride bytes apart): the loop
+// widens only the three weight groups and loads each token group once for
+// three rows, twelve FMAs per three widenings and four loads (a 2 x 4
+// tile over half-precision tokens widens six groups for eight; FMAs with
+// memory operands measured slower, bound by loads). Accumulators Y0-Y11 (token t, row r in Y(3t+r)), widened
+// weights Y12-Y14, the token group Y15 (all sixteen registers).
+#define HALF_TILE3X4_F32(loop, done, WIDEN) \
+	MOVQ n8+0(FP), CX             \
+	MOVQ w+8(FP), SI              \
+	MOVQ wstride+16(FP), BX       \
+	MOVQ a+24(FP), DI             \
+	MOVQ astride+32(FP), DX       \
+	LEAQ (DI)(DX*1), R8           \
+	LEAQ (R8)(DX*1), R9           \
+	LEAQ (R9)(DX*1), R10          \
+	LEAQ (SI)(BX*1), R11          \
+	LEAQ (R11)(BX*1), R12         \
+	VXORPS Y0, Y0, Y0             \
+	VXORPS Y1, Y1, Y1             \
+	VXORPS Y2, Y2, Y2             \
+	VXORPS Y3, Y3, Y3             \
+	VXORPS Y4, Y4, Y4             \
+	VXORPS Y5, Y5, Y5             \
+	VXORPS Y6, Y6, Y6             \
+	VXORPS Y7, Y7, Y7             \
+	VXORPS Y8, Y8, Y8             \
+	VXORPS Y9, Y9, Y9             \
+	VXORPS Y10, Y10, Y10          \
+	VXORPS Y11, Y11, Y11          \
+	TESTQ CX, CX                  \
+	JZ    done             \
+	XORQ  AX, AX                  \
+	XORQ  R13, R13                \
+loop:                      \
+	WIDEN((SI)(AX*1), Y12)        \
+	WIDEN((R11)(AX*1), Y13)       \
+	WIDEN((R12)(AX*1), Y14)       \
+	VMOVUPS (DI)(R13*1), Y15      \
+	VFMADD231PS Y15, Y12, Y0      \
+	VFMADD231PS Y15, Y13, Y1      \
+	VFMADD231PS Y15, Y14, Y2      \
+	VMOVUPS (R8)(R13*1), Y15      \
+	VFMADD231PS Y15, Y12, Y3      \
+	VFMADD231PS Y15, Y13, Y4      \
+	VFMADD231PS Y15, Y14, Y5      \
+	VMOVUPS (R9)(R13*1), Y15      \
+	VFMADD231PS Y15, Y12, Y6      \
+	VFMADD231PS Y15, Y13, Y7      \
+	VFMADD231PS Y15, Y14, Y8      \
+	VMOVUPS (R10)(R13*1), Y15     \
+	VFMADD231PS Y15, Y12, Y9      \
+	VFMADD231PS Y15, Y13, Y10     \
+	VFMADD231PS Y15, Y14, Y11     \
+	ADDQ $16, AX                  \
+	ADDQ $32, R13                 \
+	DECQ CX                       \
+	JNZ  loop              \
+done:                      \
+	MOVQ out+40(FP), DX           \
+	MOVQ ostride+48(FP), R11      \
+	SHLQ $2, R11                  \
+	HSUMS(Y0, X0, X15)            \
+	VMOVSS X0, 0(DX)              \
+	HSUMS(Y1, X1, X15)            \
+	VMOVSS X1, 4(DX)              \
+	HSUMS(Y2, X2, X15)            \
+	VMOVSS X2, 8(DX)              \
+	ADDQ R11, DX                  \
+	HSUMS(Y3, X3, X15)            \
+	VMOVSS X3, 0(DX)              \
+	HSUMS(Y4, X4, X15)            \
+	VMOVSS X4, 4(DX)              \
+	HSUMS(Y5, X5, X15)            \
+	VMOVSS X5, 8(DX)              \
+	ADDQ R11, DX                  \
+	HSUMS(Y6, X6, X15)            \
+	VMOVSS X6, 0(DX)              \
+	HSUMS(Y7, X7, X15)            \
+	VMOVSS X7, 4(DX)              \
+	HSUMS(Y8, X8, X15)            \
+	VMOVSS X8, 8(DX)              \
+	ADDQ R11, DX                  \
+	HSUMS(Y9, X9, X15)            \
+	VMOVSS X9, 0(DX)              \
+	HSUMS(Y10, X10, X15)          \
+	VMOVSS X10, 4(DX)             \
+	HSUMS(Y11, X11, X15)          \
+	VMOVSS X11, 8(DX)             \
+	VZEROUPPER                    \
+	RET
+
 // func dotBF16BF16AVX2(n8 int, w, a *byte) float32
 TEXT ·dotBF16BF16AVX2(SB), NOSPLIT, $0-28
 	MOVQ n8+0(FP), CX
@@ -160,152 +253,6 @@ dotBF16BF16x4AVX2_done:
 	VMOVSS X2, (DX)
 	ADDQ   R11, DX
 	VMOVSS X3, (DX)
-	VZEROUPPER
-	RET
-
-// func f16Tile2x4AVX2(n8 int, w *byte, wstride int, a *byte, astride int, out *float32, ostride int)
-// 2 rows (w, w+wstride, ...) x 4 tokens (a, a+astride, ...) into
-// out[t*ostride+r]: each widened weight group serves four tokens and each
-// widened activation group 2 rows.
-TEXT ·f16Tile2x4AVX2(SB), NOSPLIT, $0-56
-	MOVQ n8+0(FP), CX
-	MOVQ w+8(FP), SI
-	MOVQ wstride+16(FP), BX
-	MOVQ a+24(FP), DI
-	MOVQ astride+32(FP), DX
-	LEAQ (DI)(DX*1), R8
-	LEAQ (R8)(DX*1), R9
-	LEAQ (R9)(DX*1), R10
-
-	VXORPS Y0, Y0, Y0
-	VXORPS Y1, Y1, Y1
-	VXORPS Y2, Y2, Y2
-	VXORPS Y3, Y3, Y3
-	VXORPS Y4, Y4, Y4
-	VXORPS Y5, Y5, Y5
-	VXORPS Y6, Y6, Y6
-	VXORPS Y7, Y7, Y7
-	TESTQ CX, CX
-	JZ    f16Tile2x4AVX2_done
-	XORQ  AX, AX
-
-f16Tile2x4AVX2_loop:
-	WIDEN_F16((DI)(AX*1), Y8)
-	WIDEN_F16((R8)(AX*1), Y9)
-	WIDEN_F16((R9)(AX*1), Y10)
-	WIDEN_F16((R10)(AX*1), Y11)
-	MOVQ SI, R12
-	WIDEN_F16((R12)(AX*1), Y12)
-	VFMADD231PS Y8, Y12, Y0
-	VFMADD231PS Y9, Y12, Y2
-	VFMADD231PS Y10, Y12, Y4
-	VFMADD231PS Y11, Y12, Y6
-	ADDQ BX, R12
-	WIDEN_F16((R12)(AX*1), Y12)
-	VFMADD231PS Y8, Y12, Y1
-	VFMADD231PS Y9, Y12, Y3
-	VFMADD231PS Y10, Y12, Y5
-	VFMADD231PS Y11, Y12, Y7
-	ADDQ $16, AX
-	DECQ CX
-	JNZ  f16Tile2x4AVX2_loop
-
-f16Tile2x4AVX2_done:
-	MOVQ out+40(FP), DX
-	MOVQ ostride+48(FP), R11
-	SHLQ $2, R11
-	HSUMS(Y0, X0, X13)
-	VMOVSS X0, 0(DX)
-	HSUMS(Y1, X1, X13)
-	VMOVSS X1, 4(DX)
-	ADDQ R11, DX
-	HSUMS(Y2, X2, X13)
-	VMOVSS X2, 0(DX)
-	HSUMS(Y3, X3, X13)
-	VMOVSS X3, 4(DX)
-	ADDQ R11, DX
-	HSUMS(Y4, X4, X13)
-	VMOVSS X4, 0(DX)
-	HSUMS(Y5, X5, X13)
-	VMOVSS X5, 4(DX)
-	ADDQ R11, DX
-	HSUMS(Y6, X6, X13)
-	VMOVSS X6, 0(DX)
-	HSUMS(Y7, X7, X13)
-	VMOVSS X7, 4(DX)
-	VZEROUPPER
-	RET
-
-// func bf16Tile2x4AVX2(n8 int, w *byte, wstride int, a *byte, astride int, out *float32, ostride int)
-// 2 rows (w, w+wstride, ...) x 4 tokens (a, a+astride, ...) into
-// out[t*ostride+r]: each widened weight group serves four tokens and each
-// widened activation group 2 rows.
-TEXT ·bf16Tile2x4AVX2(SB), NOSPLIT, $0-56
-	MOVQ n8+0(FP), CX
-	MOVQ w+8(FP), SI
-	MOVQ wstride+16(FP), BX
-	MOVQ a+24(FP), DI
-	MOVQ astride+32(FP), DX
-	LEAQ (DI)(DX*1), R8
-	LEAQ (R8)(DX*1), R9
-	LEAQ (R9)(DX*1), R10
-
-	VXORPS Y0, Y0, Y0
-	VXORPS Y1, Y1, Y1
-	VXORPS Y2, Y2, Y2
-	VXORPS Y3, Y3, Y3
-	VXORPS Y4, Y4, Y4
-	VXORPS Y5, Y5, Y5
-	VXORPS Y6, Y6, Y6
-	VXORPS Y7, Y7, Y7
-	TESTQ CX, CX
-	JZ    bf16Tile2x4AVX2_done
-	XORQ  AX, AX
-
-bf16Tile2x4AVX2_loop:
-	WIDEN_BF16((DI)(AX*1), Y8)
-	WIDEN_BF16((R8)(AX*1), Y9)
-	WIDEN_BF16((R9)(AX*1), Y10)
-	WIDEN_BF16((R10)(AX*1), Y11)
-	MOVQ SI, R12
-	WIDEN_BF16((R12)(AX*1), Y12)
-	VFMADD231PS Y8, Y12, Y0
-	VFMADD231PS Y9, Y12, Y2
-	VFMADD231PS Y10, Y12, Y4
-	VFMADD231PS Y11, Y12, Y6
-	ADDQ BX, R12
-	WIDEN_BF16((R12)(AX*1), Y12)
-	VFMADD231PS Y8, Y12, Y1
-	VFMADD231PS Y9, Y12, Y3
-	VFMADD231PS Y10, Y12, Y5
-	VFMADD231PS Y11, Y12, Y7
-	ADDQ $16, AX
-	DECQ CX
-	JNZ  bf16Tile2x4AVX2_loop
-
-bf16Tile2x4AVX2_done:
-	MOVQ out+40(FP), DX
-	MOVQ ostride+48(FP), R11
-	SHLQ $2, R11
-	HSUMS(Y0, X0, X13)
-	VMOVSS X0, 0(DX)
-	HSUMS(Y1, X1, X13)
-	VMOVSS X1, 4(DX)
-	ADDQ R11, DX
-	HSUMS(Y2, X2, X13)
-	VMOVSS X2, 0(DX)
-	HSUMS(Y3, X3, X13)
-	VMOVSS X3, 4(DX)
-	ADDQ R11, DX
-	HSUMS(Y4, X4, X13)
-	VMOVSS X4, 0(DX)
-	HSUMS(Y5, X5, X13)
-	VMOVSS X5, 4(DX)
-	ADDQ R11, DX
-	HSUMS(Y6, X6, X13)
-	VMOVSS X6, 0(DX)
-	HSUMS(Y7, X7, X13)
-	VMOVSS X7, 4(DX)
 	VZEROUPPER
 	RET
 
@@ -666,3 +613,11 @@ f16VecR4AVX512_done:
 	VZEROUPPER
 	RET
 
+
+// func f16Tile3x4F32AVX2(n8 int, w *byte, wstride int, a *byte, astride int, out *float32, ostride int)
+TEXT ·f16Tile3x4F32AVX2(SB), NOSPLIT, $0-56
+	HALF_TILE3X4_F32(f16t34loop, f16t34done, WIDEN_F16)
+
+// func bf16Tile3x4F32AVX2(n8 int, w *byte, wstride int, a *byte, astride int, out *float32, ostride int)
+TEXT ·bf16Tile3x4F32AVX2(SB), NOSPLIT, $0-56
+	HALF_TILE3X4_F32(bf16t34loop, bf16t34done, WIDEN_BF16)

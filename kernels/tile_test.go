@@ -1,0 +1,123 @@
+package kernels
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/gollm/gollm/ggml"
+)
+
+// TestTilesVsTokenDot checks every rows x 4-token tile kernel (2x4, 3x4,
+// 4x4) of every implementation against the generic single-token kernel of
+// the tile's float order, to the bit: row lengths with and without whole
+// groups, unaligned rows with odd strides, the tokens' quad built as
+// Quantize builds it, and no write outside the tile's outputs.
+func TestTilesVsTokenDot(t *testing.T) {
+	r := rand.New(rand.NewPCG(81, 82))
+	for _, s := range simdSets(t) {
+		for _, wt := range weightTypes {
+			for _, tile := range []struct {
+				rows int
+				f    vecDot2x4Func
+			}{{2, s.vecDot2x4[wt]}, {3, s.vecDot3x4[wt]}, {4, s.vecDot4x4[wt]}} {
+				if tile.f == nil {
+					continue
+				}
+				at := vecDotType[wt]
+				bs := max(blockSize(wt), blockSize(at))
+				for i, nb := range []int{1, 2, 5, 8} {
+					n := nb * bs
+					if bs == 1 {
+						n = []int{8, 12, 64, 2056}[i]
+					}
+					wrow, arow := rowBytes(wt, n), rowBytes(at, n)
+					wstride, astride := wrow+3, arow+5
+					wbuf := make([]byte, 1+(tile.rows-1)*wstride+wrow)
+					for k := 0; k < tile.rows; k++ {
+						w := randomWeights(r, wt, n, []float32{0.05, 300, 1e-4, 1}[k], 3)
+						if wt == ggml.Q8_0 {
+							clampQ8(w)
+						}
+						copy(wbuf[1+k*wstride:], w)
+					}
+					abuf := make([]byte, 1+3*astride+arow)
+					packed := make([]byte, 4*arow)
+					for k := 0; k < 4; k++ {
+						q := quantizeRow(t, at, randFloats(r, n, []float32{1, 1e-3, 50, 0}[k]))
+						copy(abuf[1+k*astride:], q)
+						copy(packed[k*arow:], q)
+					}
+					var aq []byte
+					if qp := s.actQuad[at]; qp != nil {
+						aq = make([]byte, n/blockSize(at)*qp.blockBytes)
+						qp.pack(aq, packed, arow, 4)
+					}
+					const ostride = 9
+					out := make([]float32, 2+3*ostride+tile.rows)
+					tile.f(n, wbuf[1:], wstride, abuf[1:], astride, aq, out[1:], ostride)
+					for tok := 0; tok < 4; tok++ {
+						dot := twinOf(s).tokenDot(wt, tok, 4)
+						for k := 0; k < tile.rows; k++ {
+							want := dot(n, wbuf[1+k*wstride:1+k*wstride+wrow], abuf[1+tok*astride:1+tok*astride+arow])
+							if got := out[1+tok*ostride+k]; math.Float32bits(got) != math.Float32bits(want) {
+								t.Errorf("%s %v %dx4 n=%d: out[token %d, row %d] = %v, generic %v", s.name, wt, tile.rows, n, tok, k, got, want)
+							}
+						}
+					}
+					for i, v := range out {
+						if j := i - 1; (j < 0 || j%ostride >= tile.rows || j/ostride > 3) && v != 0 {
+							t.Errorf("%s %v %dx4: wrote out[%d] outside the tile", s.name, wt, tile.rows, i)
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestVecDot1R4F32 checks the one-token four-row kernels that read the
+// token widened to float32 (token 0 of its quad) against the same
+// implementation's one-token kernel on the half-precision token, to the
+// bit: lengths with and without tails after the groups of 32, unaligned
+// rows, odd output strides.
+func TestVecDot1R4F32(t *testing.T) {
+	r := rand.New(rand.NewPCG(83, 84))
+	for _, s := range simdSets(t) {
+		for _, wt := range weightTypes {
+			f := s.vecDot1R4F32[wt]
+			if f == nil {
+				continue
+			}
+			at := vecDotType[wt]
+			qp := s.actQuad[at]
+			if qp == nil {
+				t.Fatalf("%s %v: a widened-token kernel without the quad layout it reads", s.name, wt)
+			}
+			for _, n := range []int{8, 31, 32, 40, 96, 2048, 2056} {
+				wrow, arow := rowBytes(wt, n), rowBytes(at, n)
+				stride := wrow + 7
+				wbuf := make([]byte, 1+3*stride+wrow)
+				for k := 0; k < 4; k++ {
+					copy(wbuf[1+k*stride:], randomWeights(r, wt, n, []float32{1, 300, 1e-4, 0}[k], 0))
+				}
+				a := quantizeRow(t, at, randFloats(r, n, 2))
+				aq := make([]byte, n/blockSize(at)*qp.blockBytes)
+				qp.pack(aq, a, arow, 1)
+				for _, ostride := range []int{1, 3} {
+					out := make([]float32, 3*ostride+3)
+					f(n, wbuf[1:], stride, aq[:4*n], out[1:], ostride)
+					for k := 0; k < 4; k++ {
+						want := s.tokenDot(wt, 0, 1)(n, wbuf[1+k*stride:1+k*stride+wrow], a)
+						if got := out[1+k*ostride]; math.Float32bits(got) != math.Float32bits(want) {
+							t.Errorf("%s %v n=%d row %d: %v, one-token kernel %v", s.name, wt, n, k, got, want)
+						}
+					}
+					if out[0] != 0 || out[len(out)-1] != 0 {
+						t.Errorf("%s %v: wrote outside its outputs", s.name, wt)
+					}
+				}
+			}
+		}
+	}
+}
