@@ -349,7 +349,11 @@ q40gmdone:
 // columns ahead, four streams) doubled the CPU time of decode streaming
 // from DRAM (BenchmarkMatMulStream Q4_K/tok1, cpu-ns/op 805-1050k with,
 // 330-390k without, alternating; two prefetches per column far ahead:
-// 560-680k); the hardware prefetchers follow the four sequential streams.
+// 560-680k). On an AMD EPYC Zen3 (where this AVX2 set runs by default)
+// prefetches 1-8 columns ahead changed nothing either, and the four-group
+// gemv that the other packed types use for decode streamed slower than
+// one group at a time (20.7 vs 23-25 GB/s with two threads, 10.5 vs 13-14
+// GB/s with one), so AVX2 decode runs this gemv over one group at a time.
 //
 // Per row, the float order of llama.cpp's repacked kernels
 // (vecdot_repack.go): the gemv (one token) sums a block column to the
@@ -457,76 +461,6 @@ q4kgvloop:
 q4kgvdone:
 	VSUBPS  Y11, Y10, Y10
 	VMOVUPS Y10, (DX)
-	VZEROUPPER
-	RET
-
-// One block column of the group at base for the four-group gemv: its
-// acc/accm pair at slot(SP) and slot+32(SP).
-#define Q4K_GV4_STEP(base, slot) \
-	MOVQ    base, SI           \
-	VMOVUPS slot(SP), Y10      \
-	VMOVUPS slot+32(SP), Y11   \
-	Q4K_GV_COL(Y10, Y11)       \
-	VMOVUPS Y10, slot(SP)      \
-	VMOVUPS Y11, slot+32(SP)
-
-// Stores acc - accm of the pair at slot(SP) to (DX).
-#define Q4K_GV4_OUT(slot) \
-	VMOVUPS slot(SP), Y10      \
-	VSUBPS  slot+32(SP), Y10, Y10 \
-	VMOVUPS Y10, (DX)
-
-// Four groups gstride bytes apart in step (q4_Kx8Gemv4VNNI's reason), each
-// with the gemv's steps through SI: the loop points SI at each group in
-// turn (bases in R11, R8, R9, R10). Registers hold one group's acc/accm
-// (Y10/Y11); the four pairs live in the frame between block columns.
-
-// func q4_Kx8Gemv4AVX2(nb int, w *byte, gstride int, a *byte, out *float32, ostride int)
-TEXT ·q4_Kx8Gemv4AVX2(SB), NOSPLIT, $256-48
-	MOVQ nb+0(FP), CX
-	MOVQ w+8(FP), R11
-	MOVQ gstride+16(FP), BX
-	MOVQ a+24(FP), DI
-	LEAQ (R11)(BX*1), R8
-	LEAQ (R8)(BX*1), R9
-	LEAQ (R9)(BX*1), R10
-	PK_CONSTS
-	VXORPS  Y10, Y10, Y10
-	VMOVUPS Y10, 0(SP)
-	VMOVUPS Y10, 32(SP)
-	VMOVUPS Y10, 64(SP)
-	VMOVUPS Y10, 96(SP)
-	VMOVUPS Y10, 128(SP)
-	VMOVUPS Y10, 160(SP)
-	VMOVUPS Y10, 192(SP)
-	VMOVUPS Y10, 224(SP)
-	TESTQ   CX, CX
-	JZ      q4kgv4done
-
-q4kgv4loop:
-	Q4K_GV4_STEP(R11, 0)
-	Q4K_GV4_STEP(R8, 64)
-	Q4K_GV4_STEP(R9, 128)
-	Q4K_GV4_STEP(R10, 192)
-	ADDQ $1184, R11
-	ADDQ $1184, R8
-	ADDQ $1184, R9
-	ADDQ $1184, R10
-	ADDQ $1104, DI
-	DECQ CX
-	JNZ  q4kgv4loop
-
-q4kgv4done:
-	MOVQ    out+32(FP), DX
-	MOVQ    ostride+40(FP), BX
-	SHLQ    $2, BX
-	Q4K_GV4_OUT(0)
-	ADDQ    BX, DX
-	Q4K_GV4_OUT(64)
-	ADDQ    BX, DX
-	Q4K_GV4_OUT(128)
-	ADDQ    BX, DX
-	Q4K_GV4_OUT(192)
 	VZEROUPPER
 	RET
 
