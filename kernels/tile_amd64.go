@@ -4,7 +4,10 @@ package kernels
 
 import "github.com/gollm/gollm/ggml"
 
-func fillAVX2Tile(s *kernelSet) { s.vecDot2x4[ggml.Q8_0] = q8_0Tile2x4Asm }
+func fillAVX2Tile(s *kernelSet) {
+	s.vecDot2x4[ggml.Q8_0] = q8_0Tile2x4Asm
+	s.vecDot2x4[ggml.Q5_0] = q5_0Tile2x4Asm
+}
 
 // The 2x4 kernels read the tokens' block scales from their quad layout
 // (Acts.x4), so they run only when Quantize builds it (actQuad).
@@ -12,7 +15,22 @@ func fillAVX2Tile(s *kernelSet) { s.vecDot2x4[ggml.Q8_0] = q8_0Tile2x4Asm }
 //go:noescape
 func q8_0Tile2x4AVX2(nb int, w *byte, wstride int, a *byte, astride int, ad *byte, out *float32, ostride int)
 
+//go:noescape
+func q5_0Tile2x4AVX2(nb int, w *byte, wstride int, a *byte, astride int, ad *byte, out *float32, ostride int)
+
 func q8_0Tile2x4Asm(n int, w []byte, wstride int, a []byte, astride int, aq []byte, out []float32, ostride int) {
+	q8Tile2x4(q8_0Tile2x4AVX2, q8_0Bytes, n, w, wstride, a, astride, aq, out, ostride)
+}
+
+func q5_0Tile2x4Asm(n int, w []byte, wstride int, a []byte, astride int, aq []byte, out []float32, ostride int) {
+	q8Tile2x4(q5_0Tile2x4AVX2, q5_0Bytes, n, w, wstride, a, astride, aq, out, ostride)
+}
+
+// q8Tile2x4 runs a 2 x 4 tile kernel over Q8_0 tokens after checking the
+// slices cover it: two rows of n/32 blocks of wb bytes, four token rows,
+// their quad (q8_0Quad) and the outputs.
+func q8Tile2x4(kern func(nb int, w *byte, wstride int, a *byte, astride int, ad *byte, out *float32, ostride int),
+	wb, n int, w []byte, wstride int, a []byte, astride int, aq []byte, out []float32, ostride int) {
 	nb := n / qk
 	if nb == 0 {
 		for t := 0; t < 4; t++ {
@@ -20,9 +38,9 @@ func q8_0Tile2x4Asm(n int, w []byte, wstride int, a []byte, astride int, aq []by
 		}
 		return
 	}
-	_ = w[wstride+nb*q8_0Bytes-1]
+	_ = w[wstride+nb*wb-1]
 	_ = a[3*astride+nb*q8_0Bytes-1]
 	_ = aq[nb*q8_0QuadBytes-1]
 	_ = out[3*ostride+1]
-	q8_0Tile2x4AVX2(nb, &w[0], wstride, &a[0], astride, &aq[0], &out[0], ostride)
+	kern(nb, &w[0], wstride, &a[0], astride, &aq[0], &out[0], ostride)
 }

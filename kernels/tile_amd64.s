@@ -7,23 +7,161 @@
 // kernel's float order. Sharing each row's block across the four tokens and
 // each token's block across the two rows removes most of the loads and
 // sign/abs steps of the one-row, four-token kernels.
+//
+// Q8_0 and Q5_0 weights x Q8_0 tokens in tinyBLAS's order
+// (vecDotQ8_0Q8_0Generic, vecDotQ5_0Q8_0Generic): per pair and block acc
+// += (d_w*d_a) * float(lanes), lane l = the products of bytes 4l..4l+3,
+// then tinyBLAS's horizontal sum. Rows at SI and R8 (wstride apart),
+// tokens at DI, R9, R10, R11 (astride apart), the tokens' scales as
+// float32 from their quad layout at R12. Y0-Y7 accumulate pair (row r,
+// token t) in Y(4r+t). A row's block is decoded once into signed bytes
+// (Y10) and |w| (Y8), its four scale products d_w*d_a(t) sit in both
+// lanes of Y13, from where one in-lane shuffle broadcasts each, and the
+// int16 ones stay in Y12: a pair costs one token load and six
+// operations, none of them a reload of a constant or of the row
+// (tinyBLAS's AVX2 gemm4xN does the same steps). The earlier Q8_0 tile,
+// which passed the scale products through the stack and reloaded the
+// row and the ones as memory operands, ran prefill at 0.7x llama.cpp on
+// an AMD EPYC Zen3.
 
-DATA tileOnes16<>+0(SB)/8, $0x0001000100010001
-DATA tileOnes16<>+8(SB)/8, $0x0001000100010001
-DATA tileOnes16<>+16(SB)/8, $0x0001000100010001
-DATA tileOnes16<>+24(SB)/8, $0x0001000100010001
-GLOBL tileOnes16<>(SB), RODATA|NOPTR, $32
+// Constants of the Q5_0 decoding (ggml's bytes_from_bits_32 and the
+// nibble masks): +0 the shuffle sending byte i/8 of a broadcast uint32 to
+// byte i, +32 the bytes ~(1 << i%8), +64 all ones, +96 0xF0, +128 0x0F.
+DATA tileQ5<>+0(SB)/8, $0x0000000000000000
+DATA tileQ5<>+8(SB)/8, $0x0101010101010101
+DATA tileQ5<>+16(SB)/8, $0x0202020202020202
+DATA tileQ5<>+24(SB)/8, $0x0303030303030303
+DATA tileQ5<>+32(SB)/8, $0x7fbfdfeff7fbfdfe
+DATA tileQ5<>+40(SB)/8, $0x7fbfdfeff7fbfdfe
+DATA tileQ5<>+48(SB)/8, $0x7fbfdfeff7fbfdfe
+DATA tileQ5<>+56(SB)/8, $0x7fbfdfeff7fbfdfe
+DATA tileQ5<>+64(SB)/8, $0xffffffffffffffff
+DATA tileQ5<>+72(SB)/8, $0xffffffffffffffff
+DATA tileQ5<>+80(SB)/8, $0xffffffffffffffff
+DATA tileQ5<>+88(SB)/8, $0xffffffffffffffff
+DATA tileQ5<>+96(SB)/8, $0xf0f0f0f0f0f0f0f0
+DATA tileQ5<>+104(SB)/8, $0xf0f0f0f0f0f0f0f0
+DATA tileQ5<>+112(SB)/8, $0xf0f0f0f0f0f0f0f0
+DATA tileQ5<>+120(SB)/8, $0xf0f0f0f0f0f0f0f0
+DATA tileQ5<>+128(SB)/8, $0x0f0f0f0f0f0f0f0f
+DATA tileQ5<>+136(SB)/8, $0x0f0f0f0f0f0f0f0f
+DATA tileQ5<>+144(SB)/8, $0x0f0f0f0f0f0f0f0f
+DATA tileQ5<>+152(SB)/8, $0x0f0f0f0f0f0f0f0f
+GLOBL tileQ5<>(SB), RODATA|NOPTR, $160
 
-// Q8_0 x Q8_0 in tinyBLAS's order (vecDotQ8_0Q8_0Generic): per pair and
-// block acc += (d_w*d_a) * float(lanes), lane l = the products of bytes
-// 4l..4l+3, then tinyBLAS's horizontal sum. Rows at SI and R8 (wstride
-// apart), tokens at DI, R9, R10, R11 (astride apart). Y0-Y7 accumulate
-// pair (row r, token t) in Y(4r+t); Y8/Y9 hold the rows' |w|, Y10-Y13 the
-// tokens' quants; the eight products d_w*d_a go through the stack. The
-// tokens' scales come as float32 from their quad layout at R12.
+// One pair: token at P, scale lane imm of Y13, accumulator acc.
+#define TILE_PAIR(P, imm, acc) \
+	VMOVDQU     2(P), Y14         \
+	VPSIGNB     Y10, Y14, Y15     \
+	VPMADDUBSW  Y15, Y8, Y15      \
+	VPMADDWD    Y12, Y15, Y15     \
+	VCVTDQ2PS   Y15, Y15          \
+	VSHUFPS     $imm, Y13, Y13, Y14 \
+	VFMADD231PS Y15, Y14, acc
+
+// A row's block at W, decoded into Y10, against the four tokens into
+// a0..a3.
+#define TILE_ROW(W, a0, a1, a2, a3) \
+	VPSIGNB      Y10, Y10, Y8     \
+	VPBROADCASTW 0(W), X13        \
+	VCVTPH2PS    X13, X13         \
+	VMULPS       (R12), X13, X13  \
+	VINSERTF128  $1, X13, Y13, Y13 \
+	TILE_PAIR(DI, 0x00, a0)       \
+	TILE_PAIR(R9, 0x55, a1)       \
+	TILE_PAIR(R10, 0xaa, a2)      \
+	TILE_PAIR(R11, 0xff, a3)
+
+#define Q80_ROW(W, a0, a1, a2, a3) \
+	VMOVDQU 2(W), Y10             \
+	TILE_ROW(W, a0, a1, a2, a3)
+
+// Q5_0 as vecDotQ5_0Q8_0AVX2 decodes it: the nibbles, ORed with 0xF0
+// where the block's high bit is clear (nibble + 16*bit - 16 as a signed
+// byte). Y14, Y15 scratch.
+#define Q50_ROW(W, a0, a1, a2, a3) \
+	VPBROADCASTD 2(W), Y10                \
+	VPSHUFB      tileQ5<>+0(SB), Y10, Y10 \
+	VPOR         tileQ5<>+32(SB), Y10, Y10 \
+	VPCMPEQB     tileQ5<>+64(SB), Y10, Y10 \
+	VPANDN       tileQ5<>+96(SB), Y10, Y10 \
+	VMOVDQU      6(W), X14                \
+	VPSRLW       $4, X14, X15             \
+	VINSERTI128  $1, X15, Y14, Y14        \
+	VPAND        tileQ5<>+128(SB), Y14, Y14 \
+	VPOR         Y14, Y10, Y10            \
+	TILE_ROW(W, a0, a1, a2, a3)
+
+// Stores pair (r, t) to out + t*ostride + r (floats) after tinyBLAS's
+// horizontal sum.
+#define TILE2X4_STORE \
+	MOVQ out+48(FP), DX      \
+	MOVQ ostride+56(FP), BX  \
+	SHLQ $2, BX              \
+	VEXTRACTF128 $1, Y0, X14 \
+	VADDPS       X14, X0, X0  \
+	VMOVHLPS     X0, X0, X14  \
+	VADDPS       X14, X0, X0  \
+	VMOVSHDUP    X0, X14       \
+	VADDSS       X14, X0, X0  \
+	VMOVSS       X0, 0(DX) \
+	VEXTRACTF128 $1, Y4, X14 \
+	VADDPS       X14, X4, X4  \
+	VMOVHLPS     X4, X4, X14  \
+	VADDPS       X14, X4, X4  \
+	VMOVSHDUP    X4, X14       \
+	VADDSS       X14, X4, X4  \
+	VMOVSS       X4, 4(DX) \
+	ADDQ BX, DX              \
+	VEXTRACTF128 $1, Y1, X14 \
+	VADDPS       X14, X1, X1  \
+	VMOVHLPS     X1, X1, X14  \
+	VADDPS       X14, X1, X1  \
+	VMOVSHDUP    X1, X14       \
+	VADDSS       X14, X1, X1  \
+	VMOVSS       X1, 0(DX) \
+	VEXTRACTF128 $1, Y5, X14 \
+	VADDPS       X14, X5, X5  \
+	VMOVHLPS     X5, X5, X14  \
+	VADDPS       X14, X5, X5  \
+	VMOVSHDUP    X5, X14       \
+	VADDSS       X14, X5, X5  \
+	VMOVSS       X5, 4(DX) \
+	ADDQ BX, DX              \
+	VEXTRACTF128 $1, Y2, X14 \
+	VADDPS       X14, X2, X2  \
+	VMOVHLPS     X2, X2, X14  \
+	VADDPS       X14, X2, X2  \
+	VMOVSHDUP    X2, X14       \
+	VADDSS       X14, X2, X2  \
+	VMOVSS       X2, 0(DX) \
+	VEXTRACTF128 $1, Y6, X14 \
+	VADDPS       X14, X6, X6  \
+	VMOVHLPS     X6, X6, X14  \
+	VADDPS       X14, X6, X6  \
+	VMOVSHDUP    X6, X14       \
+	VADDSS       X14, X6, X6  \
+	VMOVSS       X6, 4(DX) \
+	ADDQ BX, DX              \
+	VEXTRACTF128 $1, Y3, X14 \
+	VADDPS       X14, X3, X3  \
+	VMOVHLPS     X3, X3, X14  \
+	VADDPS       X14, X3, X3  \
+	VMOVSHDUP    X3, X14       \
+	VADDSS       X14, X3, X3  \
+	VMOVSS       X3, 0(DX) \
+	VEXTRACTF128 $1, Y7, X14 \
+	VADDPS       X14, X7, X7  \
+	VMOVHLPS     X7, X7, X14  \
+	VADDPS       X14, X7, X7  \
+	VMOVSHDUP    X7, X14       \
+	VADDSS       X14, X7, X7  \
+	VMOVSS       X7, 4(DX) \
+	VZEROUPPER               \
+	RET
 
 // func q8_0Tile2x4AVX2(nb int, w *byte, wstride int, a *byte, astride int, ad *byte, out *float32, ostride int)
-TEXT ·q8_0Tile2x4AVX2(SB), NOSPLIT, $32-64
+TEXT ·q8_0Tile2x4AVX2(SB), NOSPLIT, $0-64
 	MOVQ nb+0(FP), CX
 	MOVQ w+8(FP), SI
 	MOVQ wstride+16(FP), R8
@@ -34,6 +172,8 @@ TEXT ·q8_0Tile2x4AVX2(SB), NOSPLIT, $32-64
 	LEAQ (R9)(BX*1), R10
 	LEAQ (R10)(BX*1), R11
 	MOVQ ad+40(FP), R12
+	VPCMPEQW Y12, Y12, Y12
+	VPSRLW   $15, Y12, Y12
 	VXORPS Y0, Y0, Y0
 	VXORPS Y1, Y1, Y1
 	VXORPS Y2, Y2, Y2
@@ -46,73 +186,8 @@ TEXT ·q8_0Tile2x4AVX2(SB), NOSPLIT, $32-64
 	JZ    q80t24done
 
 q80t24loop:
-	// Scale products: [d_w0*d_a(t)] and [d_w1*d_a(t)], t = 0..3, with the
-	// tokens' d_a as float32 from the quad layout (q8_0Quad).
-	VMOVUPS      (R12), X14
-	VPBROADCASTW 0(SI), X15
-	VCVTPH2PS    X15, X15
-	VMULPS       X14, X15, X15
-	VMOVUPS      X15, sc-32(SP)
-	VPBROADCASTW 0(R8), X15
-	VCVTPH2PS    X15, X15
-	VMULPS       X14, X15, X15
-	VMOVUPS      X15, sc-16(SP)
-	VMOVDQU      2(SI), Y8
-	VPSIGNB      Y8, Y8, Y8
-	VMOVDQU      2(R8), Y9
-	VPSIGNB      Y9, Y9, Y9
-	VMOVDQU      2(DI), Y10
-	VMOVDQU      2(R9), Y11
-	VMOVDQU      2(R10), Y12
-	VMOVDQU      2(R11), Y13
-	VPSIGNB      2(SI), Y10, Y14
-	VPMADDUBSW   Y14, Y8, Y14
-	VPMADDWD     tileOnes16<>(SB), Y14, Y14
-	VCVTDQ2PS    Y14, Y14
-	VBROADCASTSS sc-32(SP), Y15
-	VFMADD231PS  Y14, Y15, Y0
-	VPSIGNB      2(SI), Y11, Y14
-	VPMADDUBSW   Y14, Y8, Y14
-	VPMADDWD     tileOnes16<>(SB), Y14, Y14
-	VCVTDQ2PS    Y14, Y14
-	VBROADCASTSS sc-28(SP), Y15
-	VFMADD231PS  Y14, Y15, Y1
-	VPSIGNB      2(SI), Y12, Y14
-	VPMADDUBSW   Y14, Y8, Y14
-	VPMADDWD     tileOnes16<>(SB), Y14, Y14
-	VCVTDQ2PS    Y14, Y14
-	VBROADCASTSS sc-24(SP), Y15
-	VFMADD231PS  Y14, Y15, Y2
-	VPSIGNB      2(SI), Y13, Y14
-	VPMADDUBSW   Y14, Y8, Y14
-	VPMADDWD     tileOnes16<>(SB), Y14, Y14
-	VCVTDQ2PS    Y14, Y14
-	VBROADCASTSS sc-20(SP), Y15
-	VFMADD231PS  Y14, Y15, Y3
-	VPSIGNB      2(R8), Y10, Y14
-	VPMADDUBSW   Y14, Y9, Y14
-	VPMADDWD     tileOnes16<>(SB), Y14, Y14
-	VCVTDQ2PS    Y14, Y14
-	VBROADCASTSS sc-16(SP), Y15
-	VFMADD231PS  Y14, Y15, Y4
-	VPSIGNB      2(R8), Y11, Y14
-	VPMADDUBSW   Y14, Y9, Y14
-	VPMADDWD     tileOnes16<>(SB), Y14, Y14
-	VCVTDQ2PS    Y14, Y14
-	VBROADCASTSS sc-12(SP), Y15
-	VFMADD231PS  Y14, Y15, Y5
-	VPSIGNB      2(R8), Y12, Y14
-	VPMADDUBSW   Y14, Y9, Y14
-	VPMADDWD     tileOnes16<>(SB), Y14, Y14
-	VCVTDQ2PS    Y14, Y14
-	VBROADCASTSS sc-8(SP), Y15
-	VFMADD231PS  Y14, Y15, Y6
-	VPSIGNB      2(R8), Y13, Y14
-	VPMADDUBSW   Y14, Y9, Y14
-	VPMADDWD     tileOnes16<>(SB), Y14, Y14
-	VCVTDQ2PS    Y14, Y14
-	VBROADCASTSS sc-4(SP), Y15
-	VFMADD231PS  Y14, Y15, Y7
+	Q80_ROW(SI, Y0, Y1, Y2, Y3)
+	Q80_ROW(R8, Y4, Y5, Y6, Y7)
 	ADDQ $34, SI
 	ADDQ $34, R8
 	ADDQ $34, DI
@@ -124,68 +199,45 @@ q80t24loop:
 	JNZ  q80t24loop
 
 q80t24done:
-	MOVQ out+48(FP), DX
-	MOVQ ostride+56(FP), BX
-	SHLQ $2, BX
-	VEXTRACTF128 $1, Y0, X14
-	VADDPS       X14, X0, X0
-	VMOVHLPS     X0, X0, X14
-	VADDPS       X14, X0, X0
-	VMOVSHDUP    X0, X14
-	VADDSS       X14, X0, X0
-	VMOVSS       X0, 0(DX)
-	VEXTRACTF128 $1, Y4, X14
-	VADDPS       X14, X4, X4
-	VMOVHLPS     X4, X4, X14
-	VADDPS       X14, X4, X4
-	VMOVSHDUP    X4, X14
-	VADDSS       X14, X4, X4
-	VMOVSS       X4, 4(DX)
-	ADDQ BX, DX
-	VEXTRACTF128 $1, Y1, X14
-	VADDPS       X14, X1, X1
-	VMOVHLPS     X1, X1, X14
-	VADDPS       X14, X1, X1
-	VMOVSHDUP    X1, X14
-	VADDSS       X14, X1, X1
-	VMOVSS       X1, 0(DX)
-	VEXTRACTF128 $1, Y5, X14
-	VADDPS       X14, X5, X5
-	VMOVHLPS     X5, X5, X14
-	VADDPS       X14, X5, X5
-	VMOVSHDUP    X5, X14
-	VADDSS       X14, X5, X5
-	VMOVSS       X5, 4(DX)
-	ADDQ BX, DX
-	VEXTRACTF128 $1, Y2, X14
-	VADDPS       X14, X2, X2
-	VMOVHLPS     X2, X2, X14
-	VADDPS       X14, X2, X2
-	VMOVSHDUP    X2, X14
-	VADDSS       X14, X2, X2
-	VMOVSS       X2, 0(DX)
-	VEXTRACTF128 $1, Y6, X14
-	VADDPS       X14, X6, X6
-	VMOVHLPS     X6, X6, X14
-	VADDPS       X14, X6, X6
-	VMOVSHDUP    X6, X14
-	VADDSS       X14, X6, X6
-	VMOVSS       X6, 4(DX)
-	ADDQ BX, DX
-	VEXTRACTF128 $1, Y3, X14
-	VADDPS       X14, X3, X3
-	VMOVHLPS     X3, X3, X14
-	VADDPS       X14, X3, X3
-	VMOVSHDUP    X3, X14
-	VADDSS       X14, X3, X3
-	VMOVSS       X3, 0(DX)
-	VEXTRACTF128 $1, Y7, X14
-	VADDPS       X14, X7, X7
-	VMOVHLPS     X7, X7, X14
-	VADDPS       X14, X7, X7
-	VMOVSHDUP    X7, X14
-	VADDSS       X14, X7, X7
-	VMOVSS       X7, 4(DX)
-	ADDQ BX, DX
-	VZEROUPPER
-	RET
+	TILE2X4_STORE
+
+// func q5_0Tile2x4AVX2(nb int, w *byte, wstride int, a *byte, astride int, ad *byte, out *float32, ostride int)
+TEXT ·q5_0Tile2x4AVX2(SB), NOSPLIT, $0-64
+	MOVQ nb+0(FP), CX
+	MOVQ w+8(FP), SI
+	MOVQ wstride+16(FP), R8
+	ADDQ SI, R8
+	MOVQ a+24(FP), DI
+	MOVQ astride+32(FP), BX
+	LEAQ (DI)(BX*1), R9
+	LEAQ (R9)(BX*1), R10
+	LEAQ (R10)(BX*1), R11
+	MOVQ ad+40(FP), R12
+	VPCMPEQW Y12, Y12, Y12
+	VPSRLW   $15, Y12, Y12
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+	VXORPS Y2, Y2, Y2
+	VXORPS Y3, Y3, Y3
+	VXORPS Y4, Y4, Y4
+	VXORPS Y5, Y5, Y5
+	VXORPS Y6, Y6, Y6
+	VXORPS Y7, Y7, Y7
+	TESTQ CX, CX
+	JZ    q50t24done
+
+q50t24loop:
+	Q50_ROW(SI, Y0, Y1, Y2, Y3)
+	Q50_ROW(R8, Y4, Y5, Y6, Y7)
+	ADDQ $22, SI
+	ADDQ $22, R8
+	ADDQ $34, DI
+	ADDQ $34, R9
+	ADDQ $34, R10
+	ADDQ $34, R11
+	ADDQ $160, R12
+	DECQ CX
+	JNZ  q50t24loop
+
+q50t24done:
+	TILE2X4_STORE
