@@ -258,3 +258,7 @@ q8knext:
 q8kdone:
 	VZEROUPPER
 	RET
+
+// func f32ToF16BytesAVX2(n8 int, dst *byte, src *float32)
+TEXT ·f32ToF16BytesAVX2(SB), NOSPLIT, $0-24
+	JMP ·f32ToF16AVX2(SB)

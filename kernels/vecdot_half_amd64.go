@@ -104,8 +104,31 @@ var (
 )
 
 func packHalfQuadF16(dst, src []byte, rowBytes, n int) {
-	packHalfQuad(dst, src, rowBytes, n, quant.FP16ToFP32)
+	cols := rowBytes / 2
+	n8 := cols &^ 7
+	if n8 == 0 {
+		packHalfQuad(dst, src, rowBytes, n, quant.FP16ToFP32)
+		return
+	}
+	dst = dst[:16*cols]
+	for t := 0; t < 4; t++ {
+		row := dst[4*cols*t : 4*cols*(t+1)]
+		if t >= n {
+			clear(row)
+			continue
+		}
+		s := src[t*rowBytes : (t+1)*rowBytes]
+		f16ToF32BytesAVX2(n8/8, &row[0], &s[0])
+		for i := n8; i < cols; i++ {
+			binary.LittleEndian.PutUint32(row[4*i:], math.Float32bits(quant.FP16ToFP32(binary.LittleEndian.Uint16(s[2*i:]))))
+		}
+	}
 }
+
+// f16ToF32BytesAVX2 is f16ToF32AVX2 (attn_amd64.s) on byte addresses.
+//
+//go:noescape
+func f16ToF32BytesAVX2(n8 int, dst, src *byte)
 
 func packHalfQuadBF16(dst, src []byte, rowBytes, n int) {
 	packHalfQuad(dst, src, rowBytes, n, quant.BF16ToFP32)

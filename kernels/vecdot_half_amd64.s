@@ -621,3 +621,7 @@ TEXT ·f16Tile3x4F32AVX2(SB), NOSPLIT, $0-56
 // func bf16Tile3x4F32AVX2(n8 int, w *byte, wstride int, a *byte, astride int, out *float32, ostride int)
 TEXT ·bf16Tile3x4F32AVX2(SB), NOSPLIT, $0-56
 	HALF_TILE3X4_F32(bf16t34loop, bf16t34done, WIDEN_BF16)
+
+// func f16ToF32BytesAVX2(n8 int, dst, src *byte)
+TEXT ·f16ToF32BytesAVX2(SB), NOSPLIT, $0-24
+	JMP ·f16ToF32AVX2(SB)
