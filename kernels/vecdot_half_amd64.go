@@ -130,8 +130,22 @@ func packHalfQuadF16(dst, src []byte, rowBytes, n int) {
 //go:noescape
 func f16ToF32BytesAVX2(n8 int, dst, src *byte)
 
+// packHalfQuadBF16 widens with a shift (a BF16 is the high half of its
+// float32), inlined rather than through packHalfQuad's function value.
 func packHalfQuadBF16(dst, src []byte, rowBytes, n int) {
-	packHalfQuad(dst, src, rowBytes, n, quant.BF16ToFP32)
+	cols := rowBytes / 2
+	dst = dst[:16*cols]
+	for t := 0; t < 4; t++ {
+		row := dst[4*cols*t : 4*cols*(t+1)]
+		if t >= n {
+			clear(row)
+			continue
+		}
+		s := src[t*rowBytes : (t+1)*rowBytes]
+		for i := 0; i < cols; i++ {
+			binary.LittleEndian.PutUint32(row[4*i:], uint32(binary.LittleEndian.Uint16(s[2*i:]))<<16)
+		}
+	}
 }
 
 func packHalfQuad(dst, src []byte, rowBytes, n int, widen func(uint16) float32) {
