@@ -2,6 +2,8 @@ package kernels
 
 import (
 	"math"
+
+	"github.com/gollm/gollm/ggml"
 )
 
 // RMSNorm sets out = x / sqrt(mean(x²) + eps) * w, as ggml's rms_norm
@@ -141,3 +143,11 @@ func AxpyF16(y []float32, a float32, v []uint16) { active.axpyF16(y, a, v[:len(y
 // F32ToF16 converts src to IEEE half with round-to-nearest-even (as F16C's
 // vcvtps2ph with imm 0); len(dst) >= len(src).
 func F32ToF16(dst []uint16, src []float32) { active.f32ToF16(dst[:len(src)], src) }
+
+// QuantizeRowQ8_0 quantizes src (a multiple of 32 values) into Q8_0 blocks
+// in dst with the numerics of ggml's x86 quantize_row_q8_0 (multiplier
+// 127/amax, round half to even): what llama.cpp applies to activations and
+// to a q8_0 KV cache. len(dst) >= len(src)/32*34.
+func QuantizeRowQ8_0(dst []byte, src []float32) {
+	active.quantize[ggml.Q8_0](src[:len(src)&^31], dst[:len(src)/32*34])
+}
