@@ -92,6 +92,40 @@ GLOBL tileQ5<>(SB), RODATA|NOPTR, $160
 	VPOR         Y14, Y10, Y10            \
 	TILE_ROW(W, a0, a1, a2, a3)
 
+// The arguments into their registers (see above), the int16 ones in
+// Y12, the accumulators cleared.
+#define TILE2X4_PROLOGUE \
+	MOVQ nb+0(FP), CX \
+	MOVQ w+8(FP), SI \
+	MOVQ wstride+16(FP), R8 \
+	ADDQ SI, R8 \
+	MOVQ a+24(FP), DI \
+	MOVQ astride+32(FP), BX \
+	LEAQ (DI)(BX*1), R9 \
+	LEAQ (R9)(BX*1), R10 \
+	LEAQ (R10)(BX*1), R11 \
+	MOVQ ad+40(FP), R12 \
+	VPCMPEQW Y12, Y12, Y12 \
+	VPSRLW   $15, Y12, Y12 \
+	VXORPS Y0, Y0, Y0 \
+	VXORPS Y1, Y1, Y1 \
+	VXORPS Y2, Y2, Y2 \
+	VXORPS Y3, Y3, Y3 \
+	VXORPS Y4, Y4, Y4 \
+	VXORPS Y5, Y5, Y5 \
+	VXORPS Y6, Y6, Y6 \
+	VXORPS Y7, Y7, Y7
+
+// Next block: weights wb bytes on, tokens one Q8_0 block, quad one column.
+#define TILE2X4_ADVANCE(wb) \
+	ADDQ wb, SI   \
+	ADDQ wb, R8   \
+	ADDQ $34, DI  \
+	ADDQ $34, R9  \
+	ADDQ $34, R10 \
+	ADDQ $34, R11 \
+	ADDQ $160, R12
+
 // Stores pair (r, t) to out + t*ostride + r (floats) after tinyBLAS's
 // horizontal sum.
 #define TILE2X4_STORE \
@@ -162,39 +196,14 @@ GLOBL tileQ5<>(SB), RODATA|NOPTR, $160
 
 // func q8_0Tile2x4AVX2(nb int, w *byte, wstride int, a *byte, astride int, ad *byte, out *float32, ostride int)
 TEXT ·q8_0Tile2x4AVX2(SB), NOSPLIT, $0-64
-	MOVQ nb+0(FP), CX
-	MOVQ w+8(FP), SI
-	MOVQ wstride+16(FP), R8
-	ADDQ SI, R8
-	MOVQ a+24(FP), DI
-	MOVQ astride+32(FP), BX
-	LEAQ (DI)(BX*1), R9
-	LEAQ (R9)(BX*1), R10
-	LEAQ (R10)(BX*1), R11
-	MOVQ ad+40(FP), R12
-	VPCMPEQW Y12, Y12, Y12
-	VPSRLW   $15, Y12, Y12
-	VXORPS Y0, Y0, Y0
-	VXORPS Y1, Y1, Y1
-	VXORPS Y2, Y2, Y2
-	VXORPS Y3, Y3, Y3
-	VXORPS Y4, Y4, Y4
-	VXORPS Y5, Y5, Y5
-	VXORPS Y6, Y6, Y6
-	VXORPS Y7, Y7, Y7
+	TILE2X4_PROLOGUE
 	TESTQ CX, CX
 	JZ    q80t24done
 
 q80t24loop:
 	Q80_ROW(SI, Y0, Y1, Y2, Y3)
 	Q80_ROW(R8, Y4, Y5, Y6, Y7)
-	ADDQ $34, SI
-	ADDQ $34, R8
-	ADDQ $34, DI
-	ADDQ $34, R9
-	ADDQ $34, R10
-	ADDQ $34, R11
-	ADDQ $160, R12
+	TILE2X4_ADVANCE($34)
 	DECQ CX
 	JNZ  q80t24loop
 
@@ -203,39 +212,14 @@ q80t24done:
 
 // func q5_0Tile2x4AVX2(nb int, w *byte, wstride int, a *byte, astride int, ad *byte, out *float32, ostride int)
 TEXT ·q5_0Tile2x4AVX2(SB), NOSPLIT, $0-64
-	MOVQ nb+0(FP), CX
-	MOVQ w+8(FP), SI
-	MOVQ wstride+16(FP), R8
-	ADDQ SI, R8
-	MOVQ a+24(FP), DI
-	MOVQ astride+32(FP), BX
-	LEAQ (DI)(BX*1), R9
-	LEAQ (R9)(BX*1), R10
-	LEAQ (R10)(BX*1), R11
-	MOVQ ad+40(FP), R12
-	VPCMPEQW Y12, Y12, Y12
-	VPSRLW   $15, Y12, Y12
-	VXORPS Y0, Y0, Y0
-	VXORPS Y1, Y1, Y1
-	VXORPS Y2, Y2, Y2
-	VXORPS Y3, Y3, Y3
-	VXORPS Y4, Y4, Y4
-	VXORPS Y5, Y5, Y5
-	VXORPS Y6, Y6, Y6
-	VXORPS Y7, Y7, Y7
+	TILE2X4_PROLOGUE
 	TESTQ CX, CX
 	JZ    q50t24done
 
 q50t24loop:
 	Q50_ROW(SI, Y0, Y1, Y2, Y3)
 	Q50_ROW(R8, Y4, Y5, Y6, Y7)
-	ADDQ $22, SI
-	ADDQ $22, R8
-	ADDQ $34, DI
-	ADDQ $34, R9
-	ADDQ $34, R10
-	ADDQ $34, R11
-	ADDQ $160, R12
+	TILE2X4_ADVANCE($22)
 	DECQ CX
 	JNZ  q50t24loop
 

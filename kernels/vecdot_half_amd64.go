@@ -104,12 +104,18 @@ var (
 )
 
 func packHalfQuadF16(dst, src []byte, rowBytes, n int) {
+	packHalfQuad(dst, src, rowBytes, n, widenRowF16)
+}
+
+func packHalfQuadBF16(dst, src []byte, rowBytes, n int) {
+	packHalfQuad(dst, src, rowBytes, n, widenRowBF16)
+}
+
+// packHalfQuad writes the quad of n (1..4) half-precision rows at src,
+// rowBytes apart, each widened by widen into its float32 row; missing
+// tokens become zero rows.
+func packHalfQuad(dst, src []byte, rowBytes, n int, widen func(row, s []byte)) {
 	cols := rowBytes / 2
-	n8 := cols &^ 7
-	if n8 == 0 {
-		packHalfQuad(dst, src, rowBytes, n, quant.FP16ToFP32)
-		return
-	}
 	dst = dst[:16*cols]
 	for t := 0; t < 4; t++ {
 		row := dst[4*cols*t : 4*cols*(t+1)]
@@ -117,11 +123,27 @@ func packHalfQuadF16(dst, src []byte, rowBytes, n int) {
 			clear(row)
 			continue
 		}
-		s := src[t*rowBytes : (t+1)*rowBytes]
+		widen(row, src[t*rowBytes:(t+1)*rowBytes])
+	}
+}
+
+// widenRowF16 widens the F16 row s into row with VCVTPH2PS, the tail in Go.
+func widenRowF16(row, s []byte) {
+	cols := len(s) / 2
+	n8 := cols &^ 7
+	if n8 > 0 {
 		f16ToF32BytesAVX2(n8/8, &row[0], &s[0])
-		for i := n8; i < cols; i++ {
-			binary.LittleEndian.PutUint32(row[4*i:], math.Float32bits(quant.FP16ToFP32(binary.LittleEndian.Uint16(s[2*i:]))))
-		}
+	}
+	for i := n8; i < cols; i++ {
+		binary.LittleEndian.PutUint32(row[4*i:], math.Float32bits(quant.FP16ToFP32(binary.LittleEndian.Uint16(s[2*i:]))))
+	}
+}
+
+// widenRowBF16 widens the BF16 row s into row: a BF16 is the high half of
+// its float32.
+func widenRowBF16(row, s []byte) {
+	for i := 0; i < len(s)/2; i++ {
+		binary.LittleEndian.PutUint32(row[4*i:], uint32(binary.LittleEndian.Uint16(s[2*i:]))<<16)
 	}
 }
 
@@ -129,40 +151,6 @@ func packHalfQuadF16(dst, src []byte, rowBytes, n int) {
 //
 //go:noescape
 func f16ToF32BytesAVX2(n8 int, dst, src *byte)
-
-// packHalfQuadBF16 widens with a shift (a BF16 is the high half of its
-// float32), inlined rather than through packHalfQuad's function value.
-func packHalfQuadBF16(dst, src []byte, rowBytes, n int) {
-	cols := rowBytes / 2
-	dst = dst[:16*cols]
-	for t := 0; t < 4; t++ {
-		row := dst[4*cols*t : 4*cols*(t+1)]
-		if t >= n {
-			clear(row)
-			continue
-		}
-		s := src[t*rowBytes : (t+1)*rowBytes]
-		for i := 0; i < cols; i++ {
-			binary.LittleEndian.PutUint32(row[4*i:], uint32(binary.LittleEndian.Uint16(s[2*i:]))<<16)
-		}
-	}
-}
-
-func packHalfQuad(dst, src []byte, rowBytes, n int, widen func(uint16) float32) {
-	cols := rowBytes / 2
-	dst = dst[:16*cols]
-	for t := 0; t < 4; t++ {
-		row := dst[4*cols*t : 4*cols*(t+1)]
-		if t >= n {
-			clear(row)
-			continue
-		}
-		s := src[t*rowBytes : (t+1)*rowBytes]
-		for i := 0; i < cols; i++ {
-			binary.LittleEndian.PutUint32(row[4*i:], math.Float32bits(widen(binary.LittleEndian.Uint16(s[2*i:]))))
-		}
-	}
-}
 
 //go:noescape
 func f16Tile4x4F32AVX512(n8 int, w *byte, wstride int, a *byte, astride int, out *float32, ostride int)
