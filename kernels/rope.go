@@ -106,9 +106,14 @@ func (r *RoPE) Apply(x []float32, nHeads, pos int) {
 			} else {
 				a, b = &v[2*i], &v[2*i+1]
 			}
+			// ggml's rotate_pairs computes x0*cos - x1*sin and x0*sin +
+			// x1*cos, which GCC contracts (FMA builds) into one fused
+			// multiply-add each, the x0 product fused: matching it keeps
+			// q and k bit-identical to llama.cpp's, where a last-bit
+			// difference can move an f16/BF16 rounding downstream.
 			x0, x1 := *a, *b
-			*a = x0*c - x1*s
-			*b = x0*s + x1*c
+			*a = fma32(x0, c, -(x1 * s))
+			*b = fma32(x0, s, x1*c)
 		}
 	}
 }
