@@ -167,6 +167,7 @@ func (l *loader) experts(name string, n, rows, cols, perToken int, op Op) []*ker
 			l.fail(fmt.Errorf("tensor %q expert %d: %w", name, e, err))
 			return nil
 		}
+		m.SetTokenwise() // llama.cpp's mul_mat_id: one token at a time
 		ms[e] = m
 	}
 	l.mats = append(l.mats, WeightUse{Name: name, Op: op, Mats: ms, PerToken: perToken})

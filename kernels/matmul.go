@@ -174,6 +174,10 @@ func (p *Pool) newMatmulJob(out []float32, w *Matrix, a *Acts) (matmulJob, int) 
 			job.dot2x4 = nil // needs the quad layout
 		}
 	}
+	if d1 := active.vecDot1[w.Type]; d1 != nil && job.prefill && w.tokenwise {
+		// Each token in the one-token order: no multi-token kernels.
+		job.dot, job.dot4, job.dot8, job.dot2x4, job.dotQ, job.quadEnd = d1, nil, nil, nil, nil, 0
+	}
 	if job.prefill {
 		// A whole number of tiles per unit (15 rows for 3-row tiles).
 		job.rowUnits = rowTile

@@ -18,7 +18,18 @@ type Matrix struct {
 
 	rowBytes int
 	pack     matrixPack // row-interleaved copy for packed kernels (packed.go)
+
+	// tokenwise: every token of a batch gets the one-token order (see
+	// SetTokenwise).
+	tokenwise bool
 }
+
+// SetTokenwise makes MatMul multiply every token of a batch in the order it
+// uses for a single token, for the weight types whose one-token order
+// differs (f16, f32: ggml_vec_dot instead of tinyBLAS). llama.cpp
+// multiplies expert matrices (ggml_mul_mat_id) that way, a token at a
+// time; call it before the matrix is shared between goroutines.
+func (m *Matrix) SetTokenwise() { m.tokenwise = true }
 
 // NewMatrix validates a weight tensor: a type some kernel multiplies, a row
 // length that is a whole number of blocks, and data of exactly the tensor's

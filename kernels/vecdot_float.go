@@ -14,7 +14,7 @@ import (
 // a fused multiply-add per group of 8 elements, then a horizontal sum. For
 // other lengths it falls back to ggml_vec_dot_f16/f32: four 8-lane
 // accumulators over groups of 32, reduced pairwise, and the tail summed in
-// float64. Following the same order keeps results bit-identical, which on
+// float64 (f16) or float32 (f32, vecDotF32F32DecodeGeneric). Following the same order keeps results bit-identical, which on
 // random-weight models decides whether logits match llama.cpp to 1e-3.
 
 // dotFloatOrder computes sum(x(i)*y(i)) for i < n in llama.cpp's order.
@@ -67,6 +67,10 @@ func vecDotBF16BF16Generic(n int, w, a []byte) float32 {
 }
 
 func vecDotF32F32Generic(n int, w, a []byte) float32 {
+	if n%8 != 0 {
+		// tinyBLAS declines: ggml_vec_dot_f32, as for one token.
+		return vecDotF32F32DecodeGeneric(n, w, a)
+	}
 	return dotFloatOrder(n,
 		func(i int) float32 { return math.Float32frombits(binary.LittleEndian.Uint32(w[4*i:])) },
 		func(i int) float32 { return math.Float32frombits(binary.LittleEndian.Uint32(a[4*i:])) })
@@ -76,9 +80,11 @@ func vecDotF32F32Generic(n int, w, a []byte) float32 {
 // needs at least two) but ggml_vec_dot_f16 / ggml_vec_dot_f32: four 8-lane
 // accumulators over groups of 32, reduced pairwise (reduce4x8), the tail
 // after the last group added one product at a time — in float64 for f16
-// (ggml_float), in float32 with a fused multiply-add for f32 (a float sum
-// the compiler contracts). MatMul uses these for one-token batches
-// (kernelSet.vecDot1).
+// (ggml_float), in float32 for f32, each product rounded first (llama.cpp's
+// build does not contract that sum; checked against its dumped tensors).
+// MatMul uses these for one-token batches (kernelSet.vecDot1), and for f32
+// rows that are not a multiple of 8 long at any batch size: tinyBLAS
+// declines those, and llama.cpp runs ggml_vec_dot_f32 for every token.
 
 func vecDotF16F16DecodeGeneric(n int, w, a []byte) float32 {
 	x := func(i int) float32 { return quant.FP16ToFP32(binary.LittleEndian.Uint16(w[2*i:])) }
@@ -103,7 +109,7 @@ func vecDotF32F32DecodeGeneric(n int, w, a []byte) float32 {
 		sumf = sum4x8(np, x, y)
 	}
 	for i := np; i < n; i++ {
-		sumf = fma32(x(i), y(i), sumf)
+		sumf += float32(x(i) * y(i)) // rounded product: no fused multiply-add
 	}
 	return sumf
 }

@@ -54,8 +54,8 @@ func dotF32VecAsm(n int, w, a []byte) float32 {
 		sumf = dotF32VecAVX2(asmArgs(np, 32, 128, 128, w, a))
 	}
 	for i := np; i < n; i++ {
-		sumf = fma32(math.Float32frombits(binary.LittleEndian.Uint32(w[4*i:])),
-			math.Float32frombits(binary.LittleEndian.Uint32(a[4*i:])), sumf)
+		sumf += float32(math.Float32frombits(binary.LittleEndian.Uint32(w[4*i:])) *
+			math.Float32frombits(binary.LittleEndian.Uint32(a[4*i:])))
 	}
 	return sumf
 }
@@ -104,34 +104,16 @@ func dotF16F16x4Asm(n int, w, a []byte, stride int, out []float32, ostride int) 
 	dotF16F16x4AVX2(x4Args(n, 8, 16, 16, w, a, stride, out, ostride))
 }
 
-// dotF32F32VecOrderAsm is vecDotF32F32Generic for rows whose length is not
-// a multiple of 8 (ggml_vec_dot_f32's order: the 32-element groups in
-// dotF32VecAVX2, whose reduction is reduce4x8's, and the tail summed in
-// float64). Small models with such rows (stories260K's FFN of 172) spent
-// most of a multi-token pass in the closure-based Go twin.
-func dotF32F32VecOrderAsm(n int, w, a []byte) float32 {
-	np := n &^ 31
-	var sumf float64
-	if np > 0 {
-		sumf = float64(dotF32VecAVX2(asmArgs(np, 32, 128, 128, w, a)))
-	}
-	for i := np; i < n; i++ {
-		sumf += float64(math.Float32frombits(binary.LittleEndian.Uint32(w[4*i:])) *
-			math.Float32frombits(binary.LittleEndian.Uint32(a[4*i:])))
-	}
-	return float32(sumf)
-}
-
 func dotF32F32Asm(n int, w, a []byte) float32 {
 	if n%8 != 0 || n == 0 {
-		return dotF32F32VecOrderAsm(n, w, a)
+		return dotF32VecAsm(n, w, a)
 	}
 	return dotF32F32AVX2(asmArgs(n, 8, 32, 32, w, a))
 }
 
 func dotF32F32r4Asm(n int, w []byte, wstride int, a []byte, out []float32, ostride int) {
 	if n%8 != 0 || n == 0 {
-		r4Generic(dotF32F32VecOrderAsm, n, w, wstride, a, out, ostride)
+		r4Generic(dotF32VecAsm, n, w, wstride, a, out, ostride)
 		return
 	}
 	dotF32F32r4AVX2(r4Args(n, 8, 32, 32, w, wstride, a, out, ostride))
@@ -139,7 +121,7 @@ func dotF32F32r4Asm(n int, w []byte, wstride int, a []byte, out []float32, ostri
 
 func dotF32F32x4Asm(n int, w, a []byte, stride int, out []float32, ostride int) {
 	if n%8 != 0 || n == 0 {
-		x4Generic(dotF32F32VecOrderAsm, n, w, a, stride, out, ostride)
+		x4Generic(dotF32VecAsm, n, w, a, stride, out, ostride)
 		return
 	}
 	dotF32F32x4AVX2(x4Args(n, 8, 32, 32, w, a, stride, out, ostride))
