@@ -206,7 +206,10 @@ func (m *Model) ffn(l int, f *ffnWeights, act activation, xn []float32, ntok int
 	} else {
 		m.matmul3(gate, f.gate, up, f.up, nil, nil, xn, ntok, c.Dim)
 		t.mark(l, OpFFNAct)
-		glu(act, gate, gate, up)
+		for i := 0; i < ntok; i++ {
+			r := gate[i*hidden : (i+1)*hidden]
+			glu(act, r, r, up[i*hidden:(i+1)*hidden])
+		}
 	}
 
 	t.mark(l, OpFFNDown)
@@ -215,7 +218,9 @@ func (m *Model) ffn(l int, f *ffnWeights, act activation, xn []float32, ntok int
 	return out
 }
 
-// glu writes act(gate) * up into out.
+// glu writes act(gate) * up into out, for one token's row: SwiGLU's
+// float order depends on where the row ends (groups of 8, then a scalar
+// tail), so a batch goes through it row by row, as ggml does.
 func glu(act activation, out, gate, up []float32) {
 	if act == actGELU {
 		kernels.GeGLU(out, gate, up)
@@ -244,7 +249,7 @@ func (m *Model) logits(p *pass, x []float32, softcap float32) []float32 {
 		// ggml: scale by 1/softcap, tanh, scale by softcap.
 		inv := 1 / softcap
 		for i, v := range logits {
-			logits[i] = tanh32(v*inv) * softcap
+			logits[i] = kernels.Tanhf(v*inv) * softcap
 		}
 	}
 	t.stop()

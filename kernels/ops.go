@@ -39,10 +39,13 @@ func RMSNormNoWeight(out, x []float32, eps float32) {
 	}
 }
 
-// Softmax replaces x by softmax(x) in place: max-subtracted, exponentials in
-// float32, their sum in float64, then scaled by 1/sum (ggml's
-// ggml_vec_soft_max_f32 + ggml_vec_scale_f32). Entries of -Inf (masked)
-// become 0. An empty slice is left alone.
+// Softmax replaces x by softmax(x) in place as ggml's soft_max op does on
+// AVX2 (ggml_vec_soft_max_f32, then ggml_vec_scale_f32): the maximum
+// subtracted; each full group of 8 through ggml_v_expf (vexpf), its sum
+// taken as tinyBLAS's 8-lane horizontal sum and added in float64; the
+// tail through libm's expf, added one by one in float64; then every value
+// times float32(1/sum). Entries of -Inf (masked) become 0. An empty slice
+// is left alone.
 func Softmax(x []float32) {
 	if len(x) == 0 {
 		return
@@ -54,8 +57,17 @@ func Softmax(x []float32) {
 		}
 	}
 	var sum float64
-	for i, v := range x {
-		e := expf(v - max)
+	n8 := len(x) &^ 7
+	for i := 0; i < n8; i += 8 {
+		var g [8]float32
+		for l := range g {
+			g[l] = vexpf(x[i+l] - max)
+			x[i+l] = g[l]
+		}
+		sum += float64(hsum8(&g))
+	}
+	for i := n8; i < len(x); i++ {
+		e := expf(x[i] - max)
 		x[i] = e
 		sum += float64(e)
 	}
