@@ -185,7 +185,7 @@ func (j *attnJob) softmaxFactors(scores, ms, vs []float32, runMax, runSum float3
 	for i, sc := range scores {
 		s := sc * j.scale
 		if j.softcap != 0 {
-			s = j.softcap * tanh32(sc*j.capScale)
+			s = j.softcap * kernels.Tanhf(sc*j.capScale)
 		}
 		if s > runMax {
 			ms[i] = runMax - s
@@ -243,7 +243,7 @@ func (j *attnJob) attendF32Acc(item int, v *kvcache.View, lo, n, kvh int, q, out
 				copy(vrow, bytesAsF32(vr))
 			}
 			if j.softcap != 0 {
-				s = j.softcap * tanh32(s*j.capScale)
+				s = j.softcap * kernels.Tanhf(s*j.capScale)
 			} else {
 				s *= j.scale
 			}
@@ -288,13 +288,10 @@ func (j *attnJob) capScores(s []float32, stride, nh, rows int) {
 	}
 	for g := 0; g < nh; g++ {
 		for r, x := range s[g*stride : g*stride+rows] {
-			s[g*stride+r] = j.softcap * tanh32(x*j.capScale)
+			s[g*stride+r] = j.softcap * kernels.Tanhf(x*j.capScale)
 		}
 	}
 }
-
-// tanh32 is tanhf: the soft-cap's tanh in float32.
-func tanh32(x float32) float32 { return float32(math.Tanh(float64(x))) }
 
 func safeInv(s float32) float32 {
 	if s == 0 {

@@ -1,7 +1,6 @@
 package kernels
 
 import (
-	"math"
 	"sync"
 
 	"github.com/gollm/gollm/quant"
@@ -26,9 +25,12 @@ var (
 	geluTable []float32 // [65536]: f16 bits -> gelu, rounded to f16, as f32
 )
 
-// geluF32 is ggml_gelu_f32: 0.5x(1 + tanh(sqrt(2/pi) x (1 + 0.044715 x^2))).
+// geluF32 is ggml_gelu_f32: 0.5x(1 + tanhf(sqrt(2/pi) x (1 + 0.044715 x^2))),
+// with 1 + 0.044715x*x fused as llama.cpp's FMA builds compile it and
+// glibc's tanhf (a last-bit change of the tanh can move the f16 table entry
+// by a step).
 func geluF32(x float32) float32 {
-	t := float32(math.Tanh(float64(float32(geluSqrt2OverPi) * x * (1 + float32(geluCoefA)*x*x))))
+	t := Tanhf(float32(geluSqrt2OverPi) * x * fma32(float32(geluCoefA)*x, x, 1))
 	return 0.5 * x * (1 + t)
 }
 
