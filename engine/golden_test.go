@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/gollm/gollm/ggml"
+	"github.com/gollm/gollm/kernels"
 )
 
 type golden struct {
@@ -132,6 +133,13 @@ func checkGoldenInto(t testing.TB, m *Model, g *golden) {
 	rel := 1e-3
 	if isQuantized(m) {
 		rel = 2e-2
+	}
+	if impl := kernels.Impl(); impl == "generic" || impl == "avx2" {
+		// These two sets reproduce llama.cpp's AVX2 build (the golden
+		// files' maker) operation by operation: every file agrees to the
+		// 6 printed digits (<= 4e-6 of max|logit|). The wide tolerances
+		// above are for the AVX-512 sets, whose float orders differ.
+		rel = 2e-5
 	}
 	vocab := m.Config.Vocab
 	sameArgmax := 0
