@@ -35,7 +35,12 @@ type matmulJob struct {
 	aR4      []byte        // the token as dotR4 reads it, when not a (vecDot1R4F32)
 	dot2x4   vecDot2x4Func // nil: the type has no rows x 4-token tile kernel
 	tileRows int           // rows per dot2x4 call (2, 3 or 4)
-	prefill  bool
+	// q8Rows, when set, converts the tiled rows of each row unit to Q8_0
+	// rows of q8Row bytes (into a buffer of bufs) that dot2x4 reads.
+	q8Rows  func(dst, src []byte)
+	q8Row   int
+	bufs    *rowBufs
+	prefill bool
 	rowUnits int // rows per scheduling unit
 
 	// Packed weights (packed.go): groups of packRows rows, then tail rows
@@ -174,6 +179,10 @@ func (p *Pool) newMatmulJob(out []float32, w *Matrix, a *Acts) (matmulJob, int) 
 			job.dot2x4 = nil // needs the quad layout
 		}
 	}
+	if f, rb := q8RowsFor(w, a.NTok); f != nil && job.dot2x4 != nil && job.tileRows == 2 && p != nil {
+		job.q8Rows, job.q8Row, job.bufs = f, rb, &p.rowBufs
+		job.dot2x4 = active.vecDot2x4[ggml.Q8_0]
+	}
 	if d1 := active.vecDot1[w.Type]; d1 != nil && job.prefill && w.tokenwise {
 		// Each token in the one-token order: no multi-token kernels.
 		job.dot, job.dot4, job.dot8, job.dot2x4, job.dotQ, job.quadEnd = d1, nil, nil, nil, nil, 0
@@ -251,8 +260,23 @@ func (j *matmulJob) run(lo, hi int) {
 		}
 		return
 	}
+	var buf []byte
+	if j.q8Rows != nil {
+		slot, b := j.bufs.claim(j.rowUnits * j.q8Row)
+		defer j.bufs.release(slot)
+		buf = b
+	}
 	for rt := r0; rt < r1; rt += j.rowUnits {
 		re := min(rt+j.rowUnits, r1)
+		// The rows the tiles read: w from row tw0 on, wRow bytes apart.
+		tw, tw0, twRow := j.w, 0, j.wRow
+		if buf != nil {
+			rEnd := rt + (re-rt)/j.tileRows*j.tileRows
+			for r := rt; r < rEnd; r++ {
+				j.q8Rows(buf[(r-rt)*j.q8Row:(r-rt+1)*j.q8Row], j.w[r*j.wRow:(r+1)*j.wRow])
+			}
+			tw, tw0, twRow = buf, rt, j.q8Row
+		}
 		for t0 := 0; t0 < j.ntok; t0 += tokTile {
 			te := min(t0+tokTile, j.ntok)
 			r := rt
@@ -265,7 +289,7 @@ func (j *matmulJob) run(lo, hi int) {
 				for t := t0; t < tq; t += 4 {
 					at, aq := j.a[t*j.aRow:(t+4)*j.aRow], j.px4[t/4*j.qBytes:(t/4+1)*j.qBytes]
 					for r := rt; r < rEnd; r += tr {
-						j.dot2x4(j.cols, j.w[r*j.wRow:(r+tr)*j.wRow], j.wRow, at, j.aRow, aq, j.out[t*j.rows+r:], j.rows)
+						j.dot2x4(j.cols, tw[(r-tw0)*twRow:(r-tw0+tr)*twRow], twRow, at, j.aRow, aq, j.out[t*j.rows+r:], j.rows)
 					}
 				}
 				for t := tq; t < te; t++ {

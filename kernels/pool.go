@@ -2,6 +2,8 @@ package kernels
 
 import (
 	"context"
+	"math"
+	"math/bits"
 	"runtime"
 	"runtime/pprof"
 	"sync"
@@ -55,7 +57,38 @@ type Pool struct {
 	// MatMul's job, with its chunk function built once (see matmul.go).
 	mm   matmulJob
 	mmFn func(lo, hi int)
+
+	// rowBufs are the threads' scratch for converted weight rows.
+	rowBufs rowBufs
 }
+
+// rowBufs hands out scratch buffers, one per concurrent claimer (a
+// MatMul chunk), grown on demand and kept: steady state allocates nothing.
+type rowBufs struct {
+	busy atomic.Uint64 // bit i: bufs[i] is claimed
+	bufs [64][]byte
+}
+
+// claim returns a free buffer of at least n bytes and its slot; with every
+// slot taken it waits for one.
+func (b *rowBufs) claim(n int) (int, []byte) {
+	for {
+		m := b.busy.Load()
+		if m == math.MaxUint64 {
+			runtime.Gosched()
+			continue
+		}
+		i := bits.TrailingZeros64(^m)
+		if b.busy.CompareAndSwap(m, m|1<<i) {
+			if cap(b.bufs[i]) < n {
+				b.bufs[i] = make([]byte, n) // only the claimer touches slot i
+			}
+			return i, b.bufs[i][:n]
+		}
+	}
+}
+
+func (b *rowBufs) release(i int) { b.busy.And(^(uint64(1) << i)) }
 
 const (
 	closedBit = 1 << 31

@@ -7,6 +7,20 @@ import "github.com/gollm/gollm/ggml"
 func fillAVX2Tile(s *kernelSet) {
 	s.vecDot2x4[ggml.Q8_0] = q8_0Tile2x4Asm
 	s.vecDot2x4[ggml.Q5_0] = q5_0Tile2x4Asm
+	s.q8Rows[ggml.Q5_0] = q5_0RowAsQ8_0Asm
+}
+
+//go:noescape
+func q5_0AsQ8_0AVX2(nb int, dst, src *byte)
+
+// q5_0RowAsQ8_0Asm is q5_0RowAsQ8_0Generic, decoding as the Q5_0 tile does.
+func q5_0RowAsQ8_0Asm(dst, src []byte) {
+	nb := len(src) / q5_0Bytes
+	if nb == 0 {
+		return
+	}
+	_ = dst[nb*q8_0Bytes-1]
+	q5_0AsQ8_0AVX2(nb, &dst[0], &src[0])
 }
 
 // The 2x4 kernels read the tokens' block scales from their quad layout

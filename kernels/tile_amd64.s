@@ -225,3 +225,37 @@ q50t24loop:
 
 q50t24done:
 	TILE2X4_STORE
+
+// func q5_0AsQ8_0AVX2(nb int, dst, src *byte)
+// Writes nb Q5_0 blocks as Q8_0 blocks: the scale, then the values
+// decoded as Q50_ROW does (q5_0RowAsQ8_0Generic).
+TEXT ·q5_0AsQ8_0AVX2(SB), NOSPLIT, $0-24
+	MOVQ nb+0(FP), CX
+	MOVQ dst+8(FP), DI
+	MOVQ src+16(FP), SI
+	VMOVDQU tileQ5<>+0(SB), Y4
+	VMOVDQU tileQ5<>+32(SB), Y5
+	VMOVDQU tileQ5<>+64(SB), Y6
+	VMOVDQU tileQ5<>+96(SB), Y7
+	VMOVDQU tileQ5<>+128(SB), Y8
+
+q5asq8loop:
+	MOVWLZX      0(SI), AX
+	MOVW         AX, 0(DI)
+	VPBROADCASTD 2(SI), Y10
+	VPSHUFB      Y4, Y10, Y10
+	VPOR         Y5, Y10, Y10
+	VPCMPEQB     Y6, Y10, Y10
+	VPANDN       Y7, Y10, Y10
+	VMOVDQU      6(SI), X14
+	VPSRLW       $4, X14, X15
+	VINSERTI128  $1, X15, Y14, Y14
+	VPAND        Y8, Y14, Y14
+	VPOR         Y14, Y10, Y10
+	VMOVDQU      Y10, 2(DI)
+	ADDQ         $22, SI
+	ADDQ         $34, DI
+	DECQ         CX
+	JNZ          q5asq8loop
+	VZEROUPPER
+	RET

@@ -26,6 +26,7 @@ func fillVNNI(s *kernelSet) {
 	s.vecDot2x4[ggml.Q8_0] = nil
 	s.vecDot4x4[ggml.Q8_0] = q8_0Tile4x4VNNIAsm
 	s.vecDot4x4[ggml.Q5_0] = q5_0Tile4x4VNNIAsm
+	s.q8Rows[ggml.Q5_0] = nil // its own VNNI tile (the conversion is measured on AVX2 only)
 	s.actQuad[ggml.F16] = halfQuadF16
 	s.actQuad[ggml.BF16] = halfQuadBF16
 	s.vecDot4x4[ggml.F16] = f16Tile4x4F32Asm
