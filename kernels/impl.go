@@ -58,13 +58,14 @@ type kernelSet struct {
 	vecDot2x4    [maxType]vecDot2x4Func  // 2 rows x 4 tokens; nil: use vecDot4
 	vecDot3x4    [maxType]vecDot2x4Func  // 3 rows x 4 tokens (same signature); preferred over 2x4
 	vecDot4x4    [maxType]vecDot2x4Func  // 4 rows x 4 tokens (same signature); preferred over 3x4
+	quantize     [maxType]quantizeFunc   // indexed by activation (vec-dot) type
+	packed       [maxType]*packedKernels // indexed by weight type; nil: row by row (packed.go)
+	actQuad      [maxType]*actPacker     // indexed by activation type: the quad layout packed kernels read
+
 	// q8Rows converts a weight row to Q8_0 rows whose Q8_0 products are
 	// this type's (q8rows.go); prefill then tiles the converted rows with
 	// vecDot2x4[Q8_0]. nil: the type's own tiles.
 	q8Rows [maxType]func(dst, src []byte)
-	quantize     [maxType]quantizeFunc   // indexed by activation (vec-dot) type
-	packed       [maxType]*packedKernels // indexed by weight type; nil: row by row (packed.go)
-	actQuad      [maxType]*actPacker     // indexed by activation type: the quad layout packed kernels read
 
 	// vecDotQuad is the order of the prefill tokens that fall in whole
 	// groups of four (tokens 0 .. ntok&^3-1), for types whose llama.cpp

@@ -37,10 +37,10 @@ type matmulJob struct {
 	tileRows int           // rows per dot2x4 call (2, 3 or 4)
 	// q8Rows, when set, converts the tiled rows of each row unit to Q8_0
 	// rows of q8Row bytes (into a buffer of bufs) that dot2x4 reads.
-	q8Rows  func(dst, src []byte)
-	q8Row   int
-	bufs    *rowBufs
-	prefill bool
+	q8Rows   func(dst, src []byte)
+	q8Row    int
+	bufs     *rowBufs
+	prefill  bool
 	rowUnits int // rows per scheduling unit
 
 	// Packed weights (packed.go): groups of packRows rows, then tail rows
