@@ -2,7 +2,6 @@ package engine
 
 import (
 	"math"
-	"math/bits"
 	"runtime"
 	"sync/atomic"
 
@@ -102,23 +101,14 @@ func (f *fastAttn) newScratch() *fastScratch {
 // claim returns a free slot and its index; with every slot taken (more
 // workers than fastMaxSlots) it waits for one.
 func (f *fastAttn) claim() (int, *fastScratch) {
-	for {
-		b := f.busy.Load()
-		if b == math.MaxUint64 {
-			runtime.Gosched()
-			continue
-		}
-		i := bits.TrailingZeros64(^b)
-		if f.busy.CompareAndSwap(b, b|1<<i) {
-			if f.slots[i] == nil {
-				f.slots[i] = f.newScratch() // only the claimer touches slot i
-			}
-			return i, f.slots[i]
-		}
+	i := kernels.ClaimSlot(&f.busy)
+	if f.slots[i] == nil {
+		f.slots[i] = f.newScratch() // only the claimer touches slot i
 	}
+	return i, f.slots[i]
 }
 
-func (f *fastAttn) release(i int) { f.busy.And(^(uint64(1) << i)) }
+func (f *fastAttn) release(i int) { kernels.ReleaseSlot(&f.busy, i) }
 
 // fastGroup returns how many query heads of a KV head one item serves in
 // a pass of ntok tokens.

@@ -72,23 +72,35 @@ type rowBufs struct {
 // claim returns a free buffer of at least n bytes and its slot; with every
 // slot taken it waits for one.
 func (b *rowBufs) claim(n int) (int, []byte) {
+	i := ClaimSlot(&b.busy)
+	if cap(b.bufs[i]) < n {
+		b.bufs[i] = make([]byte, n) // only the claimer touches slot i
+	}
+	return i, b.bufs[i][:n]
+}
+
+// ClaimSlot claims a free slot of a 64-slot set whose bit i in busy is set
+// while slot i is taken, and returns i; with every slot taken it waits
+// for one (ReleaseSlot). For per-thread scratch claimed by whichever
+// goroutine runs a pool chunk.
+func ClaimSlot(busy *atomic.Uint64) int {
 	for {
-		m := b.busy.Load()
+		m := busy.Load()
 		if m == math.MaxUint64 {
 			runtime.Gosched()
 			continue
 		}
 		i := bits.TrailingZeros64(^m)
-		if b.busy.CompareAndSwap(m, m|1<<i) {
-			if cap(b.bufs[i]) < n {
-				b.bufs[i] = make([]byte, n) // only the claimer touches slot i
-			}
-			return i, b.bufs[i][:n]
+		if busy.CompareAndSwap(m, m|1<<i) {
+			return i
 		}
 	}
 }
 
-func (b *rowBufs) release(i int) { b.busy.And(^(uint64(1) << i)) }
+// ReleaseSlot frees slot i of busy.
+func ReleaseSlot(busy *atomic.Uint64, i int) { busy.And(^(uint64(1) << i)) }
+
+func (b *rowBufs) release(i int) { ReleaseSlot(&b.busy, i) }
 
 const (
 	closedBit = 1 << 31
