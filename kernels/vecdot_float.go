@@ -14,8 +14,9 @@ import (
 // a fused multiply-add per group of 8 elements, then a horizontal sum. For
 // other lengths it falls back to ggml_vec_dot_f16/f32: four 8-lane
 // accumulators over groups of 32, reduced pairwise, and the tail summed in
-// float64 (f16) or float32 (f32, vecDotF32F32DecodeGeneric). Following the same order keeps results bit-identical, which on
-// random-weight models decides whether logits match llama.cpp to 1e-3.
+// float64 (f16) or float32 (f32, vecDotF32F32DecodeGeneric). Following
+// the same order keeps results bit-identical, which on random-weight
+// models decides whether logits match llama.cpp to 1e-3.
 
 // dotFloatOrder computes sum(x(i)*y(i)) for i < n in llama.cpp's order.
 func dotFloatOrder(n int, x, y func(i int) float32) float32 {
