@@ -40,3 +40,44 @@ func TestQ8RowsExact(t *testing.T) {
 		}
 	}
 }
+
+// TestQ8RowsConcurrent runs Q5_0 prefill MatMuls (converted rows, per-thread
+// buffers of the pool) from several goroutines on one pool at once: each
+// result must equal the serial one (run under -race in CI).
+func TestQ8RowsConcurrent(t *testing.T) {
+	r := rand.New(rand.NewPCG(53, 54))
+	const rows, cols, ntok = 40, 8 * qk, 16
+	m, err := NewMatrix(ggml.Q5_0, rows, cols, randomWeights(r, ggml.Q5_0, rows*cols, 0.05, 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	x := randFloats(r, ntok*cols, 1)
+	want := make([]float32, rows*ntok)
+	sc := NewScratch(cols, ntok)
+	var serial *Pool
+	serial.MatMul(want, m, sc.Quantize(serial, ggml.Q5_0, x, ntok, cols))
+	p := NewPool(2)
+	defer p.Close()
+	errs := make(chan string, 4)
+	for g := 0; g < 4; g++ {
+		go func() {
+			s := NewScratch(cols, ntok)
+			out := make([]float32, rows*ntok)
+			for it := 0; it < 20; it++ {
+				p.MatMul(out, m, s.Quantize(p, ggml.Q5_0, x, ntok, cols))
+				for i := range out {
+					if out[i] != want[i] {
+						errs <- "concurrent MatMul differs from the serial one"
+						return
+					}
+				}
+			}
+			errs <- ""
+		}()
+	}
+	for g := 0; g < 4; g++ {
+		if e := <-errs; e != "" {
+			t.Fatal(e)
+		}
+	}
+}
