@@ -2,11 +2,14 @@ package kernels
 
 import (
 	"bytes"
+	"encoding/binary"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"testing"
 
 	"github.com/gollm/gollm/ggml"
+	"github.com/gollm/gollm/quant"
 )
 
 // quantInputs returns activation rows that exercise the quantizers: normal
@@ -90,6 +93,39 @@ func BenchmarkQuantize(b *testing.B) {
 				}
 				reportCPU(b, c0)
 			})
+		}
+	}
+}
+
+// TestQuantizeBF16Bits runs every set's BF16 activation quantizer on
+// random bit patterns (NaNs, infinities, denormals included), exact
+// rounding ties and a tail, against quant.FP32ToBF16.
+func TestQuantizeBF16Bits(t *testing.T) {
+	r := rand.New(rand.NewPCG(35, 36))
+	x := make([]float32, 4099)
+	for i := range x {
+		x[i] = math.Float32frombits(r.Uint32())
+	}
+	for i, u := range []uint32{0x3f808000, 0x3f818000, 0xbf808000, 0xbf818000, 0x7f7fffff, 0xff7fffff,
+		0x7f800000, 0xff800000, 0x7f800001, 0x7fc00001, 0xffc12345, 0x7fff8000, 0x00008000, 0x80018000} {
+		for l := 0; l < 8; l++ { // in every lane of an 8-value group
+			x[64*i+9*l] = math.Float32frombits(u)
+		}
+	}
+	want := make([]byte, 2*len(x))
+	for i, v := range x {
+		binary.LittleEndian.PutUint16(want[2*i:], quant.FP32ToBF16(v))
+	}
+	for _, s := range implementations {
+		if !s.available {
+			continue
+		}
+		got := make([]byte, len(want))
+		s.quantize[ggml.BF16](x, got)
+		for i := range x {
+			if g, w := binary.LittleEndian.Uint16(got[2*i:]), binary.LittleEndian.Uint16(want[2*i:]); g != w {
+				t.Fatalf("%s: %#08x -> %#04x, want %#04x", s.name, math.Float32bits(x[i]), g, w)
+			}
 		}
 	}
 }

@@ -19,6 +19,7 @@ func fillAVX2Half(s *kernelSet) {
 	s.vecDot[ggml.BF16] = dotBF16BF16Asm
 	s.vecDotR4[ggml.BF16] = dotBF16BF16r4Asm
 	s.vecDot4[ggml.BF16] = dotBF16BF16x4Asm
+	s.quantize[ggml.BF16] = quantizeBF16Asm
 	s.actQuad[ggml.F16] = halfQuadF16
 	s.actQuad[ggml.BF16] = halfQuadBF16
 	s.vecDot3x4[ggml.F16] = f16Tile3x4F32Asm
@@ -139,11 +140,36 @@ func widenRowF16(row, s []byte) {
 	}
 }
 
-// widenRowBF16 widens the BF16 row s into row: a BF16 is the high half of
-// its float32.
+// widenRowBF16 widens the BF16 row s into row (a BF16 is the high half of
+// its float32), the tail in Go.
 func widenRowBF16(row, s []byte) {
-	for i := 0; i < len(s)/2; i++ {
+	cols := len(s) / 2
+	n8 := cols &^ 7
+	if n8 > 0 {
+		_ = row[4*n8-1]
+		bf16ToF32BytesAVX2(n8/8, &row[0], &s[0])
+	}
+	for i := n8; i < cols; i++ {
 		binary.LittleEndian.PutUint32(row[4*i:], uint32(binary.LittleEndian.Uint16(s[2*i:]))<<16)
+	}
+}
+
+//go:noescape
+func bf16ToF32BytesAVX2(n8 int, dst, src *byte)
+
+//go:noescape
+func f32ToBF16AVX2(n8 int, dst *byte, src *float32)
+
+// quantizeBF16Asm is quant.QuantizeRowBF16 (the activations of BF16
+// weights), eight values at a time in assembly, the tail in Go.
+func quantizeBF16Asm(src []float32, dst []byte) {
+	n8 := len(src) &^ 7
+	if n8 > 0 {
+		_ = dst[2*n8-1]
+		f32ToBF16AVX2(n8/8, &dst[0], &src[0])
+	}
+	for i := n8; i < len(src); i++ {
+		binary.LittleEndian.PutUint16(dst[2*i:], quant.FP32ToBF16(src[i]))
 	}
 }
 

@@ -625,3 +625,85 @@ TEXT ·bf16Tile3x4F32AVX2(SB), NOSPLIT, $0-56
 // func f16ToF32BytesAVX2(n8 int, dst, src *byte)
 TEXT ·f16ToF32BytesAVX2(SB), NOSPLIT, $0-24
 	JMP ·f16ToF32AVX2(SB)
+
+// func bf16ToF32BytesAVX2(n8 int, dst, src *byte)
+// Widens 8*n8 BF16 values (widenRowBF16).
+TEXT ·bf16ToF32BytesAVX2(SB), NOSPLIT, $0-24
+	MOVQ n8+0(FP), CX
+	MOVQ dst+8(FP), DI
+	MOVQ src+16(FP), SI
+	TESTQ CX, CX
+	JZ    bf16wdone
+
+bf16wloop:
+	WIDEN_BF16(0(SI), Y0)
+	VMOVUPS Y0, 0(DI)
+	ADDQ $16, SI
+	ADDQ $32, DI
+	DECQ CX
+	JNZ  bf16wloop
+
+bf16wdone:
+	VZEROUPPER
+	RET
+
+// Constants of f32ToBF16AVX2, eight copies each.
+DATA bf16K<>+0(SB)/8, $0x0000000100000001   // the rounding bit
+DATA bf16K<>+8(SB)/8, $0x0000000100000001
+DATA bf16K<>+16(SB)/8, $0x0000000100000001
+DATA bf16K<>+24(SB)/8, $0x0000000100000001
+DATA bf16K<>+32(SB)/8, $0x00007fff00007fff // half an ulp minus one
+DATA bf16K<>+40(SB)/8, $0x00007fff00007fff
+DATA bf16K<>+48(SB)/8, $0x00007fff00007fff
+DATA bf16K<>+56(SB)/8, $0x00007fff00007fff
+DATA bf16K<>+64(SB)/8, $0x7fffffff7fffffff // |x| mask
+DATA bf16K<>+72(SB)/8, $0x7fffffff7fffffff
+DATA bf16K<>+80(SB)/8, $0x7fffffff7fffffff
+DATA bf16K<>+88(SB)/8, $0x7fffffff7fffffff
+DATA bf16K<>+96(SB)/8, $0x7f8000007f800000 // +Inf
+DATA bf16K<>+104(SB)/8, $0x7f8000007f800000
+DATA bf16K<>+112(SB)/8, $0x7f8000007f800000
+DATA bf16K<>+120(SB)/8, $0x7f8000007f800000
+DATA bf16K<>+128(SB)/8, $0x0000004000000040 // the quiet bit of a NaN, shifted
+DATA bf16K<>+136(SB)/8, $0x0000004000000040
+DATA bf16K<>+144(SB)/8, $0x0000004000000040
+DATA bf16K<>+152(SB)/8, $0x0000004000000040
+GLOBL bf16K<>(SB), RODATA|NOPTR, $160
+
+// func f32ToBF16AVX2(n8 int, dst *byte, src *float32)
+// Rounds 8*n8 floats to BF16 as ggml_compute_fp32_to_bf16 (quant.FP32ToBF16):
+// to nearest even, NaNs kept quiet with their sign and top payload bits.
+TEXT ·f32ToBF16AVX2(SB), NOSPLIT, $0-24
+	MOVQ n8+0(FP), CX
+	MOVQ dst+8(FP), DI
+	MOVQ src+16(FP), SI
+	TESTQ CX, CX
+	JZ    f2bdone
+	VMOVDQU bf16K<>+0(SB), Y8
+	VMOVDQU bf16K<>+32(SB), Y9
+	VMOVDQU bf16K<>+64(SB), Y10
+	VMOVDQU bf16K<>+96(SB), Y11
+	VMOVDQU bf16K<>+128(SB), Y12
+
+f2bloop:
+	VMOVDQU      0(SI), Y0
+	VPSRLD       $16, Y0, Y1
+	VPAND        Y8, Y1, Y2
+	VPADDD       Y9, Y2, Y2
+	VPADDD       Y0, Y2, Y2
+	VPSRLD       $16, Y2, Y2
+	VPAND        Y10, Y0, Y3
+	VPCMPGTD     Y11, Y3, Y3
+	VPOR         Y12, Y1, Y4
+	VPBLENDVB    Y3, Y4, Y2, Y2
+	VEXTRACTI128 $1, Y2, X5
+	VPACKUSDW    X5, X2, X2
+	VMOVDQU      X2, 0(DI)
+	ADDQ         $32, SI
+	ADDQ         $16, DI
+	DECQ         CX
+	JNZ          f2bloop
+
+f2bdone:
+	VZEROUPPER
+	RET
