@@ -206,10 +206,7 @@ func (m *Model) ffn(l int, f *ffnWeights, act activation, xn []float32, ntok int
 	} else {
 		m.matmul3(gate, f.gate, up, f.up, nil, nil, xn, ntok, c.Dim)
 		t.mark(l, OpFFNAct)
-		for i := 0; i < ntok; i++ {
-			r := gate[i*hidden : (i+1)*hidden]
-			glu(act, r, r, up[i*hidden:(i+1)*hidden])
-		}
+		gluRows(act, gate, up, hidden)
 	}
 
 	t.mark(l, OpFFNDown)
@@ -218,9 +215,17 @@ func (m *Model) ffn(l int, f *ffnWeights, act activation, xn []float32, ntok int
 	return out
 }
 
-// glu writes act(gate) * up into out, for one token's row: SwiGLU's
-// float order depends on where the row ends (groups of 8, then a scalar
-// tail), so a batch goes through it row by row, as ggml does.
+// gluRows sets gate = act(gate) * up row by row (rows of width): SwiGLU's
+// float order depends on where a row ends (groups of 8, then a scalar
+// tail), so a batch goes through glu one row at a time, as ggml does.
+func gluRows(act activation, gate, up []float32, width int) {
+	for i := 0; i+width <= len(gate); i += width {
+		r := gate[i : i+width]
+		glu(act, r, r, up[i:i+width])
+	}
+}
+
+// glu writes act(gate) * up into out, for one row.
 func glu(act activation, out, gate, up []float32) {
 	if act == actGELU {
 		kernels.GeGLU(out, gate, up)

@@ -170,7 +170,7 @@ func (m *Model) moeDecode(l int, w *moeWeights, ms *moeState, xn []float32) {
 	}
 	t.mark(l, OpFFNAct)
 	g := ms.g[:mp.nUsed*mp.ffn]
-	swigluRows(g, ms.u[:mp.nUsed*mp.ffn], mp.ffn)
+	gluRows(actSiLU, g, ms.u[:mp.nUsed*mp.ffn], mp.ffn)
 	t.mark(l, OpFFNDown)
 	for s, e := range sel {
 		m.matmul(ms.outs[s*dim:(s+1)*dim], w.down[e], g[s*mp.ffn:(s+1)*mp.ffn], 1, mp.ffn)
@@ -226,7 +226,7 @@ func (m *Model) moeGrouped(l int, w *moeWeights, ms *moeState, xn []float32, nto
 		g, u := ms.g[:n*mp.ffn], ms.u[:n*mp.ffn]
 		m.matmul3(g, w.gate[e], u, w.up[e], nil, nil, xg, n, dim)
 		t.mark(l, OpFFNAct)
-		swigluRows(g, u, mp.ffn)
+		gluRows(actSiLU, g, u, mp.ffn)
 		t.mark(l, OpFFNDown)
 		y := ms.y[:n*dim]
 		m.matmul(y, w.down[e], g, n, mp.ffn)
@@ -272,12 +272,4 @@ func chosen(sel []int32, e int) bool {
 		}
 	}
 	return false
-}
-
-// swigluRows sets g = silu(g) * u row by row (rows of width), each row in
-// SwiGLU's float order as ggml applies it per expert row.
-func swigluRows(g, u []float32, width int) {
-	for i := 0; i+width <= len(g); i += width {
-		kernels.SwiGLU(g[i:i+width], g[i:i+width], u[i:i+width])
-	}
 }
