@@ -1,6 +1,7 @@
 //go:build !purego
 
 #include "textflag.h"
+#include "q5_0_amd64.h"
 
 // Register-tiled prefill kernels: two weight rows against four activation
 // rows per call, each of the eight dot products in its single-row
@@ -76,24 +77,10 @@ GLOBL tileQ5<>(SB), RODATA|NOPTR, $160
 	VMOVDQU 2(W), Y10             \
 	TILE_ROW(W, a0, a1, a2, a3)
 
-// Q5_0 as vecDotQ5_0Q8_0AVX2 decodes it: the nibbles, ORed with 0xF0
-// where the block's high bit is clear (nibble + 16*bit - 16 as a signed
-// byte), into Y10; the five constants of tileQ5 (+0 .. +128) as memory
-// or register operands. Y14, Y15 scratch.
-#define Q50_DECODE(W, kshuf, kbits, kones, kf0, k0f) \
-	VPBROADCASTD 2(W), Y10       \
-	VPSHUFB      kshuf, Y10, Y10 \
-	VPOR         kbits, Y10, Y10 \
-	VPCMPEQB     kones, Y10, Y10 \
-	VPANDN       kf0, Y10, Y10   \
-	VMOVDQU      6(W), X14       \
-	VPSRLW       $4, X14, X15    \
-	VINSERTI128  $1, X15, Y14, Y14 \
-	VPAND        k0f, Y14, Y14   \
-	VPOR         Y14, Y10, Y10
-
+// A Q5_0 row block at W, decoded into Y10 (q5_0_amd64.h), against the four
+// tokens into a0..a3.
 #define Q50_ROW(W, a0, a1, a2, a3) \
-	Q50_DECODE(W, tileQ5<>+0(SB), tileQ5<>+32(SB), tileQ5<>+64(SB), tileQ5<>+96(SB), tileQ5<>+128(SB)) \
+	Q5_0_DECODE(W, Y14, Y10, X10, X15, tileQ5<>+0(SB), tileQ5<>+32(SB), tileQ5<>+64(SB), tileQ5<>+96(SB), tileQ5<>+128(SB)) \
 	TILE_ROW(W, a0, a1, a2, a3)
 
 // The arguments into their registers (see above), the int16 ones in
@@ -232,7 +219,7 @@ q50t24done:
 
 // func q5_0AsQ8_0AVX2(nb int, dst, src *byte)
 // Writes nb Q5_0 blocks as Q8_0 blocks: the scale, then the values
-// decoded by Q50_DECODE, as the Q5_0 tile does (q5_0RowAsQ8_0Generic).
+// decoded by Q5_0_DECODE, as the Q5_0 tile does (q5_0RowAsQ8_0Generic).
 TEXT ·q5_0AsQ8_0AVX2(SB), NOSPLIT, $0-24
 	MOVQ nb+0(FP), CX
 	MOVQ dst+8(FP), DI
@@ -246,7 +233,7 @@ TEXT ·q5_0AsQ8_0AVX2(SB), NOSPLIT, $0-24
 q5asq8loop:
 	MOVWLZX      0(SI), AX
 	MOVW         AX, 0(DI)
-	Q50_DECODE(SI, Y4, Y5, Y6, Y7, Y8)
+	Q5_0_DECODE(SI, Y14, Y10, X10, X15, Y4, Y5, Y6, Y7, Y8)
 	VMOVDQU      Y10, 2(DI)
 	ADDQ         $22, SI
 	ADDQ         $34, DI

@@ -1,6 +1,7 @@
 //go:build !purego
 
 #include "textflag.h"
+#include "q5_0_amd64.h"
 
 // PF is how far ahead (bytes) the single-row kernels prefetch the weight
 // stream (see KPF in kquants_amd64.s).
@@ -352,16 +353,7 @@ GLOBL shufBits<>(SB), RODATA|NOPTR, $32
 // Y7 scratch, then the sign trick against the activation block Y5; Y14 =
 // 0xF0 bytes, Y11/Y10 the BITS_TO_BYTES constants.
 #define Q5_0_R4ROW(P, k, acc) \
-	VPBROADCASTD 2(P), Y7               \
-	VPSHUFB      shufBits<>(SB), Y7, Y7 \
-	VPOR         Y11, Y7, Y7            \
-	VPCMPEQB     Y10, Y7, Y7            \
-	VPANDN       Y14, Y7, Y7            \
-	VMOVDQU      6(P), X4               \
-	VPSRLW       $4, X4, X3             \
-	VINSERTI128  $1, X3, Y4, Y4         \
-	VPAND        Y15, Y4, Y4            \
-	VPOR         Y7, Y4, Y4             \
+	Q5_0_DECODE(P, Y7, Y4, X4, X3, shufBits<>(SB), Y11, Y10, Y14, Y15) \
 	VPSIGNB      Y4, Y4, Y6             \
 	VPSIGNB      Y4, Y5, Y7             \
 	VPMADDUBSW   Y7, Y6, Y6             \
