@@ -278,6 +278,65 @@ wkchunk:
 	VZEROUPPER
 	RET
 
+// func attnWidenKHeadsAVX2(k *float32, dim8, row int, src *uint16, srcStride, rows, n8, heads, kHead, srcHead int)
+// attnWidenKAVX2 for heads heads: row by row, each row's heads in order,
+// head h's 8*n8 halves (src + h*srcHead) into the K tile k + h*kHead.
+// Strides in bytes.
+TEXT ·attnWidenKHeadsAVX2(SB), NOSPLIT, $0-80
+	MOVQ k+0(FP), DI
+	MOVQ dim8+8(FP), R8
+	SHLQ $5, R8               // bytes of one row
+	MOVQ row+16(FP), R9
+	MOVQ src+24(FP), SI
+	MOVQ srcStride+32(FP), R10
+	MOVQ rows+40(FP), DX
+	MOVQ kHead+64(FP), R11
+	MOVQ srcHead+72(FP), R12
+
+whrow:
+	// Row r starts at (r/8)*8 rows + (r%4)*2 rows + ((r%8)/4)*32 bytes.
+	MOVQ  R9, AX
+	SHRQ  $3, AX
+	IMULQ R8, AX
+	SHLQ  $3, AX
+	MOVQ  R9, BX
+	ANDQ  $3, BX
+	IMULQ R8, BX
+	SHLQ  $1, BX
+	ADDQ  BX, AX
+	MOVQ  R9, BX
+	ANDQ  $4, BX
+	SHLQ  $3, BX
+	ADDQ  BX, AX
+	ADDQ  DI, AX
+	MOVQ  SI, BX
+	MOVQ  heads+56(FP), R13
+
+whhead:
+	MOVQ AX, R14
+	MOVQ BX, R15
+	MOVQ n8+48(FP), CX
+
+whchunk:
+	VCVTPH2PS (R15), Y0
+	VMOVUPS   Y0, (R14)
+	ADDQ      $16, R15
+	ADDQ      $64, R14
+	DECQ      CX
+	JNZ       whchunk
+
+	ADDQ R11, AX
+	ADDQ R12, BX
+	DECQ R13
+	JNZ  whhead
+
+	ADDQ R10, SI
+	INCQ R9
+	DECQ DX
+	JNZ  whrow
+	VZEROUPPER
+	RET
+
 // func attnScoresAVX2(s *float32, sStride int, q, k *float32, heads, groups, dim8 int)
 // For each head, groups of eight key rows of the K tile: eight
 // accumulators (one per row), one query load and eight FMAs per 8
@@ -470,17 +529,192 @@ smsum:
 	RET
 
 // func attnAccumVAVX2(acc *float32, dim8 int, p *float32, pStride int, v *float32, heads, rows int, alpha *float32)
-// Per head: strips of 8, 4, 2 or 1 vectors of the accumulator held in
-// registers while every row adds its weight times its values. pStride in
-// bytes; rows are 32*dim8 bytes apart.
+// Heads four at a time: strips of 3, 2 or 1 vectors of the four
+// accumulators held in registers (Y(V*h+j): head h, vector j) while every
+// row's values, loaded once, take each head's weight; then the heads left
+// one at a time in strips of 8, 4, 2 or 1 vectors. Each element's chain
+// of FMAs is the same in both. pStride in bytes; rows are 32*dim8 bytes
+// apart; rows > 0.
 TEXT ·attnAccumVAVX2(SB), NOSPLIT, $0-64
 	MOVQ acc+0(FP), DI
 	MOVQ dim8+8(FP), R11
-	SHLQ $5, R11              // row bytes
+	SHLQ $5, R11              // row bytes (and the heads' accumulators' stride)
 	MOVQ p+16(FP), SI
 	MOVQ pStride+24(FP), R8
 	MOVQ heads+40(FP), R10
 	MOVQ alpha+56(FP), R13
+	LEAQ (R8)(R8*2), R15      // three heads' weights
+	LEAQ (R11)(R11*2), R14    // three heads' accumulators
+
+av4group:
+	CMPQ R10, $4
+	JB   avrest
+	MOVQ v+32(FP), R12        // the strip's values
+	MOVQ dim8+8(FP), R9       // vectors left
+	MOVQ DI, AX               // the strip's accumulators of the first head
+
+av4s3:
+	CMPQ R9, $3
+	JB   av4n3
+	VBROADCASTSS 0(R13), Y15
+	VMULPS 0(AX), Y15, Y0
+	VMULPS 32(AX), Y15, Y1
+	VMULPS 64(AX), Y15, Y2
+	VBROADCASTSS 4(R13), Y15
+	VMULPS 0(AX)(R11*1), Y15, Y3
+	VMULPS 32(AX)(R11*1), Y15, Y4
+	VMULPS 64(AX)(R11*1), Y15, Y5
+	VBROADCASTSS 8(R13), Y15
+	VMULPS 0(AX)(R11*2), Y15, Y6
+	VMULPS 32(AX)(R11*2), Y15, Y7
+	VMULPS 64(AX)(R11*2), Y15, Y8
+	VBROADCASTSS 12(R13), Y15
+	VMULPS 0(AX)(R14*1), Y15, Y9
+	VMULPS 32(AX)(R14*1), Y15, Y10
+	VMULPS 64(AX)(R14*1), Y15, Y11
+	MOVQ rows+48(FP), CX
+	MOVQ R12, BX
+	MOVQ SI, DX
+av4s3row:
+	VMOVUPS 0(BX), Y12
+	VMOVUPS 32(BX), Y13
+	VMOVUPS 64(BX), Y14
+	VBROADCASTSS (DX), Y15
+	VFMADD231PS Y12, Y15, Y0
+	VFMADD231PS Y13, Y15, Y1
+	VFMADD231PS Y14, Y15, Y2
+	VBROADCASTSS (DX)(R8*1), Y15
+	VFMADD231PS Y12, Y15, Y3
+	VFMADD231PS Y13, Y15, Y4
+	VFMADD231PS Y14, Y15, Y5
+	VBROADCASTSS (DX)(R8*2), Y15
+	VFMADD231PS Y12, Y15, Y6
+	VFMADD231PS Y13, Y15, Y7
+	VFMADD231PS Y14, Y15, Y8
+	VBROADCASTSS (DX)(R15*1), Y15
+	VFMADD231PS Y12, Y15, Y9
+	VFMADD231PS Y13, Y15, Y10
+	VFMADD231PS Y14, Y15, Y11
+	ADDQ R11, BX
+	ADDQ $4, DX
+	DECQ CX
+	JNZ  av4s3row
+	VMOVUPS Y0, 0(AX)
+	VMOVUPS Y1, 32(AX)
+	VMOVUPS Y2, 64(AX)
+	VMOVUPS Y3, 0(AX)(R11*1)
+	VMOVUPS Y4, 32(AX)(R11*1)
+	VMOVUPS Y5, 64(AX)(R11*1)
+	VMOVUPS Y6, 0(AX)(R11*2)
+	VMOVUPS Y7, 32(AX)(R11*2)
+	VMOVUPS Y8, 64(AX)(R11*2)
+	VMOVUPS Y9, 0(AX)(R14*1)
+	VMOVUPS Y10, 32(AX)(R14*1)
+	VMOVUPS Y11, 64(AX)(R14*1)
+	ADDQ $(32*3), AX
+	ADDQ $(32*3), R12
+	SUBQ $3, R9
+	JMP  av4s3
+
+av4n3:
+av4s2:
+	CMPQ R9, $2
+	JB   av4n2
+	VBROADCASTSS 0(R13), Y15
+	VMULPS 0(AX), Y15, Y0
+	VMULPS 32(AX), Y15, Y1
+	VBROADCASTSS 4(R13), Y15
+	VMULPS 0(AX)(R11*1), Y15, Y2
+	VMULPS 32(AX)(R11*1), Y15, Y3
+	VBROADCASTSS 8(R13), Y15
+	VMULPS 0(AX)(R11*2), Y15, Y4
+	VMULPS 32(AX)(R11*2), Y15, Y5
+	VBROADCASTSS 12(R13), Y15
+	VMULPS 0(AX)(R14*1), Y15, Y6
+	VMULPS 32(AX)(R14*1), Y15, Y7
+	MOVQ rows+48(FP), CX
+	MOVQ R12, BX
+	MOVQ SI, DX
+av4s2row:
+	VMOVUPS 0(BX), Y12
+	VMOVUPS 32(BX), Y13
+	VBROADCASTSS (DX), Y15
+	VFMADD231PS Y12, Y15, Y0
+	VFMADD231PS Y13, Y15, Y1
+	VBROADCASTSS (DX)(R8*1), Y15
+	VFMADD231PS Y12, Y15, Y2
+	VFMADD231PS Y13, Y15, Y3
+	VBROADCASTSS (DX)(R8*2), Y15
+	VFMADD231PS Y12, Y15, Y4
+	VFMADD231PS Y13, Y15, Y5
+	VBROADCASTSS (DX)(R15*1), Y15
+	VFMADD231PS Y12, Y15, Y6
+	VFMADD231PS Y13, Y15, Y7
+	ADDQ R11, BX
+	ADDQ $4, DX
+	DECQ CX
+	JNZ  av4s2row
+	VMOVUPS Y0, 0(AX)
+	VMOVUPS Y1, 32(AX)
+	VMOVUPS Y2, 0(AX)(R11*1)
+	VMOVUPS Y3, 32(AX)(R11*1)
+	VMOVUPS Y4, 0(AX)(R11*2)
+	VMOVUPS Y5, 32(AX)(R11*2)
+	VMOVUPS Y6, 0(AX)(R14*1)
+	VMOVUPS Y7, 32(AX)(R14*1)
+	ADDQ $(32*2), AX
+	ADDQ $(32*2), R12
+	SUBQ $2, R9
+	JMP  av4s2
+
+av4n2:
+av4s1:
+	CMPQ R9, $1
+	JB   av4n1
+	VBROADCASTSS 0(R13), Y15
+	VMULPS 0(AX), Y15, Y0
+	VBROADCASTSS 4(R13), Y15
+	VMULPS 0(AX)(R11*1), Y15, Y1
+	VBROADCASTSS 8(R13), Y15
+	VMULPS 0(AX)(R11*2), Y15, Y2
+	VBROADCASTSS 12(R13), Y15
+	VMULPS 0(AX)(R14*1), Y15, Y3
+	MOVQ rows+48(FP), CX
+	MOVQ R12, BX
+	MOVQ SI, DX
+av4s1row:
+	VMOVUPS 0(BX), Y12
+	VBROADCASTSS (DX), Y15
+	VFMADD231PS Y12, Y15, Y0
+	VBROADCASTSS (DX)(R8*1), Y15
+	VFMADD231PS Y12, Y15, Y1
+	VBROADCASTSS (DX)(R8*2), Y15
+	VFMADD231PS Y12, Y15, Y2
+	VBROADCASTSS (DX)(R15*1), Y15
+	VFMADD231PS Y12, Y15, Y3
+	ADDQ R11, BX
+	ADDQ $4, DX
+	DECQ CX
+	JNZ  av4s1row
+	VMOVUPS Y0, 0(AX)
+	VMOVUPS Y1, 0(AX)(R11*1)
+	VMOVUPS Y2, 0(AX)(R11*2)
+	VMOVUPS Y3, 0(AX)(R14*1)
+	ADDQ $(32*1), AX
+	ADDQ $(32*1), R12
+	SUBQ $1, R9
+	JMP  av4s1
+
+av4n1:
+	LEAQ (DI)(R11*4), DI
+	LEAQ (SI)(R8*4), SI
+	ADDQ $16, R13
+	SUBQ $4, R10
+	JMP  av4group
+
+avrest:
+	TESTQ R10, R10
+	JZ    avdone
 
 avhead:
 	VBROADCASTSS (R13), Y15
@@ -627,5 +861,7 @@ avnext1:
 	ADDQ $4, R13
 	DECQ R10
 	JNZ  avhead
+
+avdone:
 	VZEROUPPER
 	RET
