@@ -32,6 +32,10 @@ const (
 	fastTileFloats = 4096
 	// fastMaxSlots bounds the scratch slots (concurrent workers).
 	fastMaxSlots = 64
+	// fastChunkFloats is the f32 budget of the K and V tiles of the KV
+	// heads split decode widens at once (64 KiB: four heads of 64 for
+	// TinyLlama, in L2).
+	fastChunkFloats = 16384
 )
 
 // fastAttn is the fast path's shape and its per-worker scratch. A worker
@@ -43,6 +47,10 @@ type fastAttn struct {
 	tile      int // cached rows per tile, a multiple of 8
 	heads     int // query heads per tile step at most
 	allHeads  int
+	// kvChunk is the KV heads split decode widens at once (the scratch
+	// holds a K and a V tile of each), kTile and vTile the floats of one
+	// head's tiles.
+	kvChunk, kTile, vTile int
 
 	// Split decode (attention_split.go): per token of a pass of at most
 	// fastSplitTokens, fastSplits partial slots and the number of its
@@ -58,7 +66,8 @@ type fastAttn struct {
 // head size needs padding (of every head, for split decode), the f32
 // accumulators, the scores of a tile and the tile's K rows (in the
 // kernels' K tile layout) and V rows widened to f32, each row
-// zero-padded to hdp/hdvp (the padding is never written).
+// zero-padded to hdp/hdvp (the padding is never written): kvChunk KV
+// heads' tiles, kTile and vTile floats apart.
 type fastScratch struct {
 	q, acc, s, k, v []float32
 	m, l, alpha     []float32 // online-softmax state per head
@@ -77,6 +86,8 @@ func newFastAttn(c *Config, batch int) *fastAttn {
 		allHeads: c.Heads,
 	}
 	f.tile = min(max(fastTileFloats/(f.hdp+f.hdvp), 8), 32) &^ 7
+	f.kTile, f.vTile = f.tile*f.hdp, f.tile*f.hdvp
+	f.kvChunk = min(max(fastChunkFloats/(f.kTile+f.vTile), 1), max(c.KVHeads, 1))
 	splitTokens := min(batch, fastSplitTokens)
 	f.part = make([]float32, splitTokens*fastSplits*c.Heads*(f.hdvp+2))
 	f.done = make([]atomic.Int32, splitTokens)
@@ -90,7 +101,7 @@ func (f *fastAttn) newScratch() *fastScratch {
 	h, t := f.heads, f.tile
 	return &fastScratch{
 		q: make([]float32, f.allHeads*f.hdp), acc: make([]float32, h*f.hdvp), s: make([]float32, h*t),
-		k: make([]float32, t*f.hdp), v: make([]float32, t*f.hdvp),
+		k: make([]float32, f.kvChunk*f.kTile), v: make([]float32, f.kvChunk*f.vTile),
 		m: make([]float32, h), l: make([]float32, h), alpha: make([]float32, h),
 		krow: make([]float32, f.hdp),
 		pm:   make([]float32, fastSplits*h), pl: make([]float32, fastSplits*h),
@@ -149,11 +160,11 @@ func (j *attnJob) attendFast(sc *fastScratch, tok, h0, nh, lo, n int, v *kvcache
 			for r := 0; r < rows; {
 				b, i := (p0+r)/v.BlockLen, (p0+r)%v.BlockLen
 				cnt := min(v.BlockLen-i, rows-r)
-				j.widenRows(sc, v, b, i, cnt, kvh, r)
+				j.widenRows(sc.k, sc.v, sc, v, b, i, cnt, kvh, r)
 				r += cnt
 			}
 			j.prefetchRows(v, p0+tile, min(p0+2*tile, to), kvh)
-			j.tileStep(sc, q, nh, rows, m, l, acc)
+			j.tileStep(sc, sc.k[:f.kTile], sc.v[:f.vTile], q, nh, rows, m, l, acc)
 		}
 	}
 	out := j.out[(tok*c.Heads+h0)*hdv : (tok*c.Heads+h0+nh)*hdv]
@@ -184,14 +195,14 @@ func (j *attnJob) queries(sc *fastScratch, tok, h0, nh int) []float32 {
 }
 
 // tileStep is one online-softmax step of nh <= f.heads query heads over
-// the tile in sc.k/sc.v (rows rows): q holds their queries (hdp apart), m,
-// l and acc their running maximum, sum and accumulator.
-func (j *attnJob) tileStep(sc *fastScratch, q []float32, nh, rows int, m, l, acc []float32) {
+// the K and V tiles k and v (rows rows): q holds their queries (hdp
+// apart), m, l and acc their running maximum, sum and accumulator.
+func (j *attnJob) tileStep(sc *fastScratch, k, v, q []float32, nh, rows int, m, l, acc []float32) {
 	f := j.fast
-	kernels.AttnScores(sc.s, f.tile, q, sc.k, nh, rows, f.hdp)
+	kernels.AttnScores(sc.s, f.tile, q, k, nh, rows, f.hdp)
 	j.capScores(sc.s, f.tile, nh, rows)
 	kernels.AttnSoftmax(sc.s, f.tile, nh, rows, j.fastScale(), m, l, sc.alpha)
-	kernels.AttnAccumV(acc, sc.s, f.tile, sc.v, nh, rows, f.hdvp, sc.alpha)
+	kernels.AttnAccumV(acc, sc.s, f.tile, v, nh, rows, f.hdvp, sc.alpha)
 }
 
 // prefetchRows starts loading KV head kvh's K and V of positions
@@ -212,20 +223,20 @@ func (j *attnJob) prefetchRows(v *kvcache.View, from, to, kvh int) {
 }
 
 // widenRows writes rows i..i+cnt-1 of block b, KV head kvh, as rows
-// r..r+cnt-1 of the scratch's K and V tiles.
-func (j *attnJob) widenRows(sc *fastScratch, v *kvcache.View, b, i, cnt, kvh, r int) {
+// r..r+cnt-1 of the K and V tiles kt and vTile.
+func (j *attnJob) widenRows(kt, vTile []float32, sc *fastScratch, v *kvcache.View, b, i, cnt, kvh, r int) {
 	c, f := j.c, j.fast
 	hd, hdv := c.HeadDim, c.HeadDimV
 	kvDim, vDim := c.KVDim(), c.VDim()
-	vt := sc.v[r*f.hdvp:]
+	vt := vTile[r*f.hdvp:]
 	switch v.Type {
 	case ggml.F16:
-		kernels.AttnWidenK(sc.k, f.hdp, r, v.KF16(b)[i*kvDim+kvh*hd:], kvDim, cnt, hd)
+		kernels.AttnWidenK(kt, f.hdp, r, v.KF16(b)[i*kvDim+kvh*hd:], kvDim, cnt, hd)
 		kernels.F16RowsToF32(vt, f.hdvp, v.VF16(b)[i*vDim+kvh*hdv:], vDim, cnt, hdv)
 	case ggml.F32:
 		kb, vb := v.KF32(b), v.VF32(b)
 		for n := 0; n < cnt; n++ {
-			kernels.AttnPutKRow(sc.k, f.hdp, r+n, kb[(i+n)*kvDim+kvh*hd:][:hd])
+			kernels.AttnPutKRow(kt, f.hdp, r+n, kb[(i+n)*kvDim+kvh*hd:][:hd])
 			copy(vt[n*f.hdvp:n*f.hdvp+hdv], vb[(i+n)*vDim+kvh*hdv:])
 		}
 	default: // Q8_0: whole blocks of 32 per head (checked at load)
@@ -234,7 +245,7 @@ func (j *attnJob) widenRows(sc *fastScratch, v *kvcache.View, b, i, cnt, kvh, r 
 			kr := v.K[b][(i+n)*v.KRowBytes+kvh*kHead : (i+n)*v.KRowBytes+(kvh+1)*kHead]
 			vr := v.V[b][(i+n)*v.VRowBytes+kvh*vHead : (i+n)*v.VRowBytes+(kvh+1)*vHead]
 			quant.DequantizeRowQ8_0(kr, sc.krow[:hd])
-			kernels.AttnPutKRow(sc.k, f.hdp, r+n, sc.krow[:hd])
+			kernels.AttnPutKRow(kt, f.hdp, r+n, sc.krow[:hd])
 			quant.DequantizeRowQ8_0(vr, vt[n*f.hdvp:n*f.hdvp+hdv])
 		}
 	}

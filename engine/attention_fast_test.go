@@ -213,6 +213,7 @@ func TestAttendFast(t *testing.T) {
 		{8, 2, 64, 64, 16, ggml.F16},  // TinyLlama's head size and GQA 4
 		{8, 1, 64, 64, 16, ggml.F16},  // GQA 8, one KV head: split items
 		{32, 4, 64, 64, 16, ggml.F16}, // TinyLlama's shape
+		{16, 8, 64, 64, 16, ggml.F16}, // more KV heads than split decode widens at once
 		{4, 4, 128, 128, 32, ggml.F16},
 		{6, 2, 80, 80, 7, ggml.F16},
 		{12, 1, 100, 100, 16, ggml.F16}, // GQA 12 (> 8 heads per item), padded head

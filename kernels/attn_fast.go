@@ -68,6 +68,42 @@ func AttnWidenK(k []float32, dim, row int, src []uint16, srcStride, rows, n int)
 	active.attnWidenK(k, dim, row, src, srcStride, rows, n)
 }
 
+// AttnWidenKHeads is AttnWidenK for heads KV heads at once: head h's n
+// halves of each cached row i < rows, src[i*srcStride+h*headStride:][:n],
+// go to row row+i of the K tile k[h*tileLen:] (tileLen >=
+// AttnKTileLen(row+rows, dim)). Each cached row is read once, from its
+// first head's slice to its last: in address order, which the hardware
+// prefetchers follow; head by head, each head's slices of the rows are
+// scattered and a decode step read them at a third of the speed
+// (BenchmarkAttnDecodeRows).
+func AttnWidenKHeads(k []float32, tileLen, dim, row int, src []uint16, srcStride, headStride, heads, rows, n int) {
+	if rows <= 0 || n <= 0 || heads <= 0 {
+		return
+	}
+	if dim%8 != 0 || n > dim || row < 0 || tileLen < AttnKTileLen(row+rows, dim) {
+		panic("kernels: AttnWidenKHeads needs dim%8 == 0, n <= dim, row >= 0 and tiles of the rows")
+	}
+	_ = k[(heads-1)*tileLen+AttnKTileLen(row+rows, dim)-1]
+	_ = src[(rows-1)*srcStride+(heads-1)*headStride+n-1]
+	active.attnWidenKHeads(k, tileLen, dim, row, src, srcStride, headStride, heads, rows, n)
+}
+
+// F16RowsToF32Heads is F16RowsToF32 for heads KV heads at once: head h's
+// n halves of each cached row i < rows, src[i*srcStride+h*headStride:][:n],
+// go to dst[h*tileLen+i*dstStride:][:n], each cached row read once in
+// address order (AttnWidenKHeads). Elements past n are left as they are.
+func F16RowsToF32Heads(dst []float32, tileLen, dstStride int, src []uint16, srcStride, headStride, heads, rows, n int) {
+	if rows <= 0 || n <= 0 || heads <= 0 {
+		return
+	}
+	_ = dst[(heads-1)*tileLen+(rows-1)*dstStride+n-1]
+	_ = src[(rows-1)*srcStride+(heads-1)*headStride+n-1]
+	for i := 0; i < rows; i++ {
+		// One cached row: its heads' slices as rows of a widening.
+		active.f16RowsToF32(dst[i*dstStride:], tileLen, src[i*srcStride:], headStride, heads, n)
+	}
+}
+
 // AttnPutKRow writes src (at most dim floats) as row row of the K tile k
 // of row length dim (f32 and dequantized caches).
 func AttnPutKRow(k []float32, dim, row int, src []float32) {

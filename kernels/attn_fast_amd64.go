@@ -11,6 +11,7 @@ import "unsafe"
 func fillAVX2AttnFast(s *kernelSet) {
 	s.f16RowsToF32 = f16RowsToF32Asm
 	s.attnWidenK = attnWidenKAsm
+	s.attnWidenKHeads = attnWidenKHeadsAsm
 	s.attnPrefetch = attnPrefetchAsm
 	s.attnScores = attnScoresAsm
 	s.attnSoftmax = attnSoftmaxAsm
@@ -60,6 +61,25 @@ func attnWidenKAsm(k []float32, dim, row int, src []uint16, srcStride, rows, n i
 	}
 	if n8 < n {
 		attnWidenKFrom(k, dim, row, src, srcStride, rows, n8, n)
+	}
+}
+
+//go:noescape
+func attnWidenKHeadsAVX2(k *float32, dim8, row int, src *uint16, srcStride, rows, n8, heads, kHead, srcHead int)
+
+// attnWidenKHeadsAsm widens the whole groups of 8 of every row and head
+// in assembly (row by row, each row's heads in order), the rest of each
+// head's slice in Go. (The avx512vnni set keeps this AVX2 code: the
+// reads, not the widening, bound it.)
+func attnWidenKHeadsAsm(k []float32, tileLen, dim, row int, src []uint16, srcStride, headStride, heads, rows, n int) {
+	n8 := n &^ 7
+	if n8 > 0 {
+		attnWidenKHeadsAVX2(&k[0], dim/8, row, &src[0], 2*srcStride, rows, n8/8, heads, 4*tileLen, 2*headStride)
+	}
+	if n8 < n {
+		for h := 0; h < heads; h++ {
+			attnWidenKFrom(k[h*tileLen:], dim, row, src[h*headStride:], srcStride, rows, n8, n)
+		}
 	}
 }
 

@@ -23,6 +23,12 @@ func attnWidenKGeneric(k []float32, dim, row int, src []uint16, srcStride, rows,
 	attnWidenKFrom(k, dim, row, src, srcStride, rows, 0, n)
 }
 
+func attnWidenKHeadsGeneric(k []float32, tileLen, dim, row int, src []uint16, srcStride, headStride, heads, rows, n int) {
+	for h := 0; h < heads; h++ {
+		attnWidenKFrom(k[h*tileLen:], dim, row, src[h*headStride:], srcStride, rows, 0, n)
+	}
+}
+
 // attnWidenKFrom widens elements d0..n-1 of each row (SIMD tails).
 func attnWidenKFrom(k []float32, dim, row int, src []uint16, srcStride, rows, d0, n int) {
 	for i := 0; i < rows; i++ {

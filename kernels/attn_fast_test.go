@@ -80,6 +80,31 @@ func TestAttnFastImplsBitExact(t *testing.T) {
 				}
 			}
 		}
+		// Widening several heads of each row into their K tiles.
+		for _, dim := range []int{8, 64, 72, 128} {
+			for _, heads := range []int{1, 2, 4, 5} {
+				rows := 1 + r.IntN(16)
+				n := dim - r.IntN(min(dim, 11))
+				row := r.IntN(12)
+				tileLen := AttnKTileLen(row+rows, dim) + 8*r.IntN(3)
+				headStride := n + r.IntN(5)
+				srcStride := heads*headStride + r.IntN(9)
+				off := r.IntN(4)
+				src := randHalves(r, off+(rows-1)*srcStride+(heads-1)*headStride+n, scales[r.IntN(3)])[off:]
+				a := make([]float32, heads*tileLen+r.IntN(3))
+				for i := range a {
+					a[i] = -7 // must survive outside the rows
+				}
+				b := slices.Clone(a)
+				for h := 0; h < heads; h++ {
+					genericSet.attnWidenK(a[h*tileLen:], dim, row, src[h*headStride:], srcStride, rows, n)
+				}
+				s.attnWidenKHeads(b, tileLen, dim, row, src, srcStride, headStride, heads, rows, n)
+				if !sameBits(a, b) {
+					t.Errorf("%s attnWidenKHeads dim=%d n=%d heads=%d row=%d rows=%d differs", s.name, dim, n, heads, row, rows)
+				}
+			}
+		}
 		// Scores.
 		for _, dim := range []int{8, 16, 64, 72, 128, 136} {
 			for _, rows8 := range []int{8, 16, 32} {
@@ -137,7 +162,8 @@ func TestAttnFastImplsBitExact(t *testing.T) {
 		// Value accumulation.
 		for _, dim := range []int{8, 16, 24, 40, 56, 64, 72, 80, 120, 128, 136, 200} {
 			for _, rows := range []int{0, 1, 5, 16, 32} {
-				heads := 1 + r.IntN(9)
+				// Groups of four heads, then the rest one at a time.
+				heads := []int{1, 3, 4, 5, 7, 8, 9, 12}[r.IntN(8)]
 				pStride := max(rows, 1) + r.IntN(8)
 				acc := randPadded(r, heads, dim, dim, r.IntN(4), 3)
 				p := randPadded(r, heads, pStride, pStride, r.IntN(4), 1)
@@ -146,6 +172,7 @@ func TestAttnFastImplsBitExact(t *testing.T) {
 				for g := range alpha {
 					alpha[g] = []float32{1, 0, 0.3, float32(r.Float64())}[r.IntN(4)]
 				}
+				acc = append(acc, -7, -7, -7) // must survive
 				a, b := slices.Clone(acc), slices.Clone(acc)
 				genericSet.attnAccumV(a, p, pStride, v, heads, rows, dim, alpha)
 				s.attnAccumV(b, p, pStride, v, heads, rows, dim, alpha)
@@ -285,4 +312,44 @@ func BenchmarkAttnFast(b *testing.B) {
 			})
 		}
 	}
+}
+
+// BenchmarkAttnDecodeRows times what bounds long-context decode: reading
+// an f16 KV cache larger than the L3 (TinyLlama's shape: 22 layers of 2048
+// positions of 4 KV heads of 64) and widening each 32-row tile of it into
+// the per-head f32 tiles, KV head by KV head ("per-head": each head's
+// slices of the rows, 128 of every 512 bytes) or row by row over all
+// heads ("heads": AttnWidenKHeads, F16RowsToF32Heads). GB/s of cache read.
+func BenchmarkAttnDecodeRows(b *testing.B) {
+	r := rand.New(rand.NewPCG(79, 80))
+	const layers, n, kvHeads, dim, tile = 22, 2048, 4, 64, 32
+	const kvDim = kvHeads * dim
+	kc := randHalves(r, layers*n*kvDim, 1)
+	vc := randHalves(r, layers*n*kvDim, 1)
+	kt, vt := make([]float32, kvHeads*tile*dim), make([]float32, kvHeads*tile*dim)
+	run := func(b *testing.B, widen func(kl, vl []uint16)) {
+		for b.Loop() {
+			for l := 0; l < layers; l++ {
+				kl, vl := kc[l*n*kvDim:(l+1)*n*kvDim], vc[l*n*kvDim:(l+1)*n*kvDim]
+				for p0 := 0; p0 < n; p0 += tile {
+					widen(kl[p0*kvDim:], vl[p0*kvDim:])
+				}
+			}
+		}
+		b.ReportMetric(float64(4*len(kc))*float64(b.N)/float64(b.Elapsed().Nanoseconds()), "GB/s") // K and V, 2 bytes each
+	}
+	b.Run("per-head", func(b *testing.B) {
+		run(b, func(kl, vl []uint16) {
+			for h := 0; h < kvHeads; h++ {
+				AttnWidenK(kt[h*tile*dim:], dim, 0, kl[h*dim:], kvDim, tile, dim)
+				F16RowsToF32(vt[h*tile*dim:], dim, vl[h*dim:], kvDim, tile, dim)
+			}
+		})
+	})
+	b.Run("heads", func(b *testing.B) {
+		run(b, func(kl, vl []uint16) {
+			AttnWidenKHeads(kt, tile*dim, dim, 0, kl, kvDim, dim, kvHeads, tile, dim)
+			F16RowsToF32Heads(vt, tile*dim, dim, vl, kvDim, dim, kvHeads, tile, dim)
+		})
+	})
 }

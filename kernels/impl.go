@@ -98,10 +98,12 @@ type kernelSet struct {
 	// The long-context attention kernels (attn_fast.go).
 	f16RowsToF32 func(dst []float32, dstStride int, src []uint16, srcStride, rows, n int)
 	attnWidenK   func(k []float32, dim, row int, src []uint16, srcStride, rows, n int)
-	attnPrefetch func(src []uint16, stride, rows, n int)
-	attnScores   func(s []float32, sStride int, q, k []float32, heads, rows8, dim int)
-	attnSoftmax  func(s []float32, sStride, heads, rows int, scale float32, m, l, alpha []float32)
-	attnAccumV   func(acc, p []float32, pStride int, v []float32, heads, rows, dim int, alpha []float32)
+	// attnWidenKHeads: AttnWidenKHeads's loop, row by row over the heads.
+	attnWidenKHeads func(k []float32, tileLen, dim, row int, src []uint16, srcStride, headStride, heads, rows, n int)
+	attnPrefetch    func(src []uint16, stride, rows, n int)
+	attnScores      func(s []float32, sStride int, q, k []float32, heads, rows8, dim int)
+	attnSoftmax     func(s []float32, sStride, heads, rows int, scale float32, m, l, alpha []float32)
+	attnAccumV      func(acc, p []float32, pStride int, v []float32, heads, rows, dim int, alpha []float32)
 
 	// swiglu computes out[i] = siluVec(gate[i]) * up[i] for the first full
 	// groups of 8 and returns how many it did (a multiple of 8); it may stop
@@ -172,6 +174,7 @@ func newGenericSet() *kernelSet {
 	s.madF16Rows = madF16RowsGeneric
 	s.f16RowsToF32 = f16RowsToF32Generic
 	s.attnWidenK = attnWidenKGeneric
+	s.attnWidenKHeads = attnWidenKHeadsGeneric
 	s.attnPrefetch = attnPrefetchGeneric
 	s.attnScores = attnScoresGeneric
 	s.attnSoftmax = attnSoftmaxGeneric
