@@ -74,7 +74,7 @@ func AttnWidenK(k []float32, dim, row int, src []uint16, srcStride, rows, n int)
 // AttnKTileLen(row+rows, dim)). Each cached row is read once, from its
 // first head's slice to its last: in address order, which the hardware
 // prefetchers follow; head by head, each head's slices of the rows are
-// scattered and a decode step read them at a third of the speed
+// scattered and a decode step read them at about half the speed
 // (BenchmarkAttnDecodeRows).
 func AttnWidenKHeads(k []float32, tileLen, dim, row int, src []uint16, srcStride, headStride, heads, rows, n int) {
 	if rows <= 0 || n <= 0 || heads <= 0 {
