@@ -87,11 +87,11 @@ func (j *attnJob) run(lo, hi int) {
 			if fastHeads == 0 {
 				fastHeads = j.fastGroup(len(j.tokPos))
 			}
-			if h%group%fastHeads == 0 {
+			if h%group%fastHeads == 0 && !j.joinsBlock(tok) {
 				if sc == nil {
 					slot, sc = j.fast.claim()
 				}
-				j.attendFast(sc, tok, h, min(fastHeads, group-h%group), lo, n, v)
+				j.attendFast(sc, j.fastBlockOf(sc, tok), h, min(fastHeads, group-h%group), lo, v)
 			}
 			continue
 		}

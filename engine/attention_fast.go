@@ -32,6 +32,11 @@ const (
 	fastTileFloats = 4096
 	// fastMaxSlots bounds the scratch slots (concurrent workers).
 	fastMaxSlots = 64
+	// fastBlock is the most tokens of a pass one attendFast item serves:
+	// a block of consecutive tokens of one sequence shares every widened
+	// tile (prefill over a long context reads and widens each cached row
+	// once per block instead of once per token).
+	fastBlock = 8
 	// fastChunkFloats is the f32 budget of the K and V tiles of the KV
 	// heads split decode widens at once (64 KiB: four heads of 64 for
 	// TinyLlama, in L2).
@@ -73,9 +78,10 @@ type fastScratch struct {
 	m, l, alpha     []float32 // online-softmax state per head
 	krow            []float32 // one dequantized key row (q8_0 caches)
 
-	// attendFast's per-range partials: [range][head] maximum and sum,
-	// [range][head][hdvp] accumulator.
+	// attendFast's per-range partials: [token of the block][range][head]
+	// maximum and sum, [token][range][head][hdvp] accumulator.
 	pm, pl, pacc []float32
+	toks         [fastBlock]int // attendFast's block
 }
 
 func newFastAttn(c *Config, batch int) *fastAttn {
@@ -100,12 +106,12 @@ func newFastAttn(c *Config, batch int) *fastAttn {
 func (f *fastAttn) newScratch() *fastScratch {
 	h, t := f.heads, f.tile
 	return &fastScratch{
-		q: make([]float32, f.allHeads*f.hdp), acc: make([]float32, h*f.hdvp), s: make([]float32, h*t),
+		q: make([]float32, max(f.allHeads, fastBlock*h)*f.hdp), acc: make([]float32, h*f.hdvp), s: make([]float32, h*t),
 		k: make([]float32, f.kvChunk*f.kTile), v: make([]float32, f.kvChunk*f.vTile),
 		m: make([]float32, h), l: make([]float32, h), alpha: make([]float32, h),
 		krow: make([]float32, f.hdp),
-		pm:   make([]float32, fastSplits*h), pl: make([]float32, fastSplits*h),
-		pacc: make([]float32, fastSplits*h*f.hdvp),
+		pm:   make([]float32, fastBlock*fastSplits*h), pl: make([]float32, fastBlock*fastSplits*h),
+		pacc: make([]float32, fastBlock*fastSplits*h*f.hdvp),
 	}
 }
 
@@ -122,76 +128,140 @@ func (f *fastAttn) claim() (int, *fastScratch) {
 func (f *fastAttn) release(i int) { kernels.ReleaseSlot(&f.busy, i) }
 
 // fastGroup returns how many query heads of a KV head one item serves in
-// a pass of ntok tokens.
+// a pass of ntok tokens (in blocks of up to fastBlock).
 func (j *attnJob) fastGroup(ntok int) int {
 	group := j.c.Heads / j.c.KVHeads
-	items := max(ntok*j.c.KVHeads, 1)
+	items := max((ntok+fastBlock-1)/fastBlock*j.c.KVHeads, 1)
 	parts := min(max((fastMinItems+items-1)/items, (group+fastMaxHeads-1)/fastMaxHeads, 1), group)
 	return (group + parts - 1) / parts
 }
 
-// attendFast is attention for query heads h0..h0+nh-1 of token tok (one
-// KV head) over cached positions [lo, n), in f32 with an online softmax per
-// tile of cached rows: each tile's K and V rows are widened once and
-// serve all nh heads (kernels/attn_fast.go). Its results differ from the
-// exact path's by f16 rounding (~1e-3 relative).
+// attendFast is attention for query heads h0..h0+nh-1 (one KV head) of
+// the tokens toks (at most fastBlock, of one sequence, with the same
+// window start lo; token t attends to [lo, tokPos[t]+1)), in f32 with an
+// online softmax per tile of cached rows: each tile's K and V rows are
+// widened once and serve all nh heads of every token that reaches the
+// tile (kernels/attn_fast.go). Its results differ from the exact path's
+// by f16 rounding (~1e-3 relative).
 //
-// The positions are cut into the ranges of split decode (splitPlan), each
-// with its own softmax state, combined at the end by combineHead: the
-// same arithmetic as attendSplit, so a token's result does not depend on
-// how many tokens share its pass.
-func (j *attnJob) attendFast(sc *fastScratch, tok, h0, nh, lo, n int, v *kvcache.View) {
+// Each token's positions are cut into the ranges of split decode
+// (splitPlan), each with its own softmax state, combined at the end by
+// combineHead: the same arithmetic as attendSplit, so a token's result
+// does not depend on how many tokens share its pass or its block. (The
+// ranges are whole tiles from lo, so every token's tiles are the block's;
+// a token stops at its own last position, the rows past it masked.)
+func (j *attnJob) attendFast(sc *fastScratch, toks []int, h0, nh, lo int, v *kvcache.View) {
 	c, f := j.c, j.fast
 	hdv, hdvp, tile := c.HeadDimV, f.hdvp, f.tile
 	kvh := h0 / (c.Heads / c.KVHeads)
-	q := j.queries(sc, tok, h0, nh)
-	splits, chunk := f.splitPlan(n - lo)
-	j.prefetchRows(v, lo, min(lo+tile, n), kvh)
-	for sp := 0; sp < splits; sp++ {
-		m, l := sc.pm[sp*f.heads:][:nh], sc.pl[sp*f.heads:][:nh]
-		acc := sc.pacc[sp*f.heads*hdvp:][:nh*hdvp]
-		for g := 0; g < nh; g++ {
-			m[g], l[g] = float32(math.Inf(-1)), 0
-		}
-		clear(acc)
-		from, to := lo+sp*chunk, min(lo+(sp+1)*chunk, n)
-		for p0 := from; p0 < to; p0 += tile {
-			rows := min(tile, to-p0)
-			for r := 0; r < rows; {
-				b, i := (p0+r)/v.BlockLen, (p0+r)%v.BlockLen
-				cnt := min(v.BlockLen-i, rows-r)
-				j.widenRows(sc.k, sc.v, sc, v, b, i, cnt, kvh, r)
-				r += cnt
+	var ns, splits, chunks [fastBlock]int
+	var qs [fastBlock][]float32
+	end := lo
+	for b, tok := range toks {
+		ns[b] = j.tokPos[tok] + 1
+		end = max(end, ns[b])
+		splits[b], chunks[b] = f.splitPlan(ns[b] - lo)
+		qs[b] = j.queries(sc, b, tok, h0, nh)
+		for sp := 0; sp < splits[b]; sp++ {
+			m, l, acc := sc.partial(f, b, sp, nh)
+			for g := range m {
+				m[g], l[g] = float32(math.Inf(-1)), 0
 			}
-			j.prefetchRows(v, p0+tile, min(p0+2*tile, to), kvh)
-			j.tileStep(sc, sc.k[:f.kTile], sc.v[:f.vTile], q, nh, rows, m, l, acc)
+			clear(acc)
 		}
 	}
-	out := j.out[(tok*c.Heads+h0)*hdv : (tok*c.Heads+h0+nh)*hdv]
+	j.prefetchRows(v, lo, min(lo+tile, end), kvh)
+	for p0 := lo; p0 < end; p0 += tile {
+		rows := min(tile, end-p0)
+		for r := 0; r < rows; {
+			b, i := (p0+r)/v.BlockLen, (p0+r)%v.BlockLen
+			cnt := min(v.BlockLen-i, rows-r)
+			j.widenRows(sc.k, sc.v, sc, v, b, i, cnt, kvh, r)
+			r += cnt
+		}
+		j.prefetchRows(v, p0+tile, min(p0+2*tile, end), kvh)
+		for b := range toks {
+			if p0 >= ns[b] {
+				continue
+			}
+			sp := (p0 - lo) / chunks[b]
+			to := min(lo+(sp+1)*chunks[b], ns[b])
+			m, l, acc := sc.partial(f, b, sp, nh)
+			j.tileStep(sc, sc.k[:f.kTile], sc.v[:f.vTile], qs[b], nh, min(tile, to-p0), m, l, acc)
+		}
+	}
 	var ms, ls [fastSplits]float32
 	var accs [fastSplits][]float32
-	for g := 0; g < nh; g++ {
-		for sp := 0; sp < splits; sp++ {
-			ms[sp], ls[sp] = sc.pm[sp*f.heads+g], sc.pl[sp*f.heads+g]
-			accs[sp] = sc.pacc[(sp*f.heads+g)*hdvp:][:hdv]
+	for b, tok := range toks {
+		out := j.out[(tok*c.Heads+h0)*hdv : (tok*c.Heads+h0+nh)*hdv]
+		for g := 0; g < nh; g++ {
+			for sp := 0; sp < splits[b]; sp++ {
+				m, l, acc := sc.partial(f, b, sp, nh)
+				ms[sp], ls[sp], accs[sp] = m[g], l[g], acc[g*hdvp:g*hdvp+hdv]
+			}
+			j.combineHead(out[g*hdv:(g+1)*hdv], ms[:splits[b]], ls[:splits[b]], accs[:splits[b]])
 		}
-		j.combineHead(out[g*hdv:(g+1)*hdv], ms[:splits], ls[:splits], accs[:splits])
 	}
+}
+
+// partial returns the softmax state of range sp of token b of an
+// attendFast block: nh heads' maximum, sum and accumulator (hdvp apart).
+func (sc *fastScratch) partial(f *fastAttn, b, sp, nh int) (m, l, acc []float32) {
+	i := b*fastSplits + sp
+	return sc.pm[i*f.heads:][:nh], sc.pl[i*f.heads:][:nh], sc.pacc[i*f.heads*f.hdvp:][:nh*f.hdvp]
+}
+
+// fastSpan returns token t's window start and number of positions, and
+// whether its attention takes the fast path.
+func (j *attnJob) fastSpan(t int) (lo, n int, fast bool) {
+	n = j.tokPos[t] + 1
+	lo = j.windowStart(n)
+	return lo, n, n-lo > j.fastMin
+}
+
+// joinsBlock reports whether token t's fast attention is served by the
+// item of its block's first token (t - t%fastBlock), in one attendFast
+// call: both take the fast path, in the same sequence and window start.
+func (j *attnJob) joinsBlock(t int) bool {
+	first := t - t%fastBlock
+	if first == t || j.tokSeq[first] != j.tokSeq[t] {
+		return false
+	}
+	flo, _, ffast := j.fastSpan(first)
+	tlo, _, tfast := j.fastSpan(t)
+	return ffast && tfast && flo == tlo
+}
+
+// fastBlockOf returns the tokens the item of token tok serves with it
+// (tok first), in sc.toks: the tokens of its block that join it, when tok
+// is the block's first.
+func (j *attnJob) fastBlockOf(sc *fastScratch, tok int) []int {
+	toks := append(sc.toks[:0], tok)
+	if tok%fastBlock == 0 {
+		for t := tok + 1; t < min(tok+fastBlock, len(j.tokPos)); t++ {
+			if j.joinsBlock(t) {
+				toks = append(toks, t)
+			}
+		}
+	}
+	return toks
 }
 
 // queries returns the queries of heads h0..h0+nh-1 of token tok, hdp
 // apart: in place when the head size is a multiple of 8, else copied into
-// the scratch's zero padding.
-func (j *attnJob) queries(sc *fastScratch, tok, h0, nh int) []float32 {
+// the scratch's zero padding, at slot b (the token's place in an
+// attendFast block; nh*b must not pass fastBlock*f.heads, or b be 0).
+func (j *attnJob) queries(sc *fastScratch, b, tok, h0, nh int) []float32 {
 	hd, hdp := j.c.HeadDim, j.fast.hdp
 	q := j.q[(tok*j.c.Heads+h0)*hd : (tok*j.c.Heads+h0+nh)*hd]
 	if hdp == hd {
 		return q
 	}
+	dst := sc.q[b*j.fast.heads*hdp:][:nh*hdp]
 	for g := 0; g < nh; g++ {
-		copy(sc.q[g*hdp:g*hdp+hd], q[g*hd:(g+1)*hd])
+		copy(dst[g*hdp:g*hdp+hd], q[g*hd:(g+1)*hd])
 	}
-	return sc.q[:nh*hdp]
+	return dst
 }
 
 // tileStep is one online-softmax step of nh <= f.heads query heads over

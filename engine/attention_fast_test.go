@@ -239,6 +239,15 @@ func TestAttendFast(t *testing.T) {
 					if e, at := ac.headErr(split, func(i int) float64 { return ref[i] }, 0); e > 1e-4 || math.IsNaN(e) {
 						t.Errorf("split decode (%d per pass) vs float64: %.3g at %s", per, e, at)
 					}
+					// A token's result does not depend on its pass: split
+					// decode, blocks of fastBlock tokens in one pass
+					// (fast), blocks cut short by passes of 10.
+					if !slices.Equal(split, fast) {
+						t.Errorf("split decode (%d per pass) and blocks differ", per)
+					}
+				}
+				if got := ac.runBy(10, 0, nil); !slices.Equal(got, fast) {
+					t.Errorf("passes of 10 tokens and one pass differ")
 				}
 				// The exact path rounds its accumulator to f16 after every
 				// row: over hundreds of rows that is ~1e-2 of the output (of

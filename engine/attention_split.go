@@ -55,7 +55,7 @@ func (j *attnJob) attendSplit(sc *fastScratch, tok, sp, splits, chunk, lo, n int
 	c, f := j.c, j.fast
 	hdp, tile := f.hdp, f.tile
 	group := c.Heads / c.KVHeads
-	q := j.queries(sc, tok, 0, c.Heads)
+	q := j.queries(sc, 0, tok, 0, c.Heads)
 	m, l, acc := f.partial(tok, sp)
 	for h := range m {
 		m[h], l[h] = float32(math.Inf(-1)), 0
