@@ -68,7 +68,8 @@ type fastAttn struct {
 }
 
 // fastScratch is one worker's scratch: the zero-padded queries when the
-// head size needs padding (of every head, for split decode), the f32
+// head size needs padding (of every head for split decode, of each token
+// of an attendFast block), the f32
 // accumulators, the scores of a tile and the tile's K rows (in the
 // kernels' K tile layout) and V rows widened to f32, each row
 // zero-padded to hdp/hdvp (the padding is never written): kvChunk KV
@@ -250,7 +251,7 @@ func (j *attnJob) fastBlockOf(sc *fastScratch, tok int) []int {
 // queries returns the queries of heads h0..h0+nh-1 of token tok, hdp
 // apart: in place when the head size is a multiple of 8, else copied into
 // the scratch's zero padding, at slot b (the token's place in an
-// attendFast block; nh*b must not pass fastBlock*f.heads, or b be 0).
+// attendFast block; 0 for split decode, which takes every head).
 func (j *attnJob) queries(sc *fastScratch, b, tok, h0, nh int) []float32 {
 	hd, hdp := j.c.HeadDim, j.fast.hdp
 	q := j.q[(tok*j.c.Heads+h0)*hd : (tok*j.c.Heads+h0+nh)*hd]
