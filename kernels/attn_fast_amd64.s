@@ -232,6 +232,25 @@ pfline:
 	JNZ        pfrow
 	RET
 
+// KTILE_ROW sets dst to the start of row r of the K tile at base
+// (kTileIndex): (r/8)*8 rows + (r%4)*2 rows + ((r%8)/4)*32 bytes, rowBytes
+// the bytes of one row; tmp is clobbered.
+#define KTILE_ROW(r, rowBytes, base, dst, tmp) \
+	MOVQ  r, dst        \
+	SHRQ  $3, dst       \
+	IMULQ rowBytes, dst \
+	SHLQ  $3, dst       \
+	MOVQ  r, tmp        \
+	ANDQ  $3, tmp       \
+	IMULQ rowBytes, tmp \
+	SHLQ  $1, tmp       \
+	ADDQ  tmp, dst      \
+	MOVQ  r, tmp        \
+	ANDQ  $4, tmp       \
+	SHLQ  $3, tmp       \
+	ADDQ  tmp, dst      \
+	ADDQ  base, dst
+
 // func attnWidenKAVX2(k *float32, dim8, row int, src *uint16, srcStride, rows, n8 int)
 // Widens 8*n8 halves of each row into its slots of the K tile
 // (kTileIndex); srcStride in bytes.
@@ -245,21 +264,7 @@ TEXT ·attnWidenKAVX2(SB), NOSPLIT, $0-56
 	MOVQ rows+40(FP), DX
 
 wkrow:
-	// Row r starts at (r/8)*8 rows + (r%4)*2 rows + ((r%8)/4)*32 bytes.
-	MOVQ  R9, AX
-	SHRQ  $3, AX
-	IMULQ R8, AX
-	SHLQ  $3, AX
-	MOVQ  R9, BX
-	ANDQ  $3, BX
-	IMULQ R8, BX
-	SHLQ  $1, BX
-	ADDQ  BX, AX
-	MOVQ  R9, BX
-	ANDQ  $4, BX
-	SHLQ  $3, BX
-	ADDQ  BX, AX
-	ADDQ  DI, AX
+	KTILE_ROW(R9, R8, DI, AX, BX)
 	MOVQ  SI, BX
 	MOVQ  n8+48(FP), CX
 
@@ -294,21 +299,7 @@ TEXT ·attnWidenKHeadsAVX2(SB), NOSPLIT, $0-80
 	MOVQ srcHead+72(FP), R12
 
 whrow:
-	// Row r starts at (r/8)*8 rows + (r%4)*2 rows + ((r%8)/4)*32 bytes.
-	MOVQ  R9, AX
-	SHRQ  $3, AX
-	IMULQ R8, AX
-	SHLQ  $3, AX
-	MOVQ  R9, BX
-	ANDQ  $3, BX
-	IMULQ R8, BX
-	SHLQ  $1, BX
-	ADDQ  BX, AX
-	MOVQ  R9, BX
-	ANDQ  $4, BX
-	SHLQ  $3, BX
-	ADDQ  BX, AX
-	ADDQ  DI, AX
+	KTILE_ROW(R9, R8, DI, AX, BX)
 	MOVQ  SI, BX
 	MOVQ  heads+56(FP), R13
 
