@@ -24,6 +24,20 @@
 // which passed the scale products through the stack and reloaded the
 // row and the ones as memory operands, ran prefill at 0.7x llama.cpp on
 // an AMD EPYC Zen3.
+//
+// The tile is issue-bound (Zen3: about three of these vector operations
+// per cycle, 2.9 cycles per pair and block measured), and the lane order
+// costs a float conversion and a multiply-add per four products. Measured
+// on that Zen3 and not kept: Q8_0 rows packed eight to a group (as Q4_0)
+// with each block summed exactly in one int32 per row ran the prefill
+// matmul 1.5-2x faster (TinyLlama pp512 +51%), but that order moves the
+// tiny Q8_0 golden logits past their 2e-5 tolerance and makes a token's
+// logits depend on its batch (scheduler TestDeterministic); the lane order
+// on packed groups needs eight accumulators per token (four tokens do not
+// fit sixteen registers), and one token at a time ran 1.2x slower than
+// this tile; a packed decode in the lane order streamed 8% slower than
+// the four-row kernel in the engine. A 2 x 4 tile in the exact-sum order
+// with a transposing int32 reduction ran no faster than this one.
 
 // Constants of the Q5_0 decoding (ggml's bytes_from_bits_32 and the
 // nibble masks): +0 the shuffle sending byte i/8 of a broadcast uint32 to
