@@ -14,7 +14,7 @@ func fillAVX2Packed(s *kernelSet) {
 	s.actQuad[ggml.Q8_K] = q8_KQuad
 	s.packed[ggml.Q4_K] = &packedKernels{
 		groupBlockBytes: q4_KGroupBytes, pack: packQ4_KGroup, act: q8_KQuad,
-		gemv: q4_Kx8GemvAsm, gemm: q4_Kx8GemmAsm,
+		gemv: q4_Kx8GemvAsm, gemv4: q4_Kx8Gemv4Asm, gemm: q4_Kx8GemmAsm,
 	}
 }
 
@@ -109,6 +109,17 @@ func q4_Kx8GemvAsm(nb int, w, a []byte, out []float32) {
 		return
 	}
 	q4_Kx8GemvAVX2(packedArgs(nb, q4_KGroupBytes, q8_KQuadBytes, w, a, out, packRows))
+}
+
+//go:noescape
+func q4_Kx8Gemv4AVX2(nb int, w *byte, gstride int, a *byte, out *float32, ostride int)
+
+func q4_Kx8Gemv4Asm(nb int, w []byte, gstride int, a []byte, out []float32, ostride int) {
+	if nb == 0 {
+		clearGemv4Out(out, ostride)
+		return
+	}
+	q4_Kx8Gemv4AVX2(gemv4Args(nb, q4_KGroupBytes, q8_KQuadBytes, w, gstride, a, out, ostride))
 }
 
 // q4_Kx8GemmAsm runs a whole quad through the gemm (llama.cpp's four-token
