@@ -28,8 +28,14 @@ const (
 	// (decode of a model with few KV heads), a KV head's query heads are
 	// split over several items so every thread gets work.
 	fastMinItems = 4
-	// fastTileFloats is the f32 budget of one K/V tile (16 KiB, L1).
-	fastTileFloats = 4096
+	// fastTileFloats is the f32 budget of one K tile and one V tile
+	// together (32 KiB: 64 rows of head dim 64, 32 of 128). Tiles of 64
+	// rows rather than 32 made long-context decode attention 12% faster
+	// on an AMD EPYC Zen3 (BenchmarkAttendSplitLayers, 8.3 -> 7.3 ms a
+	// token; TinyLlama Q4_0 tg64 at depth 2048 +9%, prefill there
+	// unchanged): half the tile steps, longer runs of cache rows per
+	// widening; 128 rows gained nothing more.
+	fastTileFloats = 8192
 	// fastMaxSlots bounds the scratch slots (concurrent workers).
 	fastMaxSlots = 64
 	// fastBlock is the most tokens of a pass one attendFast item serves:
@@ -38,9 +44,9 @@ const (
 	// once per block instead of once per token).
 	fastBlock = 8
 	// fastChunkFloats is the f32 budget of the K and V tiles of the KV
-	// heads split decode widens at once (64 KiB: four heads of 64 for
+	// heads split decode widens at once (128 KiB: four heads of 64 for
 	// TinyLlama, in L2).
-	fastChunkFloats = 16384
+	fastChunkFloats = 32768
 )
 
 // fastAttn is the fast path's shape and its per-worker scratch. A worker
@@ -92,7 +98,7 @@ func newFastAttn(c *Config, batch int) *fastAttn {
 		heads:    min(c.Heads/max(c.KVHeads, 1), fastMaxHeads),
 		allHeads: c.Heads,
 	}
-	f.tile = min(max(fastTileFloats/(f.hdp+f.hdvp), 8), 32) &^ 7
+	f.tile = min(max(fastTileFloats/(f.hdp+f.hdvp), 8), 64) &^ 7
 	f.kTile, f.vTile = f.tile*f.hdp, f.tile*f.hdvp
 	f.kvChunk = min(max(fastChunkFloats/(f.kTile+f.vTile), 1), max(c.KVHeads, 1))
 	splitTokens := min(batch, fastSplitTokens)
