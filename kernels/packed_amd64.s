@@ -477,7 +477,7 @@ q4kgvdone:
 // cost 5-20% (BenchmarkMatMul Q4_K ntok=1); decode streams from DRAM.
 // Also measured on the Zen3 (BenchmarkMatMulStream Q4_K/tok1) and not
 // kept: turns of half a column (6% slower), and software prefetches of
-// each turn's group 1-4 columns ahead, every or every other line (14-90%
+// each turn's group 1-4 columns ahead, every or every other line (9-90%
 // slower).
 
 // func q4_Kx8Gemv4AVX2(nb int, w *byte, gstride int, a *byte, out *float32, ostride int)
