@@ -316,39 +316,51 @@ func TestAttendFastNoAlloc(t *testing.T) {
 	}
 }
 
-// BenchmarkAttendFast times decode attention of TinyLlama's shape (32
-// query heads, 4 KV heads of 64) at 2048 cached positions, one thread:
-// ns/headpos is the cost per (query head, cached position).
-func BenchmarkAttendFast(b *testing.B) {
-	c := Config{Heads: 32, KVHeads: 4, HeadDim: 64, HeadDimV: 64}
-	const n = 2048
-	cache, err := kvcache.New(kvcache.Config{Layers: 1, KVDim: c.KVDim(), VDim: c.VDim(), Type: ggml.F16, MaxPositions: n})
+// decodeAttnBench sets up one decode token at position n-1 over an f16
+// cache of layers layers and n random positions of shape c: the attention
+// job (one layer's view in j.views, the query random, scale 0.125) and the
+// views of every layer.
+func decodeAttnBench(b *testing.B, c *Config, layers, n int, r *rand.Rand) (*attnJob, []kvcache.View) {
+	cache, err := kvcache.New(kvcache.Config{Layers: layers, KVDim: c.KVDim(), VDim: c.VDim(), Type: ggml.F16, MaxPositions: n})
 	if err != nil {
 		b.Fatal(err)
 	}
-	r := rand.New(rand.NewPCG(87, 88))
 	seq := cache.NewSeq()
 	if err := cache.Reserve(seq, n); err != nil {
 		b.Fatal(err)
 	}
 	k, v := make([]float32, c.KVDim()), make([]float32, c.VDim())
-	for p := 0; p < n; p++ {
-		for i := range k {
-			k[i], v[i] = float32(r.NormFloat64()), float32(r.NormFloat64())
+	for l := 0; l < layers; l++ {
+		for p := 0; p < n; p++ {
+			for i := range k {
+				k[i], v[i] = float32(r.NormFloat64()), float32(r.NormFloat64())
+			}
+			cache.Put(l, seq, p, k, v)
 		}
-		cache.Put(0, seq, p, k, v)
 	}
 	cache.Commit(seq, n)
-	s := newRunState(&c, 1)
-	j := &s.attn
-	j.views = make([]kvcache.View, 1)
-	cache.View(0, seq, n, &j.views[0])
+	views := make([]kvcache.View, layers)
+	for l := range views {
+		cache.View(l, seq, n, &views[l])
+	}
+	j := &newRunState(c, 1).attn
+	j.views = views[:1]
 	j.tokSeq, j.tokPos = []int{0}, []int{n - 1}
 	j.q = make([]float32, c.QDim())
 	for i := range j.q {
 		j.q[i] = float32(r.NormFloat64())
 	}
 	j.out, j.scale = make([]float32, c.Heads*c.HeadDimV), 0.125
+	return j, views
+}
+
+// BenchmarkAttendFast times decode attention of TinyLlama's shape (32
+// query heads, 4 KV heads of 64) at 2048 cached positions, one thread:
+// ns/headpos is the cost per (query head, cached position).
+func BenchmarkAttendFast(b *testing.B) {
+	c := Config{Heads: 32, KVHeads: 4, HeadDim: 64, HeadDimV: 64}
+	const n = 2048
+	j, _ := decodeAttnBench(b, &c, 1, n, rand.New(rand.NewPCG(87, 88)))
 	for _, mode := range []struct {
 		name string
 		min  int
@@ -371,39 +383,10 @@ func BenchmarkAttendFast(b *testing.B) {
 func BenchmarkAttendSplitLayers(b *testing.B) {
 	c := Config{Heads: 32, KVHeads: 4, HeadDim: 64, HeadDimV: 64}
 	const n, layers = 2048, 22
-	cache, err := kvcache.New(kvcache.Config{Layers: layers, KVDim: c.KVDim(), VDim: c.VDim(), Type: ggml.F16, MaxPositions: n})
-	if err != nil {
-		b.Fatal(err)
-	}
-	r := rand.New(rand.NewPCG(89, 90))
-	seq := cache.NewSeq()
-	if err := cache.Reserve(seq, n); err != nil {
-		b.Fatal(err)
-	}
-	k, v := make([]float32, c.KVDim()), make([]float32, c.VDim())
-	for l := 0; l < layers; l++ {
-		for p := 0; p < n; p++ {
-			for i := range k {
-				k[i], v[i] = float32(r.NormFloat64()), float32(r.NormFloat64())
-			}
-			cache.Put(l, seq, p, k, v)
-		}
-	}
-	cache.Commit(seq, n)
+	j, views := decodeAttnBench(b, &c, layers, n, rand.New(rand.NewPCG(89, 90)))
+	j.fastMin = 0
 	pool := kernels.NewPool(0)
 	defer pool.Close()
-	s := newRunState(&c, 1)
-	j := &s.attn
-	views := make([]kvcache.View, layers)
-	for l := range views {
-		cache.View(l, seq, n, &views[l])
-	}
-	j.tokSeq, j.tokPos = []int{0}, []int{n - 1}
-	j.q = make([]float32, c.QDim())
-	for i := range j.q {
-		j.q[i] = float32(r.NormFloat64())
-	}
-	j.out, j.scale, j.fastMin = make([]float32, c.Heads*c.HeadDimV), 0.125, 0
 	for b.Loop() {
 		for l := range views {
 			j.views = views[l : l+1]
