@@ -17,7 +17,9 @@ import (
 // leaves row r's partial sum in lane r, with no horizontal step, and a group
 // is one contiguous stream. llama.cpp repacks Q4_0 and Q4_K the same way on
 // AVX2 (ggml-cpu/repack.cpp, block_q4_0x8); the byte layout here is gollm's
-// own, chosen for its kernels.
+// own, chosen for its kernels. Q5_0 (AVX2) has no repacked form in
+// llama.cpp: its packed kernels keep ggml_vec_dot_q5_0_q8_0's eight lanes
+// per row, one vector accumulator per lane.
 //
 // Packing changes where bytes sit, never the arithmetic: each packed kernel
 // computes every row's dot product in the float order of the generic kernel

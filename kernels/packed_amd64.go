@@ -11,6 +11,10 @@ func fillAVX2Packed(s *kernelSet) {
 		groupBlockBytes: q4_0GroupBytes, pack: packQ4_0Group, act: q8_0Quad,
 		gemv: q4_0x8GemvAsm, gemv4: q4_0x8Gemv4Asm, gemm: q4_0x8GemmAsm,
 	}
+	s.packed[ggml.Q5_0] = &packedKernels{
+		groupBlockBytes: q5_0GroupBytes, pack: packQ5_0Group, act: q8_0Quad,
+		gemv: q5_0x8GemvAsm, gemv4: q5_0x8Gemv4Asm, gemm: q5_0x8GemmAsm,
+	}
 	s.actQuad[ggml.Q8_K] = q8_KQuad
 	s.packed[ggml.Q4_K] = &packedKernels{
 		groupBlockBytes: q4_KGroupBytes, pack: packQ4_KGroup, act: q8_KQuad,

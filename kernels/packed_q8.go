@@ -271,3 +271,41 @@ func packQ4_KGroupTok(dst, src []byte, rowBytes int) {
 		}
 	}
 }
+
+// q5_0GroupBytes is one block column of a packed Q5_0 group (the size of
+// its eight blocks):
+//   - the eight rows' f16 scales (16 bytes);
+//   - their high bits as bit planes (32 bytes): bit k of byte 4r+i is the
+//     high bit of row r's element 4k+i, so one shift and one mask give the
+//     high bits of piece k (elements 4k..4k+3) of all eight rows at once;
+//   - the quant bytes in Q4_0's pieces (q4_0GroupBytes): piece c = 0..3 the
+//     eight rows' bytes 4c..4c+3, whose low nibbles are elements 4c..4c+3
+//     and high nibbles 16+4c..16+4c+3.
+//
+// Element 4k+i of a row thus sits in lane r of piece k: the eight int32
+// lanes llama.cpp keeps per row (vecdot_lanes.go, lane k sums elements
+// 4k..4k+3 of every block) come out one vector per lane, rows across it.
+const q5_0GroupBytes = 16 + 32 + 4*32
+
+func packQ5_0Group(dst, src []byte, rowBytes int) {
+	nb := rowBytes / q5_0Bytes
+	dst = dst[:nb*q5_0GroupBytes]
+	for b := 0; b < nb; b++ {
+		o := dst[b*q5_0GroupBytes : (b+1)*q5_0GroupBytes]
+		for r := 0; r < packRows; r++ {
+			x := src[r*rowBytes+b*q5_0Bytes : r*rowBytes+(b+1)*q5_0Bytes]
+			binary.LittleEndian.PutUint16(o[2*r:], binary.LittleEndian.Uint16(x))
+			qh := binary.LittleEndian.Uint32(x[2:])
+			for i := 0; i < 4; i++ {
+				var planes byte
+				for k := 0; k < 8; k++ {
+					planes |= byte(qh>>(4*k+i)&1) << k
+				}
+				o[16+4*r+i] = planes
+			}
+			for c := 0; c < 4; c++ {
+				binary.LittleEndian.PutUint32(o[48+32*c+4*r:], binary.LittleEndian.Uint32(x[6+4*c:]))
+			}
+		}
+	}
+}

@@ -27,6 +27,9 @@ func fillVNNI(s *kernelSet) {
 	s.vecDot4x4[ggml.Q8_0] = q8_0Tile4x4VNNIAsm
 	s.vecDot4x4[ggml.Q5_0] = q5_0Tile4x4VNNIAsm
 	s.q8Rows[ggml.Q5_0] = nil // its own VNNI tile (the conversion is measured on AVX2 only)
+	// Nor the AVX2 packed Q5_0 (it reads q8_0Quad, not this set's quads):
+	// decode keeps the row kernels, prefill the VNNI tile.
+	s.packed[ggml.Q5_0] = nil
 	s.actQuad[ggml.F16] = halfQuadF16
 	s.actQuad[ggml.BF16] = halfQuadBF16
 	s.vecDot4x4[ggml.F16] = f16Tile4x4F32Asm

@@ -1,0 +1,392 @@
+//go:build !purego
+
+#include "textflag.h"
+
+// Packed Q5_0 (packQ5_0Group) times Q8_0 activations in the quad layout
+// (q8_0Quad), in ggml_vec_dot_q5_0_q8_0's float order on AVX2
+// (vecDotQ5_0Q8_0Generic), bit for bit: per row and block, eight int32
+// lanes (lane l: elements 4l..4l+3), each converted and added with one FMA
+// by d_w*d_a, the lanes summed at the end in HSUM's tree. A piece of the
+// packed group holds one lane of all eight rows, so the eight lanes are
+// eight vector accumulators and the final sum is vector adds.
+//
+// The quants stay unsigned, u = nibble + 16*high bit = q + 16: lane l of
+// row r is madd(maddubs(u, a)) - 16*(the token's four activations of piece
+// l), the integer ggml's sign trick gives. Per block column the row-major
+// kernel spends about 20 vector operations per row (bytes_from_bits, sign,
+// abs ...); this one about 11.
+
+// Q50PF is how far ahead the one-stream kernels prefetch (as PKPF).
+#define Q50PF 2304
+
+// Y15 = 0x0F bytes, Y14 = 0x10 bytes, Y13 = int16 ones.
+#define Q50_CONSTS \
+	MOVL         $0x0F0F0F0F, AX \
+	VMOVD        AX, X15         \
+	VPBROADCASTD X15, Y15        \
+	MOVL         $0x10101010, AX \
+	VMOVD        AX, X14         \
+	VPBROADCASTD X14, Y14        \
+	VPCMPEQW     Y13, Y13, Y13   \
+	VPSRLW       $15, Y13, Y13
+
+// Q50_YSUMS stores at 0(SP) 16 times the sum of each four-activation piece
+// of the quad block column at DI: int32 at 16l+4t for piece l of token t,
+// the quants' own layout. Y8 scratch.
+#define Q50_YSUMS \
+	VPMADDUBSW 32(DI), Y14, Y8  \
+	VPMADDWD   Y13, Y8, Y8      \
+	VMOVDQU    Y8, 0(SP)        \
+	VPMADDUBSW 64(DI), Y14, Y8  \
+	VPMADDWD   Y13, Y8, Y8      \
+	VMOVDQU    Y8, 32(SP)       \
+	VPMADDUBSW 96(DI), Y14, Y8  \
+	VPMADDWD   Y13, Y8, Y8      \
+	VMOVDQU    Y8, 64(SP)       \
+	VPMADDUBSW 128(DI), Y14, Y8 \
+	VPMADDWD   Y13, Y8, Y8      \
+	VMOVDQU    Y8, 96(SP)
+
+// Q50_ULO sets Y9 to the unsigned quants of low piece c of the chunk bytes
+// in Y8: the low nibbles | (H << (4-c)) & 0x10, H (the high-bit planes) in
+// Y10. A word shift by at most 4 moves bit c of a byte to bit 4 of the same
+// byte, so the mask keeps only the byte's own bit. Y11 scratch.
+#define Q50_ULO(shl) \
+	VPAND  Y15, Y8, Y9    \
+	VPSLLW $shl, Y10, Y11 \
+	VPAND  Y14, Y11, Y11  \
+	VPOR   Y11, Y9, Y9
+
+// Q50_UHI sets Y8 to the unsigned quants of high piece 4+c: the high
+// nibbles | (H >> c) & 0x10 (Q50_UHI0 for c = 0). Y11 scratch.
+#define Q50_UHI(shr) \
+	VPSRLW $4, Y8, Y8     \
+	VPAND  Y15, Y8, Y8    \
+	VPSRLW $shr, Y10, Y11 \
+	VPAND  Y14, Y11, Y11  \
+	VPOR   Y11, Y8, Y8
+
+#define Q50_UHI0 \
+	VPSRLW $4, Y8, Y8     \
+	VPAND  Y15, Y8, Y8    \
+	VPAND  Y14, Y10, Y11  \
+	VPOR   Y11, Y8, Y8
+
+// Q50_LANE1 adds one lane of token 0 to acc: the quants in Yu (destroyed),
+// the activation piece at ao(DI), its sum at so(SP), d_w*d_a in Y12; Y11
+// scratch.
+#define Q50_LANE1(Yu, ao, so, acc) \
+	VPBROADCASTD ao(DI), Y11 \
+	VPMADDUBSW   Y11, Yu, Yu \
+	VPMADDWD     Y13, Yu, Yu \
+	VPBROADCASTD so(SP), Y11 \
+	VPSUBD       Y11, Yu, Yu \
+	VCVTDQ2PS    Yu, Yu      \
+	VFMADD231PS  Yu, Y12, acc
+
+// Q50_COL1 adds the block column of the group at W to the lane
+// accumulators Y0-Y7 for token 0 of the quad block at DI (piece sums at
+// 0(SP), Q50_YSUMS).
+#define Q50_COL1(W) \
+	VMOVDQU      16(W), Y10 \
+	VCVTPH2PS    (W), Y12   \
+	VBROADCASTSS (DI), Y11  \
+	VMULPS       Y11, Y12, Y12 \
+	VMOVDQU 48(W), Y8 \
+	Q50_ULO(4) \
+	Q50_LANE1(Y9, 32, 0, Y0) \
+	Q50_UHI0 \
+	Q50_LANE1(Y8, 96, 64, Y4) \
+	VMOVDQU 80(W), Y8 \
+	Q50_ULO(3) \
+	Q50_LANE1(Y9, 48, 16, Y1) \
+	Q50_UHI(1) \
+	Q50_LANE1(Y8, 112, 80, Y5) \
+	VMOVDQU 112(W), Y8 \
+	Q50_ULO(2) \
+	Q50_LANE1(Y9, 64, 32, Y2) \
+	Q50_UHI(2) \
+	Q50_LANE1(Y8, 128, 96, Y6) \
+	VMOVDQU 144(W), Y8 \
+	Q50_ULO(1) \
+	Q50_LANE1(Y9, 80, 48, Y3) \
+	Q50_UHI(3) \
+	Q50_LANE1(Y8, 144, 112, Y7)
+
+// Q50_REDUCE leaves in Y0 each row's sum of its lanes Y0-Y7 in HSUM's
+// order: ((l0+l4) + (l2+l6)) + ((l1+l5) + (l3+l7)).
+#define Q50_REDUCE \
+	VADDPS Y4, Y0, Y0 \
+	VADDPS Y5, Y1, Y1 \
+	VADDPS Y6, Y2, Y2 \
+	VADDPS Y7, Y3, Y3 \
+	VADDPS Y2, Y0, Y0 \
+	VADDPS Y3, Y1, Y1 \
+	VADDPS Y1, Y0, Y0
+
+#define Q50_ZERO8 \
+	VXORPS Y0, Y0, Y0 \
+	VXORPS Y1, Y1, Y1 \
+	VXORPS Y2, Y2, Y2 \
+	VXORPS Y3, Y3, Y3 \
+	VXORPS Y4, Y4, Y4 \
+	VXORPS Y5, Y5, Y5 \
+	VXORPS Y6, Y6, Y6 \
+	VXORPS Y7, Y7, Y7
+
+// func q5_0x8GemvAVX2(nb int, w, a *byte, out *float32)
+TEXT ·q5_0x8GemvAVX2(SB), NOSPLIT, $128-32
+	MOVQ nb+0(FP), CX
+	MOVQ w+8(FP), SI
+	MOVQ a+16(FP), DI
+	MOVQ out+24(FP), DX
+	Q50_CONSTS
+	Q50_ZERO8
+	TESTQ CX, CX
+	JZ    q50gvdone
+
+q50gvloop:
+	PREFETCHT0 Q50PF(SI)
+	PREFETCHT0 Q50PF+64(SI)
+	PREFETCHT0 Q50PF+128(SI)
+	Q50_YSUMS
+	Q50_COL1(SI)
+	ADDQ $176, SI
+	ADDQ $160, DI
+	DECQ CX
+	JNZ  q50gvloop
+
+q50gvdone:
+	Q50_REDUCE
+	VMOVUPS Y0, (DX)
+	VZEROUPPER
+	RET
+
+// Q50_LOAD8 and Q50_STORE8 move the lane accumulators Y0-Y7 from and to
+// the frame at off.
+#define Q50_LOAD8(off) \
+	VMOVUPS off(SP), Y0     \
+	VMOVUPS off+32(SP), Y1  \
+	VMOVUPS off+64(SP), Y2  \
+	VMOVUPS off+96(SP), Y3  \
+	VMOVUPS off+128(SP), Y4 \
+	VMOVUPS off+160(SP), Y5 \
+	VMOVUPS off+192(SP), Y6 \
+	VMOVUPS off+224(SP), Y7
+
+#define Q50_STORE8(off) \
+	VMOVUPS Y0, off(SP)     \
+	VMOVUPS Y1, off+32(SP)  \
+	VMOVUPS Y2, off+64(SP)  \
+	VMOVUPS Y3, off+96(SP)  \
+	VMOVUPS Y4, off+128(SP) \
+	VMOVUPS Y5, off+160(SP) \
+	VMOVUPS Y6, off+192(SP) \
+	VMOVUPS Y7, off+224(SP)
+
+// One group's turn of a block column in the four-group gemv: its lanes
+// from the frame at off, the column added, back to the frame.
+#define Q50_TURN(W, off) \
+	PREFETCHT0 1024(W)  \
+	PREFETCHT0 1088(W)  \
+	PREFETCHT0 1152(W)  \
+	Q50_LOAD8(off)      \
+	Q50_COL1(W)         \
+	Q50_STORE8(off)
+
+#define Q50_OUT(off) \
+	Q50_LOAD8(off)      \
+	Q50_REDUCE          \
+	VMOVUPS Y0, (DX)    \
+	ADDQ    BX, DX
+
+// Four groups gstride bytes apart (four DRAM streams per core), taking
+// turns by block column as q4_Kx8Gemv4AVX2 does; group g's lanes live at
+// 128+256g(SP) between turns, the piece sums (shared) at 0(SP).
+
+// func q5_0x8Gemv4AVX2(nb int, w *byte, gstride int, a *byte, out *float32, ostride int)
+// Not NOSPLIT: the frame is larger than a nosplit function may take.
+TEXT ·q5_0x8Gemv4AVX2(SB), 0, $1152-48
+	MOVQ nb+0(FP), CX
+	MOVQ w+8(FP), SI
+	MOVQ gstride+16(FP), BX
+	MOVQ a+24(FP), DI
+	LEAQ (SI)(BX*1), R8
+	LEAQ (R8)(BX*1), R9
+	LEAQ (R9)(BX*1), R10
+	Q50_CONSTS
+	Q50_ZERO8
+	Q50_STORE8(128)
+	Q50_STORE8(384)
+	Q50_STORE8(640)
+	Q50_STORE8(896)
+	TESTQ CX, CX
+	JZ    q50gv4done
+
+q50gv4loop:
+	Q50_YSUMS
+	Q50_TURN(SI, 128)
+	Q50_TURN(R8, 384)
+	Q50_TURN(R9, 640)
+	Q50_TURN(R10, 896)
+	ADDQ $176, SI
+	ADDQ $176, R8
+	ADDQ $176, R9
+	ADDQ $176, R10
+	ADDQ $160, DI
+	DECQ CX
+	JNZ  q50gv4loop
+
+q50gv4done:
+	MOVQ out+32(FP), DX
+	MOVQ ostride+40(FP), BX
+	SHLQ $2, BX
+	Q50_OUT(128)
+	Q50_OUT(384)
+	Q50_OUT(640)
+	Q50_OUT(896)
+	VZEROUPPER
+	RET
+
+// Q50_LANE4 adds one lane of token t to its accumulator in the frame at
+// acc, with ggml's sign trick (no piece sums): |q| in Yabs, q in Y12 (both
+// kept), the activation piece at ao(DI), the token's d_w*d_a in Yd; Y0,
+// Y11 scratch.
+#define Q50_LANE4(Yabs, ao, Yd, acc) \
+	VPBROADCASTD ao(DI), Y11     \
+	VPSIGNB      Y12, Y11, Y11   \
+	VPMADDUBSW   Y11, Yabs, Y0   \
+	VPMADDWD     Y13, Y0, Y0     \
+	VCVTDQ2PS    Y0, Y0          \
+	VFMADD213PS  acc(SP), Yd, Y0 \
+	VMOVUPS      Y0, acc(SP)
+
+// Q50_COL4 adds the block column of the group at SI to the four tokens'
+// lane accumulators (token t lane l at 128+256t+32l(SP)): each piece's
+// quants are unpacked once for the four tokens, as signed q and |q|; Y4-Y7
+// = the tokens' d_w*d_a. (The piece sums of the gemv would cost a load
+// per lane and token here, where loads, not vector operations, bound.)
+#define Q50_COL4 \
+	VMOVDQU      16(SI), Y10   \
+	VCVTPH2PS    (SI), Y12     \
+	VBROADCASTSS 0(DI), Y11    \
+	VMULPS       Y11, Y12, Y4  \
+	VBROADCASTSS 4(DI), Y11    \
+	VMULPS       Y11, Y12, Y5  \
+	VBROADCASTSS 8(DI), Y11    \
+	VMULPS       Y11, Y12, Y6  \
+	VBROADCASTSS 12(DI), Y11   \
+	VMULPS       Y11, Y12, Y7  \
+	VMOVDQU 48(SI), Y8 \
+	Q50_ULO(4) \
+	VPSUBB Y14, Y9, Y12 \
+	VPABSB Y12, Y9 \
+	Q50_LANE4(Y9, 32, Y4, 128) \
+	Q50_LANE4(Y9, 36, Y5, 384) \
+	Q50_LANE4(Y9, 40, Y6, 640) \
+	Q50_LANE4(Y9, 44, Y7, 896) \
+	Q50_UHI0 \
+	VPSUBB Y14, Y8, Y12 \
+	VPABSB Y12, Y8 \
+	Q50_LANE4(Y8, 96, Y4, 256) \
+	Q50_LANE4(Y8, 100, Y5, 512) \
+	Q50_LANE4(Y8, 104, Y6, 768) \
+	Q50_LANE4(Y8, 108, Y7, 1024) \
+	VMOVDQU 80(SI), Y8 \
+	Q50_ULO(3) \
+	VPSUBB Y14, Y9, Y12 \
+	VPABSB Y12, Y9 \
+	Q50_LANE4(Y9, 48, Y4, 160) \
+	Q50_LANE4(Y9, 52, Y5, 416) \
+	Q50_LANE4(Y9, 56, Y6, 672) \
+	Q50_LANE4(Y9, 60, Y7, 928) \
+	Q50_UHI(1) \
+	VPSUBB Y14, Y8, Y12 \
+	VPABSB Y12, Y8 \
+	Q50_LANE4(Y8, 112, Y4, 288) \
+	Q50_LANE4(Y8, 116, Y5, 544) \
+	Q50_LANE4(Y8, 120, Y6, 800) \
+	Q50_LANE4(Y8, 124, Y7, 1056) \
+	VMOVDQU 112(SI), Y8 \
+	Q50_ULO(2) \
+	VPSUBB Y14, Y9, Y12 \
+	VPABSB Y12, Y9 \
+	Q50_LANE4(Y9, 64, Y4, 192) \
+	Q50_LANE4(Y9, 68, Y5, 448) \
+	Q50_LANE4(Y9, 72, Y6, 704) \
+	Q50_LANE4(Y9, 76, Y7, 960) \
+	Q50_UHI(2) \
+	VPSUBB Y14, Y8, Y12 \
+	VPABSB Y12, Y8 \
+	Q50_LANE4(Y8, 128, Y4, 320) \
+	Q50_LANE4(Y8, 132, Y5, 576) \
+	Q50_LANE4(Y8, 136, Y6, 832) \
+	Q50_LANE4(Y8, 140, Y7, 1088) \
+	VMOVDQU 144(SI), Y8 \
+	Q50_ULO(1) \
+	VPSUBB Y14, Y9, Y12 \
+	VPABSB Y12, Y9 \
+	Q50_LANE4(Y9, 80, Y4, 224) \
+	Q50_LANE4(Y9, 84, Y5, 480) \
+	Q50_LANE4(Y9, 88, Y6, 736) \
+	Q50_LANE4(Y9, 92, Y7, 992) \
+	Q50_UHI(3) \
+	VPSUBB Y14, Y8, Y12 \
+	VPABSB Y12, Y8 \
+	Q50_LANE4(Y8, 144, Y4, 352) \
+	Q50_LANE4(Y8, 148, Y5, 608) \
+	Q50_LANE4(Y8, 152, Y6, 864) \
+	Q50_LANE4(Y8, 156, Y7, 1120)
+
+// Q50_OUT4 stores token t's eight sums (lanes at off(SP)) at (DX) unless t
+// >= ntok (AX), then moves DX on by BX bytes.
+#define Q50_OUT4(off, t, name) \
+	CMPQ    AX, $t       \
+	JLE     name         \
+	Q50_LOAD8(off)       \
+	Q50_REDUCE           \
+	VMOVUPS Y0, (DX)     \
+	ADDQ    BX, DX
+
+// One group of eight rows against the ntok (1..4) tokens of the quad
+// blocks: out[t*ostride+r]. Every token takes the gemv's steps (same
+// bits); the accumulators live in the frame.
+
+// func q5_0x8GemmAVX2(nb int, w, a *byte, out *float32, ostride, ntok int)
+// Not NOSPLIT (the frame, as above).
+TEXT ·q5_0x8GemmAVX2(SB), 0, $1152-48
+	MOVQ nb+0(FP), CX
+	MOVQ w+8(FP), SI
+	MOVQ a+16(FP), DI
+	Q50_CONSTS
+	Q50_ZERO8
+	Q50_STORE8(128)
+	Q50_STORE8(384)
+	Q50_STORE8(640)
+	Q50_STORE8(896)
+	TESTQ CX, CX
+	JZ    q50gmdone
+
+q50gmloop:
+	PREFETCHT0 Q50PF(SI)
+	PREFETCHT0 Q50PF+64(SI)
+	PREFETCHT0 Q50PF+128(SI)
+	Q50_COL4
+	ADDQ $176, SI
+	ADDQ $160, DI
+	DECQ CX
+	JNZ  q50gmloop
+
+q50gmdone:
+	MOVQ out+24(FP), DX
+	MOVQ ostride+32(FP), BX
+	SHLQ $2, BX
+	MOVQ ntok+40(FP), AX
+	Q50_OUT4(128, 0, q50gmend)
+	Q50_OUT4(384, 1, q50gmend)
+	Q50_OUT4(640, 2, q50gmend)
+	Q50_OUT4(896, 3, q50gmend)
+
+q50gmend:
+	VZEROUPPER
+	RET
