@@ -20,6 +20,10 @@ func fillAVX2Packed(s *kernelSet) {
 		groupBlockBytes: q4_KGroupBytes, pack: packQ4_KGroup, act: q8_KQuad,
 		gemv: q4_Kx8GemvAsm, gemv4: q4_Kx8Gemv4Asm, gemm: q4_Kx8GemmAsm,
 	}
+	s.packed[ggml.Q5_K] = &packedKernels{
+		groupBlockBytes: q5_KGroupBytes, pack: packQ5_KGroup, act: q8_KQuad,
+		gemv: q5_Kx8GemvAsm, gemv4: q5_Kx8Gemv4Asm, gemm: q5_Kx8GemmAsm,
+	}
 }
 
 //go:noescape

@@ -138,26 +138,84 @@ func packQ4_KGroup(dst, src []byte, rowBytes int) {
 		o := dst[b*q4_KGroupBytes : (b+1)*q4_KGroupBytes]
 		for r := 0; r < packRows; r++ {
 			x := src[r*rowBytes+b*q4_KBytes : r*rowBytes+(b+1)*q4_KBytes]
-			copy(o[2*r:2*r+2], x[0:2])
-			copy(o[16+2*r:16+2*r+2], x[2:4])
-			for j := 0; j < 8; j++ {
-				d, m := scaleMinK4(j, x[4:16])
-				o[32+16*(j/2)+2*r+j%2] = d
-				o[96+16*(j/2)+2*r+j%2] = m
+			packK4Row(o, r, x, x[16:144])
+		}
+	}
+}
+
+// packK4Row writes row r of a Q4_K-style block column o (q4_KGroupBytes):
+// d, dmin and the 6-bit scales and mins from the block x, the nibbles from
+// its 128 quant bytes qs.
+func packK4Row(o []byte, r int, x, qs []byte) {
+	copy(o[2*r:2*r+2], x[0:2])
+	copy(o[16+2*r:16+2*r+2], x[2:4])
+	for j := 0; j < 8; j++ {
+		d, m := scaleMinK4(j, x[4:16])
+		o[32+16*(j/2)+2*r+j%2] = d
+		o[96+16*(j/2)+2*r+j%2] = m
+	}
+	for p := 0; p < 32; p++ { // piece p = 8k+g: quant bytes 4p..4p+3
+		// Bytes b0..b3 hold sub-block 2k (low nibbles) and 2k+1
+		// (high) at elements 4g..4g+3; re-pair them as documented.
+		v := binary.LittleEndian.Uint32(qs[4*p:])
+		lo, hi := v&0x0F0F0F0F, v>>4&0x0F0F0F0F
+		// lo bytes l0..l3, hi bytes h0..h3 ->
+		// [l0|l2<<4, l1|l3<<4, h0|h2<<4, h1|h3<<4]
+		out := uint32(lo&0xFF|(lo>>16&0xFF)<<4) |
+			uint32(lo>>8&0xFF|(lo>>24&0xFF)<<4)<<8 |
+			uint32(hi&0xFF|(hi>>16&0xFF)<<4)<<16 |
+			uint32(hi>>8&0xFF|(hi>>24&0xFF)<<4)<<24
+		binary.LittleEndian.PutUint32(o[160+32*p+4*r:], out)
+	}
+}
+
+// q5_KGroupBytes is one block column of a packed Q5_K group (1440 bytes):
+//   - Q4_K's first 160 bytes (q4_KGroupBytes: d, dmin, scales, mins);
+//   - for each piece index g = 0..7, 160 bytes: the high bits of the four
+//     pieces (k, g) as bit planes (32 bytes: bit 2k+h of byte 4r+i is the
+//     high bit of byte i of row r's piece (k, g), of its low nibble for h
+//     = 0, its high nibble for h = 1), then the pieces (k, g), k = 0..3,
+//     in Q4_K's nibble layout (32 bytes each, matching q8_KQuad).
+//
+// A half-piece (the low or high nibbles of piece (k, g)) holds elements of
+// lane g (elements 4g..4g+3 of every 32) of sub-blocks 2k and 2k+1, so
+// llama.cpp's lane g of a row, summed over the block (vecdot_lanes.go),
+// is one int32 lane of a vector summed over k: one accumulator per lane,
+// the bytes of a lane one after another (a kernel reads the column in
+// order; reading Q4_K's piece order, chunk-major, ran decode from DRAM
+// 1.45x slower on a Zen3). One shift and one mask give the high bits of a
+// half-piece of all eight rows.
+const q5_KGroupBytes = 160 + 8*(32+4*32)
+
+func packQ5_KGroup(dst, src []byte, rowBytes int) {
+	nb := rowBytes / q5_KBytes
+	dst = dst[:nb*q5_KGroupBytes]
+	var k4 [q4_KGroupBytes]byte
+	for b := 0; b < nb; b++ {
+		o := dst[b*q5_KGroupBytes : (b+1)*q5_KGroupBytes]
+		for r := 0; r < packRows; r++ {
+			x := src[r*rowBytes+b*q5_KBytes : r*rowBytes+(b+1)*q5_KBytes]
+			packK4Row(k4[:], r, x, x[48:176])
+			qh := x[16:48]
+			for g := 0; g < 8; g++ {
+				for i := 0; i < 4; i++ {
+					// Byte i of a half-piece: element 4g+i%2 (+2 in the
+					// high half) of sub-block 2k+i/2, whose high bit is bit
+					// 2k+i/2 of qh[4g+i%2] (+2): even bits of both bytes for
+					// i < 2, odd bits for i >= 2, interleaved.
+					lo, hi := qh[4*g+i%2], qh[4*g+i%2+2]
+					if i < 2 {
+						o[160+160*g+4*r+i] = lo&0x55 | (hi&0x55)<<1
+					} else {
+						o[160+160*g+4*r+i] = lo>>1&0x55 | hi&0xAA
+					}
+				}
 			}
-			qs := x[16:144]
-			for p := 0; p < 32; p++ { // piece p = 8k+g: quant bytes 4p..4p+3
-				// Bytes b0..b3 hold sub-block 2k (low nibbles) and 2k+1
-				// (high) at elements 4g..4g+3; re-pair them as documented.
-				v := binary.LittleEndian.Uint32(qs[4*p:])
-				lo, hi := v&0x0F0F0F0F, v>>4&0x0F0F0F0F
-				// lo bytes l0..l3, hi bytes h0..h3 ->
-				// [l0|l2<<4, l1|l3<<4, h0|h2<<4, h1|h3<<4]
-				out := uint32(lo&0xFF|(lo>>16&0xFF)<<4) |
-					uint32(lo>>8&0xFF|(lo>>24&0xFF)<<4)<<8 |
-					uint32(hi&0xFF|(hi>>16&0xFF)<<4)<<16 |
-					uint32(hi>>8&0xFF|(hi>>24&0xFF)<<4)<<24
-				binary.LittleEndian.PutUint32(o[160+32*p+4*r:], out)
+		}
+		copy(o[:160], k4[:160])
+		for k := 0; k < 4; k++ {
+			for g := 0; g < 8; g++ {
+				copy(o[160+160*g+32+32*k:160+160*g+64+32*k], k4[160+32*(8*k+g):160+32*(8*k+g)+32])
 			}
 		}
 	}

@@ -28,8 +28,10 @@ func fillVNNI(s *kernelSet) {
 	s.vecDot4x4[ggml.Q5_0] = q5_0Tile4x4VNNIAsm
 	s.q8Rows[ggml.Q5_0] = nil // its own VNNI tile (the conversion is measured on AVX2 only)
 	// Nor the AVX2 packed Q5_0 (it reads q8_0Quad, not this set's quads):
-	// decode keeps the row kernels, prefill the VNNI tile.
+	// decode keeps the row kernels, prefill the VNNI tile. Not measured
+	// on an AVX-512 machine yet.
 	s.packed[ggml.Q5_0] = nil
+	s.packed[ggml.Q5_K] = nil // likewise (q8_KQuad)
 	s.actQuad[ggml.F16] = halfQuadF16
 	s.actQuad[ggml.BF16] = halfQuadBF16
 	s.vecDot4x4[ggml.F16] = f16Tile4x4F32Asm
