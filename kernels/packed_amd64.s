@@ -370,10 +370,10 @@ q40gmdone:
 // half), so each half chunk (pieces 4h..4h+3) is summed in int16 and then
 // scaled with one VPMADDWD by the scale pairs.
 
-// One piece for token 0: the 32 bytes at wo(SI) against the activation
+// One piece for token 0: the 32 bytes at wo(W) against the activation
 // slots at ao(DI) (low nibbles) and ao+16(DI) (high), added to int16 acc.
-#define Q4K_PIECE1(wo, ao, acc) \
-	VMOVDQU      wo(SI), Y4    \
+#define Q4K_PIECE1(W, wo, ao, acc) \
+	VMOVDQU      wo(W), Y4     \
 	VPSRLW       $4, Y4, Y5    \
 	VPAND        Y15, Y4, Y4   \
 	VPAND        Y15, Y5, Y5   \
@@ -384,64 +384,65 @@ q40gmdone:
 	VPADDW       Y4, acc, acc  \
 	VPADDW       Y5, acc, acc
 
-// Half h of chunk k for token 0 into the int32 sums Y8.
-#define Q4K_HALF1(k, h) \
-	VPXOR     Y0, Y0, Y0                                  \
-	Q4K_PIECE1(160+(8*k+4*h)*32, 80+(8*k+4*h)*32, Y0)     \
-	Q4K_PIECE1(160+(8*k+4*h+1)*32, 80+(8*k+4*h+1)*32, Y0) \
-	Q4K_PIECE1(160+(8*k+4*h+2)*32, 80+(8*k+4*h+2)*32, Y0) \
-	Q4K_PIECE1(160+(8*k+4*h+3)*32, 80+(8*k+4*h+3)*32, Y0) \
-	VPMOVZXBW 32+16*k(SI), Y6                             \
-	VPMADDWD  Y6, Y0, Y0                                  \
-	VPADDD    Y0, Y8, Y8
+// Half h of chunk k of the group at W for token 0 into the int32 sums
+// isum (Y0, Y2-Y6 scratch).
+#define Q4K_HALF1(W, k, h, isum) \
+	VPXOR     Y0, Y0, Y0                                     \
+	Q4K_PIECE1(W, 160+(8*k+4*h)*32, 80+(8*k+4*h)*32, Y0)     \
+	Q4K_PIECE1(W, 160+(8*k+4*h+1)*32, 80+(8*k+4*h+1)*32, Y0) \
+	Q4K_PIECE1(W, 160+(8*k+4*h+2)*32, 80+(8*k+4*h+2)*32, Y0) \
+	Q4K_PIECE1(W, 160+(8*k+4*h+3)*32, 80+(8*k+4*h+3)*32, Y0) \
+	VPMOVZXBW 32+16*k(W), Y6                                 \
+	VPMADDWD  Y6, Y0, Y0                                     \
+	VPADDD    Y0, isum, isum
 
-// Y9 = summ of token t: the min pairs of chunk k times the token's sum
-// pairs, over k.
-#define Q4K_MINS(t) \
-	VPMOVZXBW    96(SI), Y6      \
+// Y12 = summ of token t for the group at W: the min pairs of chunk k times
+// the token's sum pairs, over k (Y6, Y7 scratch).
+#define Q4K_MINS(W, t) \
+	VPMOVZXBW    96(W), Y6       \
 	VPBROADCASTD 16+4*t(DI), Y7  \
-	VPMADDWD     Y7, Y6, Y9      \
-	VPMOVZXBW    112(SI), Y6     \
+	VPMADDWD     Y7, Y6, Y12     \
+	VPMOVZXBW    112(W), Y6      \
 	VPBROADCASTD 32+4*t(DI), Y7  \
 	VPMADDWD     Y7, Y6, Y6      \
-	VPADDD       Y6, Y9, Y9      \
-	VPMOVZXBW    128(SI), Y6     \
+	VPADDD       Y6, Y12, Y12    \
+	VPMOVZXBW    128(W), Y6      \
 	VPBROADCASTD 48+4*t(DI), Y7  \
 	VPMADDWD     Y7, Y6, Y6      \
-	VPADDD       Y6, Y9, Y9      \
-	VPMOVZXBW    144(SI), Y6     \
+	VPADDD       Y6, Y12, Y12    \
+	VPMOVZXBW    144(W), Y6      \
 	VPBROADCASTD 64+4*t(DI), Y7  \
 	VPMADDWD     Y7, Y6, Y6      \
-	VPADDD       Y6, Y9, Y9
+	VPADDD       Y6, Y12, Y12
 
-// The gemv step of token t: acc = fma(isum, d_w*d_a, acc), accm =
-// fma(summ, dmin_w*d_a, accm), isum in I (clobbered), summ in Y9; Y6, Y7,
-// Y12 scratch.
-#define Q4K_FLOAT(t, I, acc, accm) \
-	VCVTDQ2PS    Y9, Y9       \
+// The gemv step of token t for the group at W: acc = fma(isum, d_w*d_a,
+// acc), accm = fma(summ, dmin_w*d_a, accm), isum in I (clobbered), summ in
+// Y12 (clobbered); Y6, Y7 scratch.
+#define Q4K_FLOAT(W, t, I, acc, accm) \
+	VCVTDQ2PS    Y12, Y12     \
 	VBROADCASTSS 4*t(DI), Y7  \
-	VCVTPH2PS    16(SI), Y6   \
+	VCVTPH2PS    16(W), Y6    \
 	VMULPS       Y7, Y6, Y6   \
-	VFMADD231PS  Y9, Y6, accm \
-	VCVTPH2PS    (SI), Y12    \
-	VMULPS       Y7, Y12, Y12 \
+	VFMADD231PS  Y12, Y6, accm \
+	VCVTPH2PS    (W), Y6      \
+	VMULPS       Y7, Y6, Y6   \
 	VCVTDQ2PS    I, I         \
-	VFMADD231PS  I, Y12, acc
+	VFMADD231PS  I, Y6, acc
 
 // One Q4_K block column of the group at SI for token 0 (gemv steps) into
-// acc and accm; Y0-Y9, Y12 scratch.
+// acc and accm; Y0-Y8, Y12 scratch.
 #define Q4K_GV_COL(acc, accm) \
 	VPXOR Y8, Y8, Y8 \
-	Q4K_HALF1(0, 0) \
-	Q4K_HALF1(0, 1) \
-	Q4K_HALF1(1, 0) \
-	Q4K_HALF1(1, 1) \
-	Q4K_HALF1(2, 0) \
-	Q4K_HALF1(2, 1) \
-	Q4K_HALF1(3, 0) \
-	Q4K_HALF1(3, 1) \
-	Q4K_MINS(0) \
-	Q4K_FLOAT(0, Y8, acc, accm)
+	Q4K_HALF1(SI, 0, 0, Y8) \
+	Q4K_HALF1(SI, 0, 1, Y8) \
+	Q4K_HALF1(SI, 1, 0, Y8) \
+	Q4K_HALF1(SI, 1, 1, Y8) \
+	Q4K_HALF1(SI, 2, 0, Y8) \
+	Q4K_HALF1(SI, 2, 1, Y8) \
+	Q4K_HALF1(SI, 3, 0, Y8) \
+	Q4K_HALF1(SI, 3, 1, Y8) \
+	Q4K_MINS(SI, 0) \
+	Q4K_FLOAT(SI, 0, Y8, acc, accm)
 
 // func q4_Kx8GemvAVX2(nb int, w, a *byte, out *float32)
 TEXT ·q4_Kx8GemvAVX2(SB), NOSPLIT, $0-32
@@ -468,57 +469,82 @@ q4kgvdone:
 	VZEROUPPER
 	RET
 
+// Half h of chunk k of the four groups in turn, into their int32 sums
+// Y8-Y11: 128 bytes of each stream at a time.
+#define Q4K_HALF4G(k, h) \
+	Q4K_HALF1(SI, k, h, Y8)  \
+	Q4K_HALF1(R8, k, h, Y9)  \
+	Q4K_HALF1(R9, k, h, Y10) \
+	Q4K_HALF1(R10, k, h, Y11)
+
+// The gemv step of the group at W with isum I, its acc and accm at off and
+// off+32 in the frame (Y13 scratch).
+#define Q4K_FLOAT4G(W, I, off) \
+	Q4K_MINS(W, 0)                 \
+	VMOVUPS off(SP), Y13           \
+	VMOVUPS off+32(SP), Y14        \
+	Q4K_FLOAT(W, 0, I, Y13, Y14)   \
+	VMOVUPS Y13, off(SP)           \
+	VMOVUPS Y14, off+32(SP)
+
 // q4_Kx8Gemv4AVX2 is the gemv on four groups gstride bytes apart (four
-// DRAM streams per core), group g's outputs at out + g*ostride floats. The
-// gemv's scratch leaves no registers for four groups' accumulators, so the
-// groups take turns by block column (about 1 KiB of each stream), each
-// turn loading and storing its acc and accm on the stack: the same float
-// steps as the gemv. With the weights in L3 instead of DRAM the turns
-// cost 5-20% (BenchmarkMatMul Q4_K ntok=1); decode streams from DRAM.
-// Also measured on the Zen3 (BenchmarkMatMulStream Q4_K/tok1) and not
-// kept: turns of half a column (6% slower), and software prefetches of
+// DRAM streams per core), group g's outputs at out + g*ostride floats,
+// each with the gemv's float steps. The groups take turns by half chunk
+// (128 bytes of each stream), their block-column integer sums in Y8-Y11,
+// acc and accm in the frame (64g, 64g+32). On the Zen3 a pure read of four
+// streams in turns of 18 cache lines (a block column) ran at 19-22 GB/s,
+// in turns of 1-9 lines at 26-30: turns by whole block column (the
+// earlier version of this kernel) left DRAM idle, and one group at a
+// time more so. Also measured there and not kept: software prefetches of
 // each turn's group 1-4 columns ahead, every or every other line (9-90%
-// slower).
+// slower, with whole-column turns).
 
 // func q4_Kx8Gemv4AVX2(nb int, w *byte, gstride int, a *byte, out *float32, ostride int)
 TEXT ·q4_Kx8Gemv4AVX2(SB), NOSPLIT, $256-48
-	MOVQ   nb+0(FP), CX
-	MOVQ   w+8(FP), R8
-	MOVQ   gstride+16(FP), R9
-	MOVQ   a+24(FP), R10
+	MOVQ nb+0(FP), CX
+	MOVQ w+8(FP), SI
+	MOVQ gstride+16(FP), BX
+	MOVQ a+24(FP), DI
+	LEAQ (SI)(BX*1), R8
+	LEAQ (R8)(BX*1), R9
+	LEAQ (R9)(BX*1), R10
 	PK_CONSTS
-	VXORPS  Y10, Y10, Y10
-	VMOVUPS Y10, 0(SP)
-	VMOVUPS Y10, 32(SP)
-	VMOVUPS Y10, 64(SP)
-	VMOVUPS Y10, 96(SP)
-	VMOVUPS Y10, 128(SP)
-	VMOVUPS Y10, 160(SP)
-	VMOVUPS Y10, 192(SP)
-	VMOVUPS Y10, 224(SP)
+	VXORPS  Y13, Y13, Y13
+	VMOVUPS Y13, 0(SP)
+	VMOVUPS Y13, 32(SP)
+	VMOVUPS Y13, 64(SP)
+	VMOVUPS Y13, 96(SP)
+	VMOVUPS Y13, 128(SP)
+	VMOVUPS Y13, 160(SP)
+	VMOVUPS Y13, 192(SP)
+	VMOVUPS Y13, 224(SP)
 	TESTQ   CX, CX
 	JZ      q4kg4done
 
 q4kg4col:
-	MOVQ R8, SI
-	LEAQ 0(SP), R11
-	MOVQ $4, DX
-
-q4kg4turn:
-	MOVQ    R10, DI
-	VMOVUPS 0(R11), Y10
-	VMOVUPS 32(R11), Y11
-	Q4K_GV_COL(Y10, Y11)
-	VMOVUPS Y10, 0(R11)
-	VMOVUPS Y11, 32(R11)
-	ADDQ    R9, SI
-	ADDQ    $64, R11
-	DECQ    DX
-	JNZ     q4kg4turn
-	ADDQ    $1184, R8
-	ADDQ    $1104, R10
-	DECQ    CX
-	JNZ     q4kg4col
+	VPXOR Y8, Y8, Y8
+	VPXOR Y9, Y9, Y9
+	VPXOR Y10, Y10, Y10
+	VPXOR Y11, Y11, Y11
+	Q4K_HALF4G(0, 0)
+	Q4K_HALF4G(0, 1)
+	Q4K_HALF4G(1, 0)
+	Q4K_HALF4G(1, 1)
+	Q4K_HALF4G(2, 0)
+	Q4K_HALF4G(2, 1)
+	Q4K_HALF4G(3, 0)
+	Q4K_HALF4G(3, 1)
+	Q4K_FLOAT4G(SI, Y8, 0)
+	Q4K_FLOAT4G(R8, Y9, 64)
+	Q4K_FLOAT4G(R9, Y10, 128)
+	Q4K_FLOAT4G(R10, Y11, 192)
+	ADDQ $1184, SI
+	ADDQ $1184, R8
+	ADDQ $1184, R9
+	ADDQ $1184, R10
+	ADDQ $1104, DI
+	DECQ CX
+	JNZ  q4kg4col
 
 q4kg4done:
 	MOVQ    out+32(FP), DX
