@@ -370,30 +370,31 @@ q40gmdone:
 // half), so each half chunk (pieces 4h..4h+3) is summed in int16 and then
 // scaled with one VPMADDWD by the scale pairs.
 
-// One piece for token 0: the 32 bytes at wo(W) against the activation
-// slots at ao(DI) (low nibbles) and ao+16(DI) (high), added to int16 acc.
+// One piece for token 0: the 32 bytes at wo(W)(R11) against the
+// activation slots at ao(DI)(R11) (low nibbles) and ao+16(DI)(R11)
+// (high), added to int16 acc.
 #define Q4K_PIECE1(W, wo, ao, acc) \
-	VMOVDQU      wo(W), Y4     \
-	VPSRLW       $4, Y4, Y5    \
-	VPAND        Y15, Y4, Y4   \
-	VPAND        Y15, Y5, Y5   \
-	VPBROADCASTD ao(DI), Y2    \
-	VPMADDUBSW   Y2, Y4, Y4    \
-	VPBROADCASTD ao+16(DI), Y3 \
-	VPMADDUBSW   Y3, Y5, Y5    \
-	VPADDW       Y4, acc, acc  \
+	VMOVDQU      wo(W)(R11*1), Y4     \
+	VPSRLW       $4, Y4, Y5           \
+	VPAND        Y15, Y4, Y4          \
+	VPAND        Y15, Y5, Y5          \
+	VPBROADCASTD ao(DI)(R11*1), Y2    \
+	VPMADDUBSW   Y2, Y4, Y4           \
+	VPBROADCASTD ao+16(DI)(R11*1), Y3 \
+	VPMADDUBSW   Y3, Y5, Y5           \
+	VPADDW       Y4, acc, acc         \
 	VPADDW       Y5, acc, acc
 
-// Half h of chunk k of the group at W for token 0 into the int32 sums
-// isum (Y0, Y2-Y6 scratch).
-#define Q4K_HALF1(W, k, h, isum) \
-	VPXOR     Y0, Y0, Y0                                     \
-	Q4K_PIECE1(W, 160+(8*k+4*h)*32, 80+(8*k+4*h)*32, Y0)     \
-	Q4K_PIECE1(W, 160+(8*k+4*h+1)*32, 80+(8*k+4*h+1)*32, Y0) \
-	Q4K_PIECE1(W, 160+(8*k+4*h+2)*32, 80+(8*k+4*h+2)*32, Y0) \
-	Q4K_PIECE1(W, 160+(8*k+4*h+3)*32, 80+(8*k+4*h+3)*32, Y0) \
-	VPMOVZXBW 32+16*k(W), Y6                                 \
-	VPMADDWD  Y6, Y0, Y0                                     \
+// Half h of chunk k (R11 = 256k, R12 = 16k) of the group at W for token 0
+// into the int32 sums isum (Y0, Y2-Y6 scratch).
+#define Q4K_HALF1(W, h, isum) \
+	VPXOR     Y0, Y0, Y0                         \
+	Q4K_PIECE1(W, 160+128*h, 80+128*h, Y0)       \
+	Q4K_PIECE1(W, 160+128*h+32, 80+128*h+32, Y0) \
+	Q4K_PIECE1(W, 160+128*h+64, 80+128*h+64, Y0) \
+	Q4K_PIECE1(W, 160+128*h+96, 80+128*h+96, Y0) \
+	VPMOVZXBW 32(W)(R12*1), Y6                   \
+	VPMADDWD  Y6, Y0, Y0                         \
 	VPADDD    Y0, isum, isum
 
 // Y12 = summ of token t for the group at W: the min pairs of chunk k times
@@ -429,20 +430,9 @@ q40gmdone:
 	VCVTDQ2PS    I, I         \
 	VFMADD231PS  I, Y6, acc
 
-// One Q4_K block column of the group at SI for token 0 (gemv steps) into
-// acc and accm; Y0-Y8, Y12 scratch.
-#define Q4K_GV_COL(acc, accm) \
-	VPXOR Y8, Y8, Y8 \
-	Q4K_HALF1(SI, 0, 0, Y8) \
-	Q4K_HALF1(SI, 0, 1, Y8) \
-	Q4K_HALF1(SI, 1, 0, Y8) \
-	Q4K_HALF1(SI, 1, 1, Y8) \
-	Q4K_HALF1(SI, 2, 0, Y8) \
-	Q4K_HALF1(SI, 2, 1, Y8) \
-	Q4K_HALF1(SI, 3, 0, Y8) \
-	Q4K_HALF1(SI, 3, 1, Y8) \
-	Q4K_MINS(SI, 0) \
-	Q4K_FLOAT(SI, 0, Y8, acc, accm)
+// The gemv kernels loop over the four chunks (R11 = 256k, R12 = 16k)
+// rather than unroll them: the unrolled four-group gemv was about 9 KiB of
+// code, and Q5_K kernels of that size measured front-end bound on a Zen3.
 
 // func q4_Kx8GemvAVX2(nb int, w, a *byte, out *float32)
 TEXT ·q4_Kx8GemvAVX2(SB), NOSPLIT, $0-32
@@ -457,7 +447,19 @@ TEXT ·q4_Kx8GemvAVX2(SB), NOSPLIT, $0-32
 	JZ     q4kgvdone
 
 q4kgvloop:
-	Q4K_GV_COL(Y10, Y11)
+	VPXOR Y8, Y8, Y8
+	XORQ  R11, R11
+	XORQ  R12, R12
+
+q4kgvchunk:
+	Q4K_HALF1(SI, 0, Y8)
+	Q4K_HALF1(SI, 1, Y8)
+	ADDQ $256, R11
+	ADDQ $16, R12
+	CMPQ R12, $64
+	JLT  q4kgvchunk
+	Q4K_MINS(SI, 0)
+	Q4K_FLOAT(SI, 0, Y8, Y10, Y11)
 	ADDQ $1184, SI
 	ADDQ $1104, DI
 	DECQ CX
@@ -469,13 +471,17 @@ q4kgvdone:
 	VZEROUPPER
 	RET
 
-// Half h of chunk k of the four groups in turn, into their int32 sums
-// Y8-Y11: 128 bytes of each stream at a time.
-#define Q4K_HALF4G(k, h) \
-	Q4K_HALF1(SI, k, h, Y8)  \
-	Q4K_HALF1(R8, k, h, Y9)  \
-	Q4K_HALF1(R9, k, h, Y10) \
-	Q4K_HALF1(R10, k, h, Y11)
+// Chunk k (R11 = 256k, R12 = 16k) of the four groups, by half chunk in
+// turn, into their int32 sums Y8-Y11: 128 bytes of each stream at a time.
+#define Q4K_CHUNK4G \
+	Q4K_HALF1(SI, 0, Y8)   \
+	Q4K_HALF1(R8, 0, Y9)   \
+	Q4K_HALF1(R9, 0, Y10)  \
+	Q4K_HALF1(R10, 0, Y11) \
+	Q4K_HALF1(SI, 1, Y8)   \
+	Q4K_HALF1(R8, 1, Y9)   \
+	Q4K_HALF1(R9, 1, Y10)  \
+	Q4K_HALF1(R10, 1, Y11)
 
 // The gemv step of the group at W with isum I, its acc and accm at off and
 // off+32 in the frame (Y13 scratch).
@@ -526,14 +532,15 @@ q4kg4col:
 	VPXOR Y9, Y9, Y9
 	VPXOR Y10, Y10, Y10
 	VPXOR Y11, Y11, Y11
-	Q4K_HALF4G(0, 0)
-	Q4K_HALF4G(0, 1)
-	Q4K_HALF4G(1, 0)
-	Q4K_HALF4G(1, 1)
-	Q4K_HALF4G(2, 0)
-	Q4K_HALF4G(2, 1)
-	Q4K_HALF4G(3, 0)
-	Q4K_HALF4G(3, 1)
+	XORQ  R11, R11
+	XORQ  R12, R12
+
+q4kg4chunk:
+	Q4K_CHUNK4G
+	ADDQ $256, R11
+	ADDQ $16, R12
+	CMPQ R12, $64
+	JLT  q4kg4chunk
 	Q4K_FLOAT4G(SI, Y8, 0)
 	Q4K_FLOAT4G(R8, Y9, 64)
 	Q4K_FLOAT4G(R9, Y10, 128)
