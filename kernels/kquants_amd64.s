@@ -446,19 +446,32 @@ GLOBL q3kScaleBits<>(SB), RODATA|NOPTR, $48
 
 // Q3_K, one 32-element group: bits 2s..2s+1 of the qs bytes in Y5 minus 4
 // where bit b of the hmask bytes (inverted in Y4) is clear; activations at
-// ao(DI); scale pair k of Ysc. Y9 += int32 lanes (ggml's q3_K order).
-#define Q3_K_GROUP(sh, b, ao, Ysc, k) \
+// ao(DI); scale pair k of Ysc. Y9 += int32 lanes (ggml's q3_K order). The
+// hmask bit goes to bit 2 in one shift (HBIT) and an AND with the 0x04
+// bytes in Y14, so the second product is maddubs(4*(1-h), a) directly.
+#define Q3_K_GROUP(sh, HBIT, hsrc, ao, Ysc, k) \
 	VPSRLW     $sh, Y5, Y6                  \
 	VPAND      Y15, Y6, Y6                  \
-	VPSRLW     $b, Y4, Y7                   \
-	VPAND      Y14, Y7, Y7                  \
-	VPSLLW     $2, Y7, Y7                   \
+	HBIT                                    \
+	VPAND      Y14, hsrc, Y7                \
 	VPMADDUBSW ao(DI), Y6, Y6               \
 	VPMADDUBSW ao(DI), Y7, Y7               \
 	VPSUBW     Y7, Y6, Y6                   \
 	VPSHUFB    shufPairW16<>+k(SB), Ysc, Y7 \
 	VPMADDWD   Y7, Y6, Y6                   \
 	VPADDD     Y6, Y9, Y9
+
+// Bit b of the inverted hmask (Y4) at bit 2 of each byte of Y7 (for b = 2
+// the mask reads Y4 itself), before the mask: word shifts by at most 5
+// keep in each byte the bit that the mask keeps.
+#define Q3_K_HB0 VPSLLW $2, Y4, Y7
+#define Q3_K_HB1 VPSLLW $1, Y4, Y7
+#define Q3_K_HB2
+#define Q3_K_HB3 VPSRLW $1, Y4, Y7
+#define Q3_K_HB4 VPSRLW $2, Y4, Y7
+#define Q3_K_HB5 VPSRLW $3, Y4, Y7
+#define Q3_K_HB6 VPSRLW $4, Y4, Y7
+#define Q3_K_HB7 VPSRLW $5, Y4, Y7
 
 // Q2_K, one 32-element group: bits 2s..2s+1 of the qs bytes in Y5 times
 // the activations at ao(DI), scale pair k of Ysc; Y9 += int32 lanes.
@@ -982,7 +995,7 @@ TEXT ·vecDotQ3_KQ8_KAVX2(SB), NOSPLIT, $0-28
 	MOVQ a+16(FP), DI
 	VXORPS Y0, Y0, Y0
 	BYTE_CONST($0x03030303, X15, Y15)
-	BYTE_CONST($0x01010101, X14, Y14)
+	BYTE_CONST($0x04040404, X14, Y14)
 	BYTE_CONST($0x20202020, X13, Y13)
 	VPCMPEQB Y12, Y12, Y12
 	TESTQ CX, CX
@@ -998,15 +1011,15 @@ q3kloop:
 	VPXOR   Y12, Y4, Y4       // inverted hmask
 	VPXOR   Y9, Y9, Y9
 	VMOVDQU 32(SI), Y5
-	Q3_K_GROUP(0, 0, 4, Y2, 0)
-	Q3_K_GROUP(2, 1, 36, Y2, 32)
-	Q3_K_GROUP(4, 2, 68, Y2, 64)
-	Q3_K_GROUP(6, 3, 100, Y2, 96)
+	Q3_K_GROUP(0, Q3_K_HB0, Y7, 4, Y2, 0)
+	Q3_K_GROUP(2, Q3_K_HB1, Y7, 36, Y2, 32)
+	Q3_K_GROUP(4, Q3_K_HB2, Y4, 68, Y2, 64)
+	Q3_K_GROUP(6, Q3_K_HB3, Y7, 100, Y2, 96)
 	VMOVDQU 64(SI), Y5
-	Q3_K_GROUP(0, 4, 132, Y3, 0)
-	Q3_K_GROUP(2, 5, 164, Y3, 32)
-	Q3_K_GROUP(4, 6, 196, Y3, 64)
-	Q3_K_GROUP(6, 7, 228, Y3, 96)
+	Q3_K_GROUP(0, Q3_K_HB4, Y7, 132, Y3, 0)
+	Q3_K_GROUP(2, Q3_K_HB5, Y7, 164, Y3, 32)
+	Q3_K_GROUP(4, Q3_K_HB6, Y7, 196, Y3, 64)
+	Q3_K_GROUP(6, Q3_K_HB7, Y7, 228, Y3, 96)
 
 	// acc += (y.d * x.d) * lanes
 	VBROADCASTSS 0(DI), Y6
@@ -1032,12 +1045,11 @@ q3kdone:
 // Y10, computed once; each token adds maddubs(|q|, sign(a, q)) . scales to
 // its int32 lanes (the same integers as Q3_K_GROUP's two products: Q8_K
 // quants never reach -128, so VPSIGNB cannot overflow).
-#define Q3_K_GROUP4(sh, b, ao, Ysc, k) \
+#define Q3_K_GROUP4(sh, HBIT, hsrc, ao, Ysc, k) \
 	VPSRLW     $sh, Y5, Y6                  \
 	VPAND      Y15, Y6, Y6                  \
-	VPSRLW     $b, Y4, Y7                   \
-	VPAND      Y14, Y7, Y7                  \
-	VPSLLW     $2, Y7, Y7                   \
+	HBIT                                    \
+	VPAND      Y14, hsrc, Y7                \
 	VPSUBB     Y7, Y6, Y6                   \
 	VPABSB     Y6, Y7                       \
 	VPSHUFB    shufPairW16<>+k(SB), Ysc, Y10 \
@@ -1073,7 +1085,7 @@ TEXT ·vecDotQ3_KQ8_Kx4AVX2(SB), NOSPLIT, $128-48
 	VMOVUPS Y0, acc2-64(SP)
 	VMOVUPS Y0, acc3-32(SP)
 	BYTE_CONST($0x03030303, X15, Y15)
-	BYTE_CONST($0x01010101, X14, Y14)
+	BYTE_CONST($0x04040404, X14, Y14)
 	BYTE_CONST($0x20202020, X13, Y13)
 	VPCMPEQB Y12, Y12, Y12
 	TESTQ CX, CX
@@ -1089,15 +1101,15 @@ q3kx4loop:
 	VMOVDQU 0(SI), Y4
 	VPXOR   Y12, Y4, Y4       // inverted hmask
 	VMOVDQU 32(SI), Y5
-	Q3_K_GROUP4(0, 0, 4, Y2, 0)
-	Q3_K_GROUP4(2, 1, 36, Y2, 32)
-	Q3_K_GROUP4(4, 2, 68, Y2, 64)
-	Q3_K_GROUP4(6, 3, 100, Y2, 96)
+	Q3_K_GROUP4(0, Q3_K_HB0, Y7, 4, Y2, 0)
+	Q3_K_GROUP4(2, Q3_K_HB1, Y7, 36, Y2, 32)
+	Q3_K_GROUP4(4, Q3_K_HB2, Y4, 68, Y2, 64)
+	Q3_K_GROUP4(6, Q3_K_HB3, Y7, 100, Y2, 96)
 	VMOVDQU 64(SI), Y5
-	Q3_K_GROUP4(0, 4, 132, Y3, 0)
-	Q3_K_GROUP4(2, 5, 164, Y3, 32)
-	Q3_K_GROUP4(4, 6, 196, Y3, 64)
-	Q3_K_GROUP4(6, 7, 228, Y3, 96)
+	Q3_K_GROUP4(0, Q3_K_HB4, Y7, 132, Y3, 0)
+	Q3_K_GROUP4(2, Q3_K_HB5, Y7, 164, Y3, 32)
+	Q3_K_GROUP4(4, Q3_K_HB6, Y7, 196, Y3, 64)
+	Q3_K_GROUP4(6, Q3_K_HB7, Y7, 228, Y3, 96)
 
 	VPBROADCASTW 108(SI), X7
 	VCVTPH2PS    X7, Y7
