@@ -134,20 +134,19 @@ GLOBL q3kScaleBits<>(SB), RODATA|NOPTR, $48
 	VPADDD     Y11, Y9, Y9
 
 // Y9 += scales (s, s+1) x maddubs(Y5, 32 activation bytes at mem); the two
-// scales of the 32 elements come from X4 via the shufPair mask at byte
-// offset mo.
-#define Q6_K_CHUNK(mem, mo) \
-	VPMADDUBSW mem, Y5, Y5                 \
-	VPSHUFB    shufPair<>+mo(SB), X4, X6   \
-	VPMOVSXBW  X6, Y6                      \
-	VPMADDWD   Y6, Y5, Y5                  \
+// scales of the 32 elements, as int16, come from Ysc (eight scale words in
+// both lanes) through the shufPairW16 mask at byte offset k.
+#define Q6_K_CHUNK(mem, Ysc, k) \
+	VPMADDUBSW mem, Y5, Y5                     \
+	VPSHUFB    shufPairW16<>+k(SB), Ysc, Y6    \
+	VPMADDWD   Y6, Y5, Y5                      \
 	VPADDD     Y5, Y9, Y9
 
 // Half h (128 elements) of a Q6_K block: ql at 64h(SI), qh at 128+32h(SI),
-// activations at 4+128h(DI); scale masks at byte offsets m0..m3 (64h +
-// 16k). Quants are unsigned 0..63 here; the -32 offset is applied once per
+// activations at 4+128h(DI); its eight scales as int16 in both lanes of
+// Ysc. Quants are unsigned 0..63 here; the -32 offset is applied once per
 // block through the bsums.
-#define Q6_K_HALF(h, m0, m1, m2, m3) \
+#define Q6_K_HALF(h, Ysc) \
 	VMOVDQU 64*h(SI), Y10          \
 	VMOVDQU 64*h+32(SI), Y11       \
 	VMOVDQU 128+32*h(SI), Y12      \
@@ -155,27 +154,30 @@ GLOBL q3kScaleBits<>(SB), RODATA|NOPTR, $48
 	VPAND   Y14, Y12, Y6           \
 	VPSLLW  $4, Y6, Y6             \
 	VPOR    Y6, Y5, Y5             \
-	Q6_K_CHUNK(4+128*h(DI), m0)   \
+	Q6_K_CHUNK(4+128*h(DI), Ysc, 0) \
 	VPAND   Y15, Y11, Y5           \
 	VPSLLW  $2, Y12, Y6            \
 	VPAND   Y13, Y6, Y6            \
 	VPOR    Y6, Y5, Y5             \
-	Q6_K_CHUNK(4+128*h+32(DI), m1) \
+	Q6_K_CHUNK(4+128*h+32(DI), Ysc, 32) \
 	VPSRLW  $4, Y10, Y5            \
 	VPAND   Y15, Y5, Y5            \
 	VPAND   Y13, Y12, Y6           \
 	VPOR    Y6, Y5, Y5             \
-	Q6_K_CHUNK(4+128*h+64(DI), m2) \
+	Q6_K_CHUNK(4+128*h+64(DI), Ysc, 64) \
 	VPSRLW  $4, Y11, Y5            \
 	VPAND   Y15, Y5, Y5            \
 	VPSRLW  $2, Y12, Y6            \
 	VPAND   Y13, Y6, Y6            \
 	VPOR    Y6, Y5, Y5             \
-	Q6_K_CHUNK(4+128*h+96(DI), m3)
+	Q6_K_CHUNK(4+128*h+96(DI), Ysc, 96)
 
 // One Q6_K block at SI against the Q8_K block at DI, added to Y0: d =
 // y.d * x.d (Y7), the -32 offset of every quant as 32 * scales . bsums
-// (Y3), the unsigned quants' integer sum (Y9) minus it, times d.
+// (Y3), the unsigned quants' integer sum (Y9) minus it, times d. The
+// sixteen scales widen once to int16 (Y2), which serves the bsums and,
+// split into scales 0-7 (Y2) and 8-15 (Y8) in both lanes, one shuffle per
+// 32 elements (a byte shuffle and a widening per 32 before).
 #define Q6_K_BLOCK \
 	VBROADCASTSS 0(DI), Y6        \
 	VPBROADCASTW 208(SI), X7      \
@@ -184,10 +186,11 @@ GLOBL q3kScaleBits<>(SB), RODATA|NOPTR, $48
 	VPMOVSXBW    192(SI), Y2      \
 	VPMADDWD     260(DI), Y2, Y3  \
 	VPSLLD       $5, Y3, Y3       \
-	VMOVDQU      192(SI), X4      \
+	VPERMQ       $0xee, Y2, Y8    \
+	VPERMQ       $0x44, Y2, Y2    \
 	VPXOR        Y9, Y9, Y9       \
-	Q6_K_HALF(0, 0, 16, 32, 48)   \
-	Q6_K_HALF(1, 64, 80, 96, 112) \
+	Q6_K_HALF(0, Y2)              \
+	Q6_K_HALF(1, Y8)              \
 	VPSUBD       Y3, Y9, Y9       \
 	VCVTDQ2PS    Y9, Y9           \
 	VFMADD231PS  Y9, Y7, Y0
