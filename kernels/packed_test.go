@@ -36,7 +36,13 @@ func TestMatMulBitExact(t *testing.T) {
 			}
 			at := vecDotType[wt]
 			bs := max(blockSize(wt), blockSize(at))
-			for _, sh := range []struct{ rows, nb int }{{8, 1}, {17, 3}, {64, 2}, {67, 5}, {16, 16}} {
+			shapes := []struct{ rows, nb int }{{8, 1}, {17, 3}, {64, 2}, {67, 5}, {16, 16}}
+			if bs == 1 {
+				// Columns past the chunks of the half-precision unit
+				// kernels (unitChunk8), rows past a row unit.
+				shapes = append(shapes, struct{ rows, nb int }{31, 150})
+			}
+			for _, sh := range shapes {
 				cols := sh.nb * bs
 				if bs == 1 {
 					cols = 8 * sh.nb
