@@ -37,9 +37,9 @@ func TestMatMulBitExact(t *testing.T) {
 			at := vecDotType[wt]
 			bs := max(blockSize(wt), blockSize(at))
 			shapes := []struct{ rows, nb int }{{8, 1}, {17, 3}, {64, 2}, {67, 5}, {16, 16}}
-			if bs == 1 {
-				// Columns past the chunks of the half-precision unit
-				// kernels (unitChunk8), rows past a row unit.
+			if bs <= 32 {
+				// Long rows (4800 columns for the 32-element blocks),
+				// rows past a row unit of the prefill tiles.
 				shapes = append(shapes, struct{ rows, nb int }{31, 150})
 			}
 			for _, sh := range shapes {
