@@ -173,6 +173,29 @@
 	VMOVUPS Y0, (DX)             \
 	ADDQ    BX, DX
 
+// Q5K_MINS4 adds token t's min terms to its float at 256+32t(SP): the
+// group's mins (Y4-Y7, chunk k in Y(4+k)) times the token's bsum pairs,
+// times d_a*dmin_w (dmin_w in Y12), subtracted as ggml does (Y9, Y10, Y13
+// scratch).
+#define Q5K_MINS4(t) \
+	VPBROADCASTD 16+4*t(DI), Y10 \
+	VPMADDWD     Y10, Y4, Y9 \
+	VPBROADCASTD 32+4*t(DI), Y10 \
+	VPMADDWD     Y10, Y5, Y10 \
+	VPADDD       Y10, Y9, Y9 \
+	VPBROADCASTD 48+4*t(DI), Y10 \
+	VPMADDWD     Y10, Y6, Y10 \
+	VPADDD       Y10, Y9, Y9 \
+	VPBROADCASTD 64+4*t(DI), Y10 \
+	VPMADDWD     Y10, Y7, Y10 \
+	VPADDD       Y10, Y9, Y9 \
+	VCVTDQ2PS    Y9, Y9 \
+	VBROADCASTSS 4*t(DI), Y13 \
+	VMULPS       Y13, Y12, Y13 \
+	VMOVUPS      256+32*t(SP), Y10 \
+	VFNMADD231PS Y9, Y13, Y10 \
+	VMOVUPS      Y10, 256+32*t(SP)
+
 // Q5K_HEAD4 stores the scale pairs of the block column of the group at SI,
 // the four tokens' d_w*d_a (128+32t) and adds their min terms (256+32t)
 // (Y4-Y13 scratch).
@@ -203,74 +226,10 @@
 	VPMOVZXBW    112(SI), Y5 \
 	VPMOVZXBW    128(SI), Y6 \
 	VPMOVZXBW    144(SI), Y7 \
-	VPBROADCASTD 16(DI), Y10 \
-	VPMADDWD     Y10, Y4, Y9 \
-	VPBROADCASTD 32(DI), Y10 \
-	VPMADDWD     Y10, Y5, Y10 \
-	VPADDD       Y10, Y9, Y9 \
-	VPBROADCASTD 48(DI), Y10 \
-	VPMADDWD     Y10, Y6, Y10 \
-	VPADDD       Y10, Y9, Y9 \
-	VPBROADCASTD 64(DI), Y10 \
-	VPMADDWD     Y10, Y7, Y10 \
-	VPADDD       Y10, Y9, Y9 \
-	VCVTDQ2PS    Y9, Y9 \
-	VBROADCASTSS 0(DI), Y13 \
-	VMULPS       Y13, Y12, Y13 \
-	VMOVUPS      256(SP), Y10 \
-	VFNMADD231PS Y9, Y13, Y10 \
-	VMOVUPS      Y10, 256(SP) \
-	VPBROADCASTD 20(DI), Y10 \
-	VPMADDWD     Y10, Y4, Y9 \
-	VPBROADCASTD 36(DI), Y10 \
-	VPMADDWD     Y10, Y5, Y10 \
-	VPADDD       Y10, Y9, Y9 \
-	VPBROADCASTD 52(DI), Y10 \
-	VPMADDWD     Y10, Y6, Y10 \
-	VPADDD       Y10, Y9, Y9 \
-	VPBROADCASTD 68(DI), Y10 \
-	VPMADDWD     Y10, Y7, Y10 \
-	VPADDD       Y10, Y9, Y9 \
-	VCVTDQ2PS    Y9, Y9 \
-	VBROADCASTSS 4(DI), Y13 \
-	VMULPS       Y13, Y12, Y13 \
-	VMOVUPS      288(SP), Y10 \
-	VFNMADD231PS Y9, Y13, Y10 \
-	VMOVUPS      Y10, 288(SP) \
-	VPBROADCASTD 24(DI), Y10 \
-	VPMADDWD     Y10, Y4, Y9 \
-	VPBROADCASTD 40(DI), Y10 \
-	VPMADDWD     Y10, Y5, Y10 \
-	VPADDD       Y10, Y9, Y9 \
-	VPBROADCASTD 56(DI), Y10 \
-	VPMADDWD     Y10, Y6, Y10 \
-	VPADDD       Y10, Y9, Y9 \
-	VPBROADCASTD 72(DI), Y10 \
-	VPMADDWD     Y10, Y7, Y10 \
-	VPADDD       Y10, Y9, Y9 \
-	VCVTDQ2PS    Y9, Y9 \
-	VBROADCASTSS 8(DI), Y13 \
-	VMULPS       Y13, Y12, Y13 \
-	VMOVUPS      320(SP), Y10 \
-	VFNMADD231PS Y9, Y13, Y10 \
-	VMOVUPS      Y10, 320(SP) \
-	VPBROADCASTD 28(DI), Y10 \
-	VPMADDWD     Y10, Y4, Y9 \
-	VPBROADCASTD 44(DI), Y10 \
-	VPMADDWD     Y10, Y5, Y10 \
-	VPADDD       Y10, Y9, Y9 \
-	VPBROADCASTD 60(DI), Y10 \
-	VPMADDWD     Y10, Y6, Y10 \
-	VPADDD       Y10, Y9, Y9 \
-	VPBROADCASTD 76(DI), Y10 \
-	VPMADDWD     Y10, Y7, Y10 \
-	VPADDD       Y10, Y9, Y9 \
-	VCVTDQ2PS    Y9, Y9 \
-	VBROADCASTSS 12(DI), Y13 \
-	VMULPS       Y13, Y12, Y13 \
-	VMOVUPS      352(SP), Y10 \
-	VFNMADD231PS Y9, Y13, Y10 \
-	VMOVUPS      Y10, 352(SP)
+	Q5K_MINS4(0) \
+	Q5K_MINS4(1) \
+	Q5K_MINS4(2) \
+	Q5K_MINS4(3)
 
 // Q5K_LANE4 adds lane g (R11 = 160g, R12 = 32g) of the block column of the
 // group at SI for the four tokens of the quad block at DI, each piece
