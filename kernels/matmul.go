@@ -9,9 +9,22 @@ import (
 // Tile sizes of the prefill path: a thread takes rowTile weight rows at a
 // time and walks the tokens in blocks of tokTile, so that the rows (a few KiB
 // each) stay in L1 while each token's activations are reused from L2.
+//
+// Each such unit of rows reads every token's activations once. When they
+// are large (more than bigActBytes: a long prompt, wide rows, or the
+// float32 quads of F16 and BF16 weights) they no longer stay in the
+// caches from one unit to the next and each unit streams them from
+// memory again; units of up to bigRowTile rows stream them that many
+// times fewer. On an AMD EPYC Zen3 (BenchmarkMatMulPrefill: 512 tokens,
+// the two unit sizes alternating call by call) big units took 0.72x the
+// time of rowTile ones for F16 2048x5632 (TinyLlama's ffn_down), 0.67x
+// for F16 4096x11008 (Llama-2-7B's), 0.74-0.85x for BF16 and 0.87x for
+// Q8_0 4096x11008; 0.96-1.03x at 4096 columns. Below bigActBytes (Q8_0
+// at 2048 columns, F16 at 128 tokens) they gained nothing or lost 4-6%.
 const (
-	rowTile = 16
-	tokTile = 32
+	rowTile    = 16
+	tokTile    = 32
+	bigRowTile = 128
 	// quadTile is the token tile of packed prefill, in quads: 64 tokens of
 	// activations (~450 KiB for 5632 columns) stay in L2 while every row
 	// group of a thread's range passes over them.
@@ -188,10 +201,10 @@ func (p *Pool) newMatmulJob(out []float32, w *Matrix, a *Acts) (matmulJob, int) 
 		job.dot, job.dot4, job.dot8, job.dot2x4, job.dotQ, job.quadEnd = d1, nil, nil, nil, nil, 0
 	}
 	if job.prefill {
-		// A whole number of tiles per unit (15 rows for 3-row tiles).
-		job.rowUnits = rowTile
+		job.rowUnits = prefillRowUnit(p, w.Rows, len(a.Data)+len(a.x4))
 		if job.dot2x4 != nil {
-			job.rowUnits = rowTile / job.tileRows * job.tileRows
+			// A whole number of tiles per unit (15 rows for 3-row tiles).
+			job.rowUnits = job.rowUnits / job.tileRows * job.tileRows
 		}
 	} else if job.dotR4 != nil {
 		job.rowUnits = 4
@@ -216,6 +229,28 @@ func (p *Pool) newMatmulJob(out []float32, w *Matrix, a *Acts) (matmulJob, int) 
 	}
 	return job, units
 }
+
+// prefillRowUnit is the rows of one prefill scheduling unit for a matrix
+// of rows rows and actBytes of activations (rowTile, or for large
+// activations up to bigRowTile, keeping eight units per thread).
+func prefillRowUnit(p *Pool, rows, actBytes int) int {
+	if actBytes <= bigActBytes || forceSmallUnits {
+		return rowTile
+	}
+	threads := 1
+	if p != nil {
+		threads = p.threads
+	}
+	return max(rowTile, min(bigRowTile, rows/(8*threads)))
+}
+
+// bigActBytes is the activations' size from which prefill takes big units
+// (a variable for tests). forceSmallUnits makes every prefill unit rowTile
+// rows (tests and benchmarks compare).
+var (
+	bigActBytes     = 8 << 20
+	forceSmallUnits bool
+)
 
 func (p *Pool) matmulChunk(lo, hi int) { p.mm.run(lo, hi) }
 

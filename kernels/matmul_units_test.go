@@ -1,0 +1,88 @@
+package kernels
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"testing"
+	"time"
+
+	"github.com/gollm/gollm/ggml"
+)
+
+// TestPrefillBigUnits checks that prefill with large activations, which
+// takes units of more rows (prefillRowUnit), gives the bits of rowTile
+// units, for a tiled type (F16), a multi-token row kernel's (Q6_K) and the
+// Q8_0 tile.
+func TestPrefillBigUnits(t *testing.T) {
+	p := NewPool(2)
+	defer p.Close()
+	r := rand.New(rand.NewPCG(61, 62))
+	defer func(b int) { bigActBytes = b }(bigActBytes)
+	bigActBytes = 16 << 10
+	const rows, cols, ntok = 301, 512, 62 // not whole tiles, quads or units
+	for _, wt := range []ggml.Type{ggml.F16, ggml.BF16, ggml.Q8_0, ggml.Q6_K} {
+		m, err := NewMatrix(wt, rows, cols, randomWeights(r, wt, rows*cols, 0.05, 0))
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := NewScratch(cols, ntok)
+		a := s.Quantize(p, wt, randFloats(r, ntok*cols, 1), ntok, cols)
+		if len(a.Data)+len(a.x4) <= bigActBytes || prefillRowUnit(p, rows, len(a.Data)+len(a.x4)) <= rowTile {
+			t.Fatalf("%v: %d bytes of activations do not take the big units", wt, len(a.Data)+len(a.x4))
+		}
+		big := make([]float32, rows*ntok)
+		p.MatMul(big, m, a)
+		forceSmallUnits = true
+		small := make([]float32, rows*ntok)
+		p.MatMul(small, m, a)
+		forceSmallUnits = false
+		for i := range big {
+			if math.Float32bits(big[i]) != math.Float32bits(small[i]) {
+				t.Fatalf("%v: out[token %d, row %d] = %v with big units, %v with small", wt, i/rows, i%rows, big[i], small[i])
+			}
+		}
+	}
+}
+
+// BenchmarkMatMulPrefill times 512-token prefill matmuls of the
+// row-by-row (unpacked) types with the unit size prefillRowUnit picks and
+// with rowTile units, the two alternating call by call so that both see
+// the same moments of a shared machine: ms/op-big and ms/op-small are the
+// mean times, ratio their quotient.
+func BenchmarkMatMulPrefill(b *testing.B) {
+	p := NewPool(0)
+	defer p.Close()
+	r := rand.New(rand.NewPCG(63, 64))
+	const ntok = 512
+	for _, wt := range []ggml.Type{ggml.F16, ggml.BF16, ggml.Q8_0} {
+		for _, sh := range []struct{ rows, cols int }{{5632, 2048}, {2048, 5632}} {
+			m, err := NewMatrix(wt, sh.rows, sh.cols, randomWeights(r, wt, sh.rows*sh.cols, 0.05, 0))
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.Run(fmt.Sprintf("%s/%v/%dx%d/ntok=%d", Impl(), wt, sh.rows, sh.cols, ntok), func(b *testing.B) {
+				s := NewScratch(sh.cols, ntok)
+				a := s.Quantize(p, wt, randFloats(r, ntok*sh.cols, 1), ntok, sh.cols)
+				out := make([]float32, sh.rows*ntok)
+				var spent [2]time.Duration
+				i := 0
+				for b.Loop() {
+					for k := range 2 {
+						small := (i+k)%2 == 1
+						forceSmallUnits = small
+						t0 := time.Now()
+						p.MatMul(out, m, a)
+						spent[(i+k)%2] += time.Since(t0)
+					}
+					i++
+				}
+				forceSmallUnits = false
+				n := float64(b.N)
+				b.ReportMetric(float64(spent[0].Milliseconds())/n, "ms/op-big")
+				b.ReportMetric(float64(spent[1].Milliseconds())/n, "ms/op-small")
+				b.ReportMetric(float64(spent[0])/float64(spent[1]), "ratio")
+			})
+		}
+	}
+}
