@@ -185,9 +185,11 @@ func (p *Pool) newMatmulJob(out []float32, w *Matrix, a *Acts) (matmulJob, int) 
 		job.dot2x4, job.tileRows = f, 4
 	}
 	if job.dot2x4 != nil {
-		switch {
+		switch qp := active.actQuad[a.Type]; {
 		case a.x4For != nil:
 			job.px4, job.qBytes = a.x4, w.Cols/blockElems(w.Type)*a.x4For.blockBytes
+		case qp != nil && qp.decodeOnly:
+			// The tiles read the token rows.
 		default:
 			job.dot2x4 = nil // needs the quad layout
 		}

@@ -74,6 +74,10 @@ type actPacker struct {
 	// pack writes one quad from n (1..4) row-major activation rows at src,
 	// rowBytes apart; missing tokens become zero blocks.
 	pack func(dst, src []byte, rowBytes, n int)
+	// decodeOnly: only one-token batches read the quad (vecDot1R4F32);
+	// Scratch.Quantize builds it for those alone, and the type's tiles
+	// read the token rows.
+	decodeOnly bool
 }
 
 // matrixPack holds the packed copy of a Matrix. The copy is made once:

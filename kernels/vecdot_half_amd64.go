@@ -13,16 +13,17 @@ import (
 // Kernels for half-precision weights (vecdot_half_amd64.s): BF16 rows like
 // the F16 ones of vecdot_float_amd64.go, and for both the prefill register
 // tiles (3 rows x 4 tokens on AVX2, 4 x 4 with the AVX-512 registers; the
-// tokens widened to float32 once per batch into their quad), all in
-// dotFloatOrder's n%8 == 0 order; other lengths run the generic kernels.
+// AVX2 F16 tile reads the F16 tokens, the others their quad, widened to
+// float32 once per batch), all in dotFloatOrder's n%8 == 0 order; other
+// lengths run the generic kernels.
 func fillAVX2Half(s *kernelSet) {
 	s.vecDot[ggml.BF16] = dotBF16BF16Asm
 	s.vecDotR4[ggml.BF16] = dotBF16BF16r4Asm
 	s.vecDot4[ggml.BF16] = dotBF16BF16x4Asm
 	s.quantize[ggml.BF16] = quantizeBF16Asm
-	s.actQuad[ggml.F16] = halfQuadF16
+	s.actQuad[ggml.F16] = halfQuadF16Decode
 	s.actQuad[ggml.BF16] = halfQuadBF16
-	s.vecDot3x4[ggml.F16] = f16Tile3x4F32Asm
+	s.vecDot3x4[ggml.F16] = f16Tile3x4Asm
 	s.vecDot3x4[ggml.BF16] = bf16Tile3x4F32Asm
 }
 
@@ -102,6 +103,9 @@ func tileGeneric(f vecDotFunc, rows, n int, w []byte, wstride int, a []byte, ast
 var (
 	halfQuadF16  = &actPacker{blockBytes: 16, pack: packHalfQuadF16}
 	halfQuadBF16 = &actPacker{blockBytes: 16, pack: packHalfQuadBF16}
+	// halfQuadF16Decode is halfQuadF16 for the AVX2 set, whose F16 tile
+	// reads the tokens' F16 rows: only the one-token kernel reads it.
+	halfQuadF16Decode = &actPacker{blockBytes: 16, pack: packHalfQuadF16, decodeOnly: true}
 )
 
 func packHalfQuadF16(dst, src []byte, rowBytes, n int) {
@@ -208,13 +212,22 @@ func bf16Tile4x4F32Asm(n int, w []byte, wstride int, a []byte, astride int, aq [
 }
 
 //go:noescape
-func f16Tile3x4F32AVX2(n8 int, w *byte, wstride int, a *byte, astride int, out *float32, ostride int)
+func f16Tile3x4AVX2(n8 int, w *byte, wstride int, a *byte, astride int, out *float32, ostride int)
 
 //go:noescape
 func bf16Tile3x4F32AVX2(n8 int, w *byte, wstride int, a *byte, astride int, out *float32, ostride int)
 
-func f16Tile3x4F32Asm(n int, w []byte, wstride int, a []byte, astride int, aq []byte, out []float32, ostride int) {
-	halfTileF32(f16Tile3x4F32AVX2, vecDotF16F16Generic, 3, n, w, wstride, a, astride, aq, out, ostride)
+// f16Tile3x4Asm is the AVX2 F16 tile over the tokens' F16 rows a (no
+// quad); rows that are not whole groups of 8 run the generic kernel.
+func f16Tile3x4Asm(n int, w []byte, wstride int, a []byte, astride int, aq []byte, out []float32, ostride int) {
+	if n%8 != 0 || n == 0 {
+		tileGeneric(vecDotF16F16Generic, 3, n, w, wstride, a, astride, out, ostride)
+		return
+	}
+	_ = w[2*wstride+2*n-1]
+	_ = a[3*astride+2*n-1]
+	_ = out[3*ostride+2]
+	f16Tile3x4AVX2(n/8, &w[0], wstride, &a[0], astride, &out[0], ostride)
 }
 
 func bf16Tile3x4F32Asm(n int, w []byte, wstride int, a []byte, astride int, aq []byte, out []float32, ostride int) {

@@ -28,16 +28,25 @@
 
 #define WIDEN_F16(m, y) VCVTPH2PS m, y
 #define WIDEN_BF16(m, y) VPMOVZXWD m, y; VPSLLD $16, y, y
+#define LOAD_F32(m, y) VMOVUPS m, y
 
-// The AVX2 3 x 4 tiles over widened tokens: 3 rows (w, w+wstride,
-// w+2*wstride) x 4 tokens into out[t*ostride+r], the tokens' rows already
-// widened to float32 (halfQuadF16/BF16, astride bytes apart): the loop
-// widens only the three weight groups and loads each token group once for
-// three rows, twelve FMAs per three widenings and four loads (a 2 x 4
-// tile over half-precision tokens widens six groups for eight; FMAs with
-// memory operands measured slower, bound by loads). Accumulators Y0-Y11 (token t, row r in Y(3t+r)), widened
-// weights Y12-Y14, the token group Y15 (all sixteen registers).
-#define HALF_TILE3X4_F32(loop, done, WIDEN) \
+// The AVX2 3 x 4 tiles: 3 rows (w, w+wstride, w+2*wstride) x 4 tokens
+// (a, a+astride, ...) into out[t*ostride+r]. The loop widens the three
+// weight groups once for the four tokens and each token group once for
+// the three rows: twelve FMAs per three weight widenings and four token
+// loads (TOKEN: a plain load of tokens already widened to float32, or a
+// widening of half-precision tokens). FMAs with memory operands measured
+// slower, bound by loads. Accumulators Y0-Y11 (token t, row r in
+// Y(3t+r)), widened weights Y12-Y14, the token group Y15 (all sixteen
+// registers).
+//
+// F16 reads its tokens as F16 (seven VCVTPH2PS per twelve FMAs), BF16 from
+// their float32 quad (halfQuadBF16; a BF16 widening is two instructions).
+// With 512 tokens on an AMD EPYC Zen3, F16 tokens took 0.91-0.97x the time
+// of float32 ones (BenchmarkMatMulPrefill shapes, the two alternating call
+// by call): half the bytes to bring from L2 for each tile; BF16 tokens
+// took 1.23-1.41x.
+#define HALF_TILE3X4(loop, done, WIDEN, TOKEN, TSTEP) \
 	MOVQ n8+0(FP), CX             \
 	MOVQ w+8(FP), SI              \
 	MOVQ wstride+16(FP), BX       \
@@ -68,24 +77,24 @@ loop:                      \
 	WIDEN((SI)(AX*1), Y12)        \
 	WIDEN((R11)(AX*1), Y13)       \
 	WIDEN((R12)(AX*1), Y14)       \
-	VMOVUPS (DI)(R13*1), Y15      \
+	TOKEN((DI)(R13*1), Y15)       \
 	VFMADD231PS Y15, Y12, Y0      \
 	VFMADD231PS Y15, Y13, Y1      \
 	VFMADD231PS Y15, Y14, Y2      \
-	VMOVUPS (R8)(R13*1), Y15      \
+	TOKEN((R8)(R13*1), Y15)       \
 	VFMADD231PS Y15, Y12, Y3      \
 	VFMADD231PS Y15, Y13, Y4      \
 	VFMADD231PS Y15, Y14, Y5      \
-	VMOVUPS (R9)(R13*1), Y15      \
+	TOKEN((R9)(R13*1), Y15)       \
 	VFMADD231PS Y15, Y12, Y6      \
 	VFMADD231PS Y15, Y13, Y7      \
 	VFMADD231PS Y15, Y14, Y8      \
-	VMOVUPS (R10)(R13*1), Y15     \
+	TOKEN((R10)(R13*1), Y15)      \
 	VFMADD231PS Y15, Y12, Y9      \
 	VFMADD231PS Y15, Y13, Y10     \
 	VFMADD231PS Y15, Y14, Y11     \
 	ADDQ $16, AX                  \
-	ADDQ $32, R13                 \
+	ADDQ TSTEP, R13               \
 	DECQ CX                       \
 	JNZ  loop              \
 done:                      \
@@ -613,14 +622,13 @@ f16VecR4AVX512_done:
 	VZEROUPPER
 	RET
 
-
-// func f16Tile3x4F32AVX2(n8 int, w *byte, wstride int, a *byte, astride int, out *float32, ostride int)
-TEXT ·f16Tile3x4F32AVX2(SB), NOSPLIT, $0-56
-	HALF_TILE3X4_F32(f16t34loop, f16t34done, WIDEN_F16)
+// func f16Tile3x4AVX2(n8 int, w *byte, wstride int, a *byte, astride int, out *float32, ostride int)
+TEXT ·f16Tile3x4AVX2(SB), NOSPLIT, $0-56
+	HALF_TILE3X4(f16t34loop, f16t34done, WIDEN_F16, WIDEN_F16, $16)
 
 // func bf16Tile3x4F32AVX2(n8 int, w *byte, wstride int, a *byte, astride int, out *float32, ostride int)
 TEXT ·bf16Tile3x4F32AVX2(SB), NOSPLIT, $0-56
-	HALF_TILE3X4_F32(bf16t34loop, bf16t34done, WIDEN_BF16)
+	HALF_TILE3X4(bf16t34loop, bf16t34done, WIDEN_BF16, LOAD_F32, $32)
 
 // func f16ToF32BytesAVX2(n8 int, dst, src *byte)
 TEXT ·f16ToF32BytesAVX2(SB), NOSPLIT, $0-24
@@ -707,3 +715,4 @@ f2bloop:
 f2bdone:
 	VZEROUPPER
 	RET
+
