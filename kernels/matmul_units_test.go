@@ -12,8 +12,8 @@ import (
 
 // TestPrefillBigUnits checks that prefill with large activations, which
 // takes units of more rows (prefillRowUnit), gives the bits of rowTile
-// units, for a tiled type (F16), a multi-token row kernel's (Q6_K) and the
-// Q8_0 tile.
+// units: the half-precision tiles (F16, BF16), the Q8_0 tile and a
+// multi-token row kernel's type (Q6_K).
 func TestPrefillBigUnits(t *testing.T) {
 	p := NewPool(2)
 	defer p.Close()
@@ -48,8 +48,11 @@ func TestPrefillBigUnits(t *testing.T) {
 // BenchmarkMatMulPrefill times 512-token prefill matmuls of the
 // row-by-row (unpacked) types with the unit size prefillRowUnit picks and
 // with rowTile units, the two alternating call by call so that both see
-// the same moments of a shared machine: ms/op-big and ms/op-small are the
-// mean times, ratio their quotient.
+// the same moments of a shared machine (sequential runs of a VM's
+// benchmarks differ by more than these effects): ms/op-big and
+// ms/op-small are the mean times, ratio their quotient. Where the
+// activations are under bigActBytes (Q8_0 at 2048 columns) both runs take
+// the same units, and the ratio shows the method's noise.
 func BenchmarkMatMulPrefill(b *testing.B) {
 	p := NewPool(0)
 	defer p.Close()

@@ -715,4 +715,3 @@ f2bloop:
 f2bdone:
 	VZEROUPPER
 	RET
-
