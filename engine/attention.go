@@ -200,10 +200,15 @@ func (j *attnJob) softmaxFactors(scores, ms, vs []float32, runMax, runSum float3
 		if newMax&(1<<i) != 0 {
 			ms[i] = vs[i]
 			vs[i] = 1
+			runSum = fma32(runSum, ms[i], 1)
 		} else {
+			// fma32(runSum, 1, vs[i]) is the float32 sum (a float64 sum
+			// of two float32 rounds to float32 as one rounding would):
+			// the common row costs an add, not a dependent chain of two
+			// conversions and a float64 multiply-add.
 			ms[i] = 1
+			runSum += vs[i]
 		}
-		runSum = fma32(runSum, ms[i], vs[i])
 	}
 	return runMax, runSum
 }
