@@ -236,7 +236,7 @@ func (p *Pool) newMatmulJob(out []float32, w *Matrix, a *Acts) (matmulJob, int) 
 // of rows rows and actBytes of activations (rowTile, or for large
 // activations up to bigRowTile, keeping eight units per thread).
 func prefillRowUnit(p *Pool, rows, actBytes int) int {
-	if actBytes <= bigActBytes || forceSmallUnits {
+	if actBytes <= bigActBytes {
 		return rowTile
 	}
 	threads := 1
@@ -247,12 +247,8 @@ func prefillRowUnit(p *Pool, rows, actBytes int) int {
 }
 
 // bigActBytes is the activations' size from which prefill takes big units
-// (a variable for tests). forceSmallUnits makes every prefill unit rowTile
-// rows (tests and benchmarks compare).
-var (
-	bigActBytes     = 8 << 20
-	forceSmallUnits bool
-)
+// (a variable: tests and benchmarks move it to compare unit sizes).
+var bigActBytes = 8 << 20
 
 func (p *Pool) matmulChunk(lo, hi int) { p.mm.run(lo, hi) }
 

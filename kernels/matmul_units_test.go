@@ -33,10 +33,10 @@ func TestPrefillBigUnits(t *testing.T) {
 		}
 		big := make([]float32, rows*ntok)
 		p.MatMul(big, m, a)
-		forceSmallUnits = true
+		bigActBytes = math.MaxInt // every unit rowTile rows
 		small := make([]float32, rows*ntok)
 		p.MatMul(small, m, a)
-		forceSmallUnits = false
+		bigActBytes = 16 << 10
 		for i := range big {
 			if math.Float32bits(big[i]) != math.Float32bits(small[i]) {
 				t.Fatalf("%v: out[token %d, row %d] = %v with big units, %v with small", wt, i/rows, i%rows, big[i], small[i])
@@ -69,18 +69,22 @@ func BenchmarkMatMulPrefill(b *testing.B) {
 				a := s.Quantize(p, wt, randFloats(r, ntok*sh.cols, 1), ntok, sh.cols)
 				out := make([]float32, sh.rows*ntok)
 				var spent [2]time.Duration
+				chosen := bigActBytes
 				i := 0
 				for b.Loop() {
 					for k := range 2 {
-						small := (i+k)%2 == 1
-						forceSmallUnits = small
+						v := (i + k) % 2 // 0: the chosen units, 1: rowTile ones
+						bigActBytes = chosen
+						if v == 1 {
+							bigActBytes = math.MaxInt
+						}
 						t0 := time.Now()
 						p.MatMul(out, m, a)
-						spent[(i+k)%2] += time.Since(t0)
+						spent[v] += time.Since(t0)
 					}
 					i++
 				}
-				forceSmallUnits = false
+				bigActBytes = chosen
 				n := float64(b.N)
 				b.ReportMetric(float64(spent[0].Milliseconds())/n, "ms/op-big")
 				b.ReportMetric(float64(spent[1].Milliseconds())/n, "ms/op-small")
