@@ -16,6 +16,10 @@ func fillAVX2Packed(s *kernelSet) {
 		gemv: q5_0x8GemvAsm, gemv4: q5_0x8Gemv4Asm, gemm: q5_0x8GemmAsm,
 	}
 	s.actQuad[ggml.Q8_K] = q8_KQuad
+	s.packed[ggml.Q3_K] = &packedKernels{
+		groupBlockBytes: q3_KGroupBytes, pack: packQ3_KGroup, act: q8_KQuad,
+		gemv: q3_Kx8GemvAsm, gemv4: q3_Kx8Gemv4Asm, gemm: q3_Kx8GemmAsm,
+	}
 	s.packed[ggml.Q4_K] = &packedKernels{
 		groupBlockBytes: q4_KGroupBytes, pack: packQ4_KGroup, act: q8_KQuad,
 		gemv: q4_Kx8GemvAsm, gemv4: q4_Kx8Gemv4Asm, gemm: q4_Kx8GemmAsm,

@@ -1,5 +1,6 @@
 //go:build !purego
 
+#include "quad_amd64.h"
 #include "textflag.h"
 
 // Packed (row-interleaved) kernels; layouts in packed.go and packed_q8.go.
@@ -461,7 +462,7 @@ q4kgvchunk:
 	Q4K_MINS(SI, 0)
 	Q4K_FLOAT(SI, 0, Y8, Y10, Y11)
 	ADDQ $1184, SI
-	ADDQ $1104, DI
+	ADDQ $Q8K_QUAD_MAIN, DI
 	DECQ CX
 	JNZ  q4kgvloop
 
@@ -549,7 +550,7 @@ q4kg4chunk:
 	ADDQ $1184, R8
 	ADDQ $1184, R9
 	ADDQ $1184, R10
-	ADDQ $1104, DI
+	ADDQ $Q8K_QUAD_MAIN, DI
 	DECQ CX
 	JNZ  q4kg4col
 
@@ -732,7 +733,7 @@ q4kgmloop:
 	Q4K_CHUNK4(2)
 	Q4K_CHUNK4(3)
 	ADDQ $1184, SI
-	ADDQ $1104, DI
+	ADDQ $Q8K_QUAD_MAIN, DI
 	DECQ CX
 	JNZ  q4kgmloop
 
@@ -748,7 +749,7 @@ q4kgmloop:
 q4kgmmins:
 	Q4K_MINS4
 	ADDQ $1184, SI
-	ADDQ $1104, DI
+	ADDQ $Q8K_QUAD_MAIN, DI
 	DECQ CX
 	JNZ  q4kgmmins
 

@@ -1,5 +1,6 @@
 //go:build !purego
 
+#include "quad_amd64.h"
 #include "textflag.h"
 
 // Packed Q5_K (packQ5_KGroup) times Q8_K activations in the quad layout
@@ -435,7 +436,7 @@ q5kgvlane:
 	CMPQ R12, $256
 	JLT  q5kgvlane
 	ADDQ $1440, SI
-	ADDQ $1104, DI
+	ADDQ $Q8K_QUAD_MAIN, DI
 	DECQ CX
 	JNZ  q5kgvloop
 
@@ -527,7 +528,7 @@ q5kgv4lane:
 	ADDQ $1440, R8
 	ADDQ $1440, R9
 	ADDQ $1440, R10
-	ADDQ $1104, DI
+	ADDQ $Q8K_QUAD_MAIN, DI
 	DECQ CX
 	JNZ  q5kgv4loop
 
@@ -604,7 +605,7 @@ q5kgmlane:
 	CMPQ R12, $256
 	JLT  q5kgmlane
 	ADDQ $1440, SI
-	ADDQ $1104, DI
+	ADDQ $Q8K_QUAD_MAIN, DI
 	DECQ CX
 	JNZ  q5kgmloop
 

@@ -32,6 +32,7 @@ func fillVNNI(s *kernelSet) {
 	// on an AVX-512 machine yet.
 	s.packed[ggml.Q5_0] = nil
 	s.packed[ggml.Q5_K] = nil // likewise (q8_KQuad)
+	s.packed[ggml.Q3_K] = nil
 	s.actQuad[ggml.F16] = halfQuadF16
 	s.actQuad[ggml.BF16] = halfQuadBF16
 	s.vecDot4x4[ggml.F16] = f16Tile4x4F32Asm
@@ -122,7 +123,7 @@ func q4_Kx8GemvVNNIAsm(nb int, w, a []byte, out []float32) {
 		clear(out[:packRows])
 		return
 	}
-	nb, pw, pa, po := packedArgs(nb, q4_KGroupBytes, q8_KQuadBytes, w, a, out, packRows)
+	nb, pw, pa, po := packedArgs(nb, q4_KGroupBytes, q8_KQuadTokBytes, w, a, out, packRows)
 	q4_Kx8GemvVNNI(nb, pw, pa, pa, po)
 }
 
@@ -134,7 +135,7 @@ func q4_Kx8Gemv4VNNIAsm(nb int, w []byte, gstride int, a []byte, out []float32, 
 		clearGemv4Out(out, ostride)
 		return
 	}
-	q4_Kx8Gemv4VNNI(gemv4Args(nb, q4_KGroupBytes, q8_KQuadBytes, w, gstride, a, out, ostride))
+	q4_Kx8Gemv4VNNI(gemv4Args(nb, q4_KGroupBytes, q8_KQuadTokBytes, w, gstride, a, out, ostride))
 }
 
 // q4_Kx8GemmVNNIAsm runs a whole quad through the gemm and the tokens of a
@@ -147,7 +148,7 @@ func q4_Kx8GemmVNNIAsm(nb int, w, a []byte, out []float32, ostride, ntok int) {
 		clearGemmOut(out, ostride, ntok)
 		return
 	}
-	nb, pw, pa, po := packedArgs(nb, q4_KGroupBytes, q8_KQuadBytes, w, a, out, packRows)
+	nb, pw, pa, po := packedArgs(nb, q4_KGroupBytes, q8_KQuadTokBytes, w, a, out, packRows)
 	if ntok == 4 {
 		q4_Kx8GemmVNNI(nb, pw, pa, po, ostride, ntok)
 		return
