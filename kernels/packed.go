@@ -17,9 +17,10 @@ import (
 // leaves row r's partial sum in lane r, with no horizontal step, and a group
 // is one contiguous stream. llama.cpp repacks Q4_0 and Q4_K the same way on
 // AVX2 (ggml-cpu/repack.cpp, block_q4_0x8); the byte layout here is gollm's
-// own, chosen for its kernels. Q5_0 (AVX2) has no repacked form in
-// llama.cpp: its packed kernels keep ggml_vec_dot_q5_0_q8_0's eight lanes
-// per row, one vector accumulator per lane.
+// own, chosen for its kernels. Q5_0, Q3_K and Q5_K (AVX2) have no
+// repacked form in llama.cpp: their packed kernels keep ggml_vec_dot's
+// eight lanes per row, one vector accumulator (or one int32 lane of a
+// vector, summed over the block) per lane.
 //
 // Packing changes where bytes sit, never the arithmetic: each packed kernel
 // computes every row's dot product in the float order of the generic kernel

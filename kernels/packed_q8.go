@@ -67,7 +67,7 @@ func packQ4_0Group(dst, src []byte, rowBytes int) {
 }
 
 // q8_KQuad is the quad layout of Q8_K activations, made for the packed
-// Q4_K kernels. Per block column of 256 elements (q8_KQuadMain, 1104
+// Q4_K kernels (Q5_K and Q3_K read it too). Per block column of 256 elements (q8_KQuadMain, 1104
 // bytes):
 //   - the four tokens' scales d as float32 (16 bytes);
 //   - for each 64-element chunk k = 0..3, the four tokens' sub-block sums
