@@ -67,8 +67,8 @@ func packQ4_0Group(dst, src []byte, rowBytes int) {
 }
 
 // q8_KQuad is the quad layout of Q8_K activations, made for the packed
-// Q4_K kernels (Q5_K and Q3_K read it too). Per block column of 256 elements (q8_KQuadMain, 1104
-// bytes):
+// Q4_K kernels (Q5_K and Q3_K read it too). Per block column of 256
+// elements (q8_KQuadMain, 1104 bytes):
 //   - the four tokens' scales d as float32 (16 bytes);
 //   - for each 64-element chunk k = 0..3, the four tokens' sub-block sums
 //     [P(2k), P(2k+1)] as int16 pairs, P(j) = bsums[2j] + bsums[2j+1]
@@ -84,8 +84,8 @@ func packQ4_0Group(dst, src []byte, rowBytes int) {
 // each product pair (q3_KGroupBytes): per chunk k and piece g the four
 // tokens' sums of the two 4-element pieces of its slots, times 4, as int16
 // pairs [4*sum a(64k+4g..+3), 4*sum a(64k+32+4g..+3)] (16 bytes per (k,
-// g)). Kept apart so that the Q4_K and Q5_K kernels stride over the block
-// columns alone (with the sums inside, their prefill ran 4-10% slower).
+// g)). Kept apart so that the Q4_K and Q5_K kernels read their block
+// columns as before, 1104 bytes apart, and never the sums.
 //
 // Token t's fields sit 4t bytes into each slot and each sum pair, so a
 // one-token kernel reads token t from the quad at offset 4t.

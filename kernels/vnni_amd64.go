@@ -32,7 +32,7 @@ func fillVNNI(s *kernelSet) {
 	// on an AVX-512 machine yet.
 	s.packed[ggml.Q5_0] = nil
 	s.packed[ggml.Q5_K] = nil // likewise (q8_KQuad)
-	s.packed[ggml.Q3_K] = nil
+	s.packed[ggml.Q3_K] = nil // its AVX2 kernels read q8_KQuad's slots and sums
 	s.actQuad[ggml.F16] = halfQuadF16
 	s.actQuad[ggml.BF16] = halfQuadBF16
 	s.vecDot4x4[ggml.F16] = f16Tile4x4F32Asm
