@@ -1,5 +1,7 @@
 package kernels
 
+import "encoding/binary"
+
 // q3_KGroupBytes is one block column of a packed Q3_K group (912 bytes):
 //   - the eight rows' d as f16 (16 bytes);
 //   - the sixteen 6-bit scales of each row minus 32, as int8, in eight
@@ -47,19 +49,22 @@ func packQ3_KGroup(dst, src []byte, rowBytes int) {
 			}
 			q3KUnsigned(x, &u)
 			for g := 0; g < 8; g++ {
-				p := o[144+96*g:]
-				for i := 0; i < 4; i++ {
-					// Element of byte i in chunk k's low slot: 64k+4g+i%2,
-					// +32 for i >= 2; the high slot's are 2 further.
-					e := 4*g + i%2 + 32*(i/2)
-					var v [8]byte
-					for k := 0; k < 4; k++ {
-						v[2*k], v[2*k+1] = u[64*k+e], u[64*k+e+2]
-					}
-					p[4*r+i] = v[0] | v[1]<<3 | (v[2]&3)<<6
-					p[32+4*r+i] = v[3] | v[4]<<3 | (v[5]&3)<<6
-					p[64+4*r+i] = v[6] | v[7]<<3 | (v[2]>>2)<<6 | (v[5]>>2)<<7
+				// Pieces u(2k) and u(2k+1) of lane g, four bytes each
+				// (bytes i = 0..3 of row r's slot), as in the quad's
+				// low and high slots: elements 64k+4g+{0,1,32,33} and
+				// +2; each byte <= 7, so the planes combine byte-wise.
+				var pc [8]uint32
+				for k := 0; k < 4; k++ {
+					e := 64*k + 4*g
+					v0 := binary.LittleEndian.Uint32(u[e:])
+					v1 := binary.LittleEndian.Uint32(u[e+32:])
+					pc[2*k], pc[2*k+1] = v0&0xFFFF|v1<<16, v0>>16|v1&0xFFFF0000
 				}
+				const low2, bit = 0x03030303, 0x01010101
+				p := o[144+96*g:]
+				binary.LittleEndian.PutUint32(p[4*r:], pc[0]|pc[1]<<3|(pc[2]&low2)<<6)
+				binary.LittleEndian.PutUint32(p[32+4*r:], pc[3]|pc[4]<<3|(pc[5]&low2)<<6)
+				binary.LittleEndian.PutUint32(p[64+4*r:], pc[6]|pc[7]<<3|(pc[2]>>2&bit)<<6|(pc[5]>>2&bit)<<7)
 			}
 		}
 	}
@@ -68,12 +73,16 @@ func packQ3_KGroup(dst, src []byte, rowBytes int) {
 // q3KUnsigned writes the 256 quants of the Q3_K block x plus 4 (0..7),
 // element order: element 128c+32s+l has bits 2s..2s+1 of qs[32c+l] and,
 // as bit 2, bit 4c+s of hmask[l] (ggml subtracts 4 where it is clear).
+// Eight elements at a time, one byte each in a word.
 func q3KUnsigned(x []byte, u *[qkK]byte) {
 	hm, qs := x[0:32], x[32:96]
+	const low2, bit = 0x0303030303030303, 0x0101010101010101
 	for c := 0; c < 2; c++ {
-		for s := 0; s < 4; s++ {
-			for l := 0; l < 32; l++ {
-				u[128*c+32*s+l] = qs[32*c+l]>>(2*s)&3 | (hm[l]>>(4*c+s)&1)<<2
+		for l := 0; l < 32; l += 8 {
+			q := binary.LittleEndian.Uint64(qs[32*c+l:])
+			h := binary.LittleEndian.Uint64(hm[l:])
+			for s := 0; s < 4; s++ {
+				binary.LittleEndian.PutUint64(u[128*c+32*s+l:], q>>(2*s)&low2|(h>>(4*c+s)&bit)<<2)
 			}
 		}
 	}

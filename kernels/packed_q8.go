@@ -177,18 +177,18 @@ func packK4Row(o []byte, r int, x, qs []byte) {
 		o[32+16*(j/2)+2*r+j%2] = d
 		o[96+16*(j/2)+2*r+j%2] = m
 	}
-	for p := 0; p < 32; p++ { // piece p = 8k+g: quant bytes 4p..4p+3
-		// Bytes b0..b3 hold sub-block 2k (low nibbles) and 2k+1
-		// (high) at elements 4g..4g+3; re-pair them as documented.
-		v := binary.LittleEndian.Uint32(qs[4*p:])
-		lo, hi := v&0x0F0F0F0F, v>>4&0x0F0F0F0F
-		// lo bytes l0..l3, hi bytes h0..h3 ->
-		// [l0|l2<<4, l1|l3<<4, h0|h2<<4, h1|h3<<4]
-		out := uint32(lo&0xFF|(lo>>16&0xFF)<<4) |
-			uint32(lo>>8&0xFF|(lo>>24&0xFF)<<4)<<8 |
-			uint32(hi&0xFF|(hi>>16&0xFF)<<4)<<16 |
-			uint32(hi>>8&0xFF|(hi>>24&0xFF)<<4)<<24
-		binary.LittleEndian.PutUint32(o[160+32*p+4*r:], out)
+	for p := 0; p < 32; p += 2 { // pieces p = 8k+g and p+1: quant bytes 4p..4p+7
+		// Bytes b0..b3 of a piece hold sub-block 2k (low nibbles) and
+		// 2k+1 (high) at elements 4g..4g+3; re-pair them as documented:
+		// low nibbles l0..l3, high h0..h3 -> [l0|l2<<4, l1|l3<<4,
+		// h0|h2<<4, h1|h3<<4], two pieces a word (the nibbles l2, l3
+		// move up into bytes 0 and 1 of their own piece's half).
+		const nib, half = 0x0F0F0F0F0F0F0F0F, 0x0000FFFF0000FFFF
+		v := binary.LittleEndian.Uint64(qs[4*p:])
+		lo, hi := v&nib, v>>4&nib
+		out := (lo|lo>>12)&half | ((hi|hi>>12)&half)<<16
+		binary.LittleEndian.PutUint32(o[160+32*p+4*r:], uint32(out))
+		binary.LittleEndian.PutUint32(o[160+32*(p+1)+4*r:], uint32(out>>32))
 	}
 }
 
