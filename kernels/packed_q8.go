@@ -380,11 +380,11 @@ func packQ5_0Group(dst, src []byte, rowBytes int) {
 			binary.LittleEndian.PutUint16(o[2*r:], binary.LittleEndian.Uint16(x))
 			qh := binary.LittleEndian.Uint32(x[2:])
 			for i := 0; i < 4; i++ {
-				var planes byte
-				for k := 0; k < 8; k++ {
-					planes |= byte(qh>>(4*k+i)&1) << k
-				}
-				o[16+4*r+i] = planes
+				// Bits i, i+4, ..., i+28 of qh into bits 0..7.
+				t := qh >> i & 0x11111111
+				t = (t | t>>3) & 0x03030303
+				t = (t | t>>6) & 0x000F000F
+				o[16+4*r+i] = byte(t | t>>12)
 			}
 			for c := 0; c < 4; c++ {
 				binary.LittleEndian.PutUint32(o[48+32*c+4*r:], binary.LittleEndian.Uint32(x[6+4*c:]))
