@@ -32,7 +32,6 @@ const q3_KGroupBytes = 16 + 128 + 8*96
 func packQ3_KGroup(dst, src []byte, rowBytes int) {
 	nb := rowBytes / q3_KBytes
 	dst = dst[:nb*q3_KGroupBytes]
-	var u [qkK]byte
 	var sc [16]int8
 	for b := 0; b < nb; b++ {
 		o := dst[b*q3_KGroupBytes : (b+1)*q3_KGroupBytes]
@@ -47,43 +46,47 @@ func packQ3_KGroup(dst, src []byte, rowBytes int) {
 					v[1] = byte(sc[4*k+2+h] - 32)
 				}
 			}
-			q3KUnsigned(x, &u)
-			for g := 0; g < 8; g++ {
-				// Pieces u(2k) and u(2k+1) of lane g, four bytes each
-				// (bytes i = 0..3 of row r's slot), as in the quad's
-				// low and high slots: elements 64k+4g+{0,1,32,33} and
-				// +2; each byte <= 7, so the planes combine byte-wise.
-				var pc [8]uint32
-				for k := 0; k < 4; k++ {
-					e := 64*k + 4*g
-					v0 := binary.LittleEndian.Uint32(u[e:])
-					v1 := binary.LittleEndian.Uint32(u[e+32:])
-					pc[2*k], pc[2*k+1] = v0&0xFFFF|v1<<16, v0>>16|v1&0xFFFF0000
-				}
-				const low2, bit = 0x03030303, 0x01010101
-				p := o[144+96*g:]
-				binary.LittleEndian.PutUint32(p[4*r:], pc[0]|pc[1]<<3|(pc[2]&low2)<<6)
-				binary.LittleEndian.PutUint32(p[32+4*r:], pc[3]|pc[4]<<3|(pc[5]&low2)<<6)
-				binary.LittleEndian.PutUint32(p[64+4*r:], pc[6]|pc[7]<<3|(pc[2]>>2&bit)<<6|(pc[5]>>2&bit)<<7)
-			}
+			packQ3KRow(o, r, x)
 		}
 	}
 }
 
-// q3KUnsigned writes the 256 quants of the Q3_K block x plus 4 (0..7),
-// element order: element 128c+32s+l has bits 2s..2s+1 of qs[32c+l] and,
-// as bit 2, bit 4c+s of hmask[l] (ggml subtracts 4 where it is clear).
-// Eight elements at a time, one byte each in a word.
-func q3KUnsigned(x []byte, u *[qkK]byte) {
+// packQ3KRow writes the planes of row r of a Q3_K block column o from the
+// block x, two lanes (g, g+1) a time in the two halves of 64-bit words.
+//
+// Element 128c+32s+l of a block has bits 2s..2s+1 of qs[32c+l] and, as
+// bit 2 of q+4, bit 4c+s of hmask[l]; chunk k = 2c+kk holds s = 2kk and
+// 2kk+1. So the unsigned quants of l = 4g..4g+7 at one s are one word of
+// bytes (us below), and lane g's low slot of chunk k is bytes 0-1 of the
+// word at s = 2kk and bytes 0-1 of the word at s = 2kk+1, its high slot
+// bytes 2-3 of both (lane g+1: bytes 4-7). Each byte is <= 7, so the
+// planes combine byte-wise.
+func packQ3KRow(o []byte, r int, x []byte) {
 	hm, qs := x[0:32], x[32:96]
 	const low2, bit = 0x0303030303030303, 0x0101010101010101
-	for c := 0; c < 2; c++ {
-		for l := 0; l < 32; l += 8 {
-			q := binary.LittleEndian.Uint64(qs[32*c+l:])
-			h := binary.LittleEndian.Uint64(hm[l:])
-			for s := 0; s < 4; s++ {
-				binary.LittleEndian.PutUint64(u[128*c+32*s+l:], q>>(2*s)&low2|(h>>(4*c+s)&bit)<<2)
-			}
+	const pair = 0x0000FFFF0000FFFF
+	for g := 0; g < 8; g += 2 {
+		h := binary.LittleEndian.Uint64(hm[4*g:])
+		var lo, hi [4]uint64 // per chunk k, lanes g and g+1
+		for c := 0; c < 2; c++ {
+			q := binary.LittleEndian.Uint64(qs[32*c+4*g:])
+			hc := h >> (4 * c) // constant shifts below: Go's variable ones cost more
+			u0 := q&low2 | (hc&bit)<<2
+			u1 := q>>2&low2 | (hc>>1&bit)<<2
+			u2 := q>>4&low2 | (hc>>2&bit)<<2
+			u3 := q>>6&low2 | (hc>>3&bit)<<2
+			lo[2*c], hi[2*c] = u0&pair|(u1&pair)<<16, u0>>16&pair|u1&^pair
+			lo[2*c+1], hi[2*c+1] = u2&pair|(u3&pair)<<16, u2>>16&pair|u3&^pair
 		}
+		p0 := lo[0] | hi[0]<<3 | (lo[1]&low2)<<6
+		p1 := hi[1] | lo[2]<<3 | (hi[2]&low2)<<6
+		p2 := lo[3] | hi[3]<<3 | (lo[1]>>2&bit)<<6 | (hi[2]>>2&bit)<<7
+		pg, pn := o[144+96*g:], o[144+96*(g+1):]
+		binary.LittleEndian.PutUint32(pg[4*r:], uint32(p0))
+		binary.LittleEndian.PutUint32(pg[32+4*r:], uint32(p1))
+		binary.LittleEndian.PutUint32(pg[64+4*r:], uint32(p2))
+		binary.LittleEndian.PutUint32(pn[4*r:], uint32(p0>>32))
+		binary.LittleEndian.PutUint32(pn[32+4*r:], uint32(p1>>32))
+		binary.LittleEndian.PutUint32(pn[64+4*r:], uint32(p2>>32))
 	}
 }
