@@ -66,75 +66,88 @@
 	VMOVUPS      Y8, goff+256(SP)
 
 
+// Q3K_U0..Q3K_U3 set Ylo and Yhi to the pieces u(2k), u(2k+1) of chunk k
+// from the lane's planes P0-P2 (registers; Ya, Yb scratch): one mask, a
+// shift and a mask, or for u2 and u5 two of those and an OR.
+#define Q3K_U0(P0, lo, hi) \
+	VPAND  Y15, P0, lo \
+	VPSRLW $3, P0, hi  \
+	VPAND  Y15, hi, hi
+
+#define Q3K_U1(P0, P1, P2, lo, hi, a, b) \
+	VPSRLW $6, P0, a  \
+	VPAND  Y14, a, a  \
+	VPSRLW $4, P2, b  \
+	VPAND  Y13, b, b  \
+	VPOR   b, a, lo   \
+	VPAND  P1, Y15, hi
+
+#define Q3K_U2(P1, P2, lo, hi, a, b) \
+	VPSRLW $3, P1, lo \
+	VPAND  Y15, lo, lo \
+	VPSRLW $6, P1, a  \
+	VPAND  Y14, a, a  \
+	VPSRLW $5, P2, b  \
+	VPAND  Y13, b, b  \
+	VPOR   b, a, hi
+
+#define Q3K_U3(P2, lo, hi) \
+	VPAND  Y15, P2, lo \
+	VPSRLW $3, P2, hi  \
+	VPAND  Y15, hi, hi
+
+// Q3K_PROD sets Yp to one token's int16 pairs of a chunk: the pieces
+// against the broadcast low (slot(DI)) and high (slot+16) activation
+// slots, added, 4x the slots' sums (sum(AX)) taken off (Yb scratch).
+#define Q3K_PROD(lo, hi, slot, sum, p, b) \
+	VPBROADCASTD slot(DI)(R12*1), b    \
+	VPMADDUBSW   b, lo, p              \
+	VPBROADCASTD slot+16(DI)(R12*1), b \
+	VPMADDUBSW   b, hi, b              \
+	VPADDW       b, p, p               \
+	VPBROADCASTD sum(AX)(R13*1), b     \
+	VPSUBW       b, p, p
+
+// Q3K_MADD sets acc (Q3K_MADD0) or adds to it the pairs in Yp times the
+// scale pairs at sc(SP) (R14 picks the lane's half).
+#define Q3K_MADD0(sc, p, acc) \
+	VPMADDWD sc(SP)(R14*1), p, acc
+
+#define Q3K_MADD(sc, p, acc) \
+	VPMADDWD sc(SP)(R14*1), p, p \
+	VPADDD   p, acc, acc
+
+// Q3K_PLANES loads the three planes of lane g (R11) of the group at W.
+#define Q3K_PLANES(W, P0, P1, P2) \
+	VMOVDQU 144(W)(R11*1), P0 \
+	VMOVDQU 176(W)(R11*1), P1 \
+	VMOVDQU 208(W)(R11*1), P2
+
 // Q3K_LANE adds lane g of the block column of the group at W for token 0
 // into the frame block at goff: per chunk k the pieces u(2k), u(2k+1)
-// unpacked from the planes (one mask, or a shift and a mask, or for u2
-// and u5 two of those and an OR), their products, the int32 lane summed
-// over the four chunks, then lane = fma(d_w*d_a, float, lane). The
-// lane's three planes are loaded once into Y8-Y10 (re-read from memory
-// for each piece they ran 1.04-1.07x slower); Y0-Y5, Y7 scratch.
+// unpacked from the planes (Q3K_U0..Q3K_U3), their products, the int32
+// lane summed over the four chunks, then lane = fma(d_w*d_a, float,
+// lane). The lane's three planes are loaded once into Y8-Y10 (re-read
+// from memory for each piece they ran 1.04-1.07x slower); Y0-Y5, Y7
+// scratch.
 #define Q3K_LANE(W, goff) \
-	VMOVDQU 144(W)(R11*1), Y8 \
-	VMOVDQU 176(W)(R11*1), Y9 \
-	VMOVDQU 208(W)(R11*1), Y10 \
-	VPAND Y15, Y8, Y1 \
-	VPSRLW $3, Y8, Y2 \
-	VPAND Y15, Y2, Y2 \
-	VPBROADCASTD 80(DI)(R12*1), Y7 \
-	VPMADDUBSW Y7, Y1, Y5 \
-	VPBROADCASTD 96(DI)(R12*1), Y7 \
-	VPMADDUBSW Y7, Y2, Y7 \
-	VPADDW Y7, Y5, Y5 \
-	VPBROADCASTD 0(AX)(R13*1), Y7 \
-	VPSUBW Y7, Y5, Y5 \
-	VPMADDWD goff+0(SP)(R14*1), Y5, Y0 \
-	VPSRLW $6, Y8, Y3 \
-	VPAND Y14, Y3, Y3 \
-	VPSRLW $4, Y10, Y4 \
-	VPAND Y13, Y4, Y4 \
-	VPOR Y4, Y3, Y1 \
-	VPAND Y9, Y15, Y2 \
-	VPBROADCASTD 336(DI)(R12*1), Y7 \
-	VPMADDUBSW Y7, Y1, Y5 \
-	VPBROADCASTD 352(DI)(R12*1), Y7 \
-	VPMADDUBSW Y7, Y2, Y7 \
-	VPADDW Y7, Y5, Y5 \
-	VPBROADCASTD 128(AX)(R13*1), Y7 \
-	VPSUBW Y7, Y5, Y5 \
-	VPMADDWD goff+32(SP)(R14*1), Y5, Y5 \
-	VPADDD Y5, Y0, Y0 \
-	VPSRLW $3, Y9, Y1 \
-	VPAND Y15, Y1, Y1 \
-	VPSRLW $6, Y9, Y3 \
-	VPAND Y14, Y3, Y3 \
-	VPSRLW $5, Y10, Y4 \
-	VPAND Y13, Y4, Y4 \
-	VPOR Y4, Y3, Y2 \
-	VPBROADCASTD 592(DI)(R12*1), Y7 \
-	VPMADDUBSW Y7, Y1, Y5 \
-	VPBROADCASTD 608(DI)(R12*1), Y7 \
-	VPMADDUBSW Y7, Y2, Y7 \
-	VPADDW Y7, Y5, Y5 \
-	VPBROADCASTD 256(AX)(R13*1), Y7 \
-	VPSUBW Y7, Y5, Y5 \
-	VPMADDWD goff+64(SP)(R14*1), Y5, Y5 \
-	VPADDD Y5, Y0, Y0 \
-	VPAND Y15, Y10, Y1 \
-	VPSRLW $3, Y10, Y2 \
-	VPAND Y15, Y2, Y2 \
-	VPBROADCASTD 848(DI)(R12*1), Y7 \
-	VPMADDUBSW Y7, Y1, Y5 \
-	VPBROADCASTD 864(DI)(R12*1), Y7 \
-	VPMADDUBSW Y7, Y2, Y7 \
-	VPADDW Y7, Y5, Y5 \
-	VPBROADCASTD 384(AX)(R13*1), Y7 \
-	VPSUBW Y7, Y5, Y5 \
-	VPMADDWD goff+96(SP)(R14*1), Y5, Y5 \
-	VPADDD Y5, Y0, Y0 \
-	VCVTDQ2PS Y0, Y0 \
-	VMOVUPS goff+288(SP)(R12*1), Y5 \
-	VFMADD231PS goff+256(SP), Y0, Y5 \
-	VMOVUPS Y5, goff+288(SP)(R12*1)
+	Q3K_PLANES(W, Y8, Y9, Y10)                  \
+	Q3K_U0(Y8, Y1, Y2)                          \
+	Q3K_PROD(Y1, Y2, 80, 0, Y5, Y7)             \
+	Q3K_MADD0(goff+0, Y5, Y0)                   \
+	Q3K_U1(Y8, Y9, Y10, Y1, Y2, Y3, Y4)         \
+	Q3K_PROD(Y1, Y2, 336, 128, Y5, Y7)          \
+	Q3K_MADD(goff+32, Y5, Y0)                   \
+	Q3K_U2(Y9, Y10, Y1, Y2, Y3, Y4)             \
+	Q3K_PROD(Y1, Y2, 592, 256, Y5, Y7)          \
+	Q3K_MADD(goff+64, Y5, Y0)                   \
+	Q3K_U3(Y10, Y1, Y2)                         \
+	Q3K_PROD(Y1, Y2, 848, 384, Y5, Y7)          \
+	Q3K_MADD(goff+96, Y5, Y0)                   \
+	VCVTDQ2PS   Y0, Y0                          \
+	VMOVUPS     goff+288(SP)(R12*1), Y5         \
+	VFMADD231PS goff+256(SP), Y0, Y5            \
+	VMOVUPS     Y5, goff+288(SP)(R12*1)
 
 // Q3K_OUT stores the eight sums of the lanes at lanes(SP), each row's
 // HSUM, ((l0+l4) + (l2+l6)) + ((l1+l5) + (l3+l7)), at (DX), then moves DX
@@ -174,168 +187,43 @@
 // t's lanes at 384+256t(SP). Y0-Y3 are the tokens' int32 lanes, Y10-Y12
 // the lane's planes; Y4-Y9 scratch.
 #define Q3K_LANE4 \
-	VMOVDQU 144(SI)(R11*1), Y10 \
-	VMOVDQU 176(SI)(R11*1), Y11 \
-	VMOVDQU 208(SI)(R11*1), Y12 \
-	VPAND Y15, Y10, Y4 \
-	VPSRLW $3, Y10, Y5 \
-	VPAND Y15, Y5, Y5 \
-	VPBROADCASTD 80(DI)(R12*1), Y9 \
-	VPMADDUBSW Y9, Y4, Y8 \
-	VPBROADCASTD 96(DI)(R12*1), Y9 \
-	VPMADDUBSW Y9, Y5, Y9 \
-	VPADDW Y9, Y8, Y8 \
-	VPBROADCASTD 0(AX)(R13*1), Y9 \
-	VPSUBW Y9, Y8, Y8 \
-	VPMADDWD 0+0(SP)(R14*1), Y8, Y0 \
-	VPBROADCASTD 84(DI)(R12*1), Y9 \
-	VPMADDUBSW Y9, Y4, Y8 \
-	VPBROADCASTD 100(DI)(R12*1), Y9 \
-	VPMADDUBSW Y9, Y5, Y9 \
-	VPADDW Y9, Y8, Y8 \
-	VPBROADCASTD 4(AX)(R13*1), Y9 \
-	VPSUBW Y9, Y8, Y8 \
-	VPMADDWD 0+0(SP)(R14*1), Y8, Y1 \
-	VPBROADCASTD 88(DI)(R12*1), Y9 \
-	VPMADDUBSW Y9, Y4, Y8 \
-	VPBROADCASTD 104(DI)(R12*1), Y9 \
-	VPMADDUBSW Y9, Y5, Y9 \
-	VPADDW Y9, Y8, Y8 \
-	VPBROADCASTD 8(AX)(R13*1), Y9 \
-	VPSUBW Y9, Y8, Y8 \
-	VPMADDWD 0+0(SP)(R14*1), Y8, Y2 \
-	VPBROADCASTD 92(DI)(R12*1), Y9 \
-	VPMADDUBSW Y9, Y4, Y8 \
-	VPBROADCASTD 108(DI)(R12*1), Y9 \
-	VPMADDUBSW Y9, Y5, Y9 \
-	VPADDW Y9, Y8, Y8 \
-	VPBROADCASTD 12(AX)(R13*1), Y9 \
-	VPSUBW Y9, Y8, Y8 \
-	VPMADDWD 0+0(SP)(R14*1), Y8, Y3 \
-	VPSRLW $6, Y10, Y6 \
-	VPAND Y14, Y6, Y6 \
-	VPSRLW $4, Y12, Y7 \
-	VPAND Y13, Y7, Y7 \
-	VPOR Y7, Y6, Y4 \
-	VPAND Y11, Y15, Y5 \
-	VPBROADCASTD 336(DI)(R12*1), Y9 \
-	VPMADDUBSW Y9, Y4, Y8 \
-	VPBROADCASTD 352(DI)(R12*1), Y9 \
-	VPMADDUBSW Y9, Y5, Y9 \
-	VPADDW Y9, Y8, Y8 \
-	VPBROADCASTD 128(AX)(R13*1), Y9 \
-	VPSUBW Y9, Y8, Y8 \
-	VPMADDWD 0+32(SP)(R14*1), Y8, Y8 \
-	VPADDD Y8, Y0, Y0 \
-	VPBROADCASTD 340(DI)(R12*1), Y9 \
-	VPMADDUBSW Y9, Y4, Y8 \
-	VPBROADCASTD 356(DI)(R12*1), Y9 \
-	VPMADDUBSW Y9, Y5, Y9 \
-	VPADDW Y9, Y8, Y8 \
-	VPBROADCASTD 132(AX)(R13*1), Y9 \
-	VPSUBW Y9, Y8, Y8 \
-	VPMADDWD 0+32(SP)(R14*1), Y8, Y8 \
-	VPADDD Y8, Y1, Y1 \
-	VPBROADCASTD 344(DI)(R12*1), Y9 \
-	VPMADDUBSW Y9, Y4, Y8 \
-	VPBROADCASTD 360(DI)(R12*1), Y9 \
-	VPMADDUBSW Y9, Y5, Y9 \
-	VPADDW Y9, Y8, Y8 \
-	VPBROADCASTD 136(AX)(R13*1), Y9 \
-	VPSUBW Y9, Y8, Y8 \
-	VPMADDWD 0+32(SP)(R14*1), Y8, Y8 \
-	VPADDD Y8, Y2, Y2 \
-	VPBROADCASTD 348(DI)(R12*1), Y9 \
-	VPMADDUBSW Y9, Y4, Y8 \
-	VPBROADCASTD 364(DI)(R12*1), Y9 \
-	VPMADDUBSW Y9, Y5, Y9 \
-	VPADDW Y9, Y8, Y8 \
-	VPBROADCASTD 140(AX)(R13*1), Y9 \
-	VPSUBW Y9, Y8, Y8 \
-	VPMADDWD 0+32(SP)(R14*1), Y8, Y8 \
-	VPADDD Y8, Y3, Y3 \
-	VPSRLW $3, Y11, Y4 \
-	VPAND Y15, Y4, Y4 \
-	VPSRLW $6, Y11, Y6 \
-	VPAND Y14, Y6, Y6 \
-	VPSRLW $5, Y12, Y7 \
-	VPAND Y13, Y7, Y7 \
-	VPOR Y7, Y6, Y5 \
-	VPBROADCASTD 592(DI)(R12*1), Y9 \
-	VPMADDUBSW Y9, Y4, Y8 \
-	VPBROADCASTD 608(DI)(R12*1), Y9 \
-	VPMADDUBSW Y9, Y5, Y9 \
-	VPADDW Y9, Y8, Y8 \
-	VPBROADCASTD 256(AX)(R13*1), Y9 \
-	VPSUBW Y9, Y8, Y8 \
-	VPMADDWD 0+64(SP)(R14*1), Y8, Y8 \
-	VPADDD Y8, Y0, Y0 \
-	VPBROADCASTD 596(DI)(R12*1), Y9 \
-	VPMADDUBSW Y9, Y4, Y8 \
-	VPBROADCASTD 612(DI)(R12*1), Y9 \
-	VPMADDUBSW Y9, Y5, Y9 \
-	VPADDW Y9, Y8, Y8 \
-	VPBROADCASTD 260(AX)(R13*1), Y9 \
-	VPSUBW Y9, Y8, Y8 \
-	VPMADDWD 0+64(SP)(R14*1), Y8, Y8 \
-	VPADDD Y8, Y1, Y1 \
-	VPBROADCASTD 600(DI)(R12*1), Y9 \
-	VPMADDUBSW Y9, Y4, Y8 \
-	VPBROADCASTD 616(DI)(R12*1), Y9 \
-	VPMADDUBSW Y9, Y5, Y9 \
-	VPADDW Y9, Y8, Y8 \
-	VPBROADCASTD 264(AX)(R13*1), Y9 \
-	VPSUBW Y9, Y8, Y8 \
-	VPMADDWD 0+64(SP)(R14*1), Y8, Y8 \
-	VPADDD Y8, Y2, Y2 \
-	VPBROADCASTD 604(DI)(R12*1), Y9 \
-	VPMADDUBSW Y9, Y4, Y8 \
-	VPBROADCASTD 620(DI)(R12*1), Y9 \
-	VPMADDUBSW Y9, Y5, Y9 \
-	VPADDW Y9, Y8, Y8 \
-	VPBROADCASTD 268(AX)(R13*1), Y9 \
-	VPSUBW Y9, Y8, Y8 \
-	VPMADDWD 0+64(SP)(R14*1), Y8, Y8 \
-	VPADDD Y8, Y3, Y3 \
-	VPAND Y15, Y12, Y4 \
-	VPSRLW $3, Y12, Y5 \
-	VPAND Y15, Y5, Y5 \
-	VPBROADCASTD 848(DI)(R12*1), Y9 \
-	VPMADDUBSW Y9, Y4, Y8 \
-	VPBROADCASTD 864(DI)(R12*1), Y9 \
-	VPMADDUBSW Y9, Y5, Y9 \
-	VPADDW Y9, Y8, Y8 \
-	VPBROADCASTD 384(AX)(R13*1), Y9 \
-	VPSUBW Y9, Y8, Y8 \
-	VPMADDWD 0+96(SP)(R14*1), Y8, Y8 \
-	VPADDD Y8, Y0, Y0 \
-	VPBROADCASTD 852(DI)(R12*1), Y9 \
-	VPMADDUBSW Y9, Y4, Y8 \
-	VPBROADCASTD 868(DI)(R12*1), Y9 \
-	VPMADDUBSW Y9, Y5, Y9 \
-	VPADDW Y9, Y8, Y8 \
-	VPBROADCASTD 388(AX)(R13*1), Y9 \
-	VPSUBW Y9, Y8, Y8 \
-	VPMADDWD 0+96(SP)(R14*1), Y8, Y8 \
-	VPADDD Y8, Y1, Y1 \
-	VPBROADCASTD 856(DI)(R12*1), Y9 \
-	VPMADDUBSW Y9, Y4, Y8 \
-	VPBROADCASTD 872(DI)(R12*1), Y9 \
-	VPMADDUBSW Y9, Y5, Y9 \
-	VPADDW Y9, Y8, Y8 \
-	VPBROADCASTD 392(AX)(R13*1), Y9 \
-	VPSUBW Y9, Y8, Y8 \
-	VPMADDWD 0+96(SP)(R14*1), Y8, Y8 \
-	VPADDD Y8, Y2, Y2 \
-	VPBROADCASTD 860(DI)(R12*1), Y9 \
-	VPMADDUBSW Y9, Y4, Y8 \
-	VPBROADCASTD 876(DI)(R12*1), Y9 \
-	VPMADDUBSW Y9, Y5, Y9 \
-	VPADDW Y9, Y8, Y8 \
-	VPBROADCASTD 396(AX)(R13*1), Y9 \
-	VPSUBW Y9, Y8, Y8 \
-	VPMADDWD 0+96(SP)(R14*1), Y8, Y8 \
-	VPADDD Y8, Y3, Y3 \
+	Q3K_PLANES(SI, Y10, Y11, Y12) \
+	Q3K_U0(Y10, Y4, Y5) \
+	Q3K_PROD(Y4, Y5, 80, 0, Y8, Y9) \
+	Q3K_MADD0(0, Y8, Y0) \
+	Q3K_PROD(Y4, Y5, 84, 4, Y8, Y9) \
+	Q3K_MADD0(0, Y8, Y1) \
+	Q3K_PROD(Y4, Y5, 88, 8, Y8, Y9) \
+	Q3K_MADD0(0, Y8, Y2) \
+	Q3K_PROD(Y4, Y5, 92, 12, Y8, Y9) \
+	Q3K_MADD0(0, Y8, Y3) \
+	Q3K_U1(Y10, Y11, Y12, Y4, Y5, Y6, Y7) \
+	Q3K_PROD(Y4, Y5, 336, 128, Y8, Y9) \
+	Q3K_MADD(32, Y8, Y0) \
+	Q3K_PROD(Y4, Y5, 340, 132, Y8, Y9) \
+	Q3K_MADD(32, Y8, Y1) \
+	Q3K_PROD(Y4, Y5, 344, 136, Y8, Y9) \
+	Q3K_MADD(32, Y8, Y2) \
+	Q3K_PROD(Y4, Y5, 348, 140, Y8, Y9) \
+	Q3K_MADD(32, Y8, Y3) \
+	Q3K_U2(Y11, Y12, Y4, Y5, Y6, Y7) \
+	Q3K_PROD(Y4, Y5, 592, 256, Y8, Y9) \
+	Q3K_MADD(64, Y8, Y0) \
+	Q3K_PROD(Y4, Y5, 596, 260, Y8, Y9) \
+	Q3K_MADD(64, Y8, Y1) \
+	Q3K_PROD(Y4, Y5, 600, 264, Y8, Y9) \
+	Q3K_MADD(64, Y8, Y2) \
+	Q3K_PROD(Y4, Y5, 604, 268, Y8, Y9) \
+	Q3K_MADD(64, Y8, Y3) \
+	Q3K_U3(Y12, Y4, Y5) \
+	Q3K_PROD(Y4, Y5, 848, 384, Y8, Y9) \
+	Q3K_MADD(96, Y8, Y0) \
+	Q3K_PROD(Y4, Y5, 852, 388, Y8, Y9) \
+	Q3K_MADD(96, Y8, Y1) \
+	Q3K_PROD(Y4, Y5, 856, 392, Y8, Y9) \
+	Q3K_MADD(96, Y8, Y2) \
+	Q3K_PROD(Y4, Y5, 860, 396, Y8, Y9) \
+	Q3K_MADD(96, Y8, Y3) \
 	VCVTDQ2PS Y0, Y0 \
 	VMOVUPS 384(SP)(R12*1), Y8 \
 	VFMADD231PS 256(SP), Y0, Y8 \
@@ -371,6 +259,18 @@
 	VMULPS       Y9, Y8, Y10 \
 	VMOVUPS      Y10, 352(SP)
 
+// Q3K_ZERO8 zeroes eight lanes (256 bytes) of the frame at off; Y0 is
+// zero.
+#define Q3K_ZERO8(off) \
+	VMOVUPS Y0, off(SP)     \
+	VMOVUPS Y0, off+32(SP)  \
+	VMOVUPS Y0, off+64(SP)  \
+	VMOVUPS Y0, off+96(SP)  \
+	VMOVUPS Y0, off+128(SP) \
+	VMOVUPS Y0, off+160(SP) \
+	VMOVUPS Y0, off+192(SP) \
+	VMOVUPS Y0, off+224(SP)
+
 // One Q3_K group against token 0: out[0..7] (frame block at 0).
 
 // func q3_Kx8GemvAVX2(nb int, w, a, s *byte, out *float32)
@@ -382,14 +282,7 @@ TEXT ·q3_Kx8GemvAVX2(SB), 0, $544-40
 	Q3K_CONSTS
 	MOVQ s+24(FP), AX
 	VXORPS Y0, Y0, Y0
-	VMOVUPS Y0, 288(SP)
-	VMOVUPS Y0, 320(SP)
-	VMOVUPS Y0, 352(SP)
-	VMOVUPS Y0, 384(SP)
-	VMOVUPS Y0, 416(SP)
-	VMOVUPS Y0, 448(SP)
-	VMOVUPS Y0, 480(SP)
-	VMOVUPS Y0, 512(SP)
+	Q3K_ZERO8(288)
 	TESTQ CX, CX
 	JZ    q3kgvdone
 
@@ -431,38 +324,10 @@ TEXT ·q3_Kx8Gemv4AVX2(SB), 0, $2176-56
 	Q3K_CONSTS
 	MOVQ s+32(FP), AX
 	VXORPS Y0, Y0, Y0
-	VMOVUPS Y0, 288(SP)
-	VMOVUPS Y0, 320(SP)
-	VMOVUPS Y0, 352(SP)
-	VMOVUPS Y0, 384(SP)
-	VMOVUPS Y0, 416(SP)
-	VMOVUPS Y0, 448(SP)
-	VMOVUPS Y0, 480(SP)
-	VMOVUPS Y0, 512(SP)
-	VMOVUPS Y0, 832(SP)
-	VMOVUPS Y0, 864(SP)
-	VMOVUPS Y0, 896(SP)
-	VMOVUPS Y0, 928(SP)
-	VMOVUPS Y0, 960(SP)
-	VMOVUPS Y0, 992(SP)
-	VMOVUPS Y0, 1024(SP)
-	VMOVUPS Y0, 1056(SP)
-	VMOVUPS Y0, 1376(SP)
-	VMOVUPS Y0, 1408(SP)
-	VMOVUPS Y0, 1440(SP)
-	VMOVUPS Y0, 1472(SP)
-	VMOVUPS Y0, 1504(SP)
-	VMOVUPS Y0, 1536(SP)
-	VMOVUPS Y0, 1568(SP)
-	VMOVUPS Y0, 1600(SP)
-	VMOVUPS Y0, 1920(SP)
-	VMOVUPS Y0, 1952(SP)
-	VMOVUPS Y0, 1984(SP)
-	VMOVUPS Y0, 2016(SP)
-	VMOVUPS Y0, 2048(SP)
-	VMOVUPS Y0, 2080(SP)
-	VMOVUPS Y0, 2112(SP)
-	VMOVUPS Y0, 2144(SP)
+	Q3K_ZERO8(288)
+	Q3K_ZERO8(832)
+	Q3K_ZERO8(1376)
+	Q3K_ZERO8(1920)
 	TESTQ CX, CX
 	JZ    q3kgv4done
 
@@ -513,38 +378,10 @@ TEXT ·q3_Kx8GemmAVX2(SB), 0, $1408-56
 	Q3K_CONSTS
 	MOVQ s+24(FP), AX
 	VXORPS Y0, Y0, Y0
-	VMOVUPS Y0, 384(SP)
-	VMOVUPS Y0, 416(SP)
-	VMOVUPS Y0, 448(SP)
-	VMOVUPS Y0, 480(SP)
-	VMOVUPS Y0, 512(SP)
-	VMOVUPS Y0, 544(SP)
-	VMOVUPS Y0, 576(SP)
-	VMOVUPS Y0, 608(SP)
-	VMOVUPS Y0, 640(SP)
-	VMOVUPS Y0, 672(SP)
-	VMOVUPS Y0, 704(SP)
-	VMOVUPS Y0, 736(SP)
-	VMOVUPS Y0, 768(SP)
-	VMOVUPS Y0, 800(SP)
-	VMOVUPS Y0, 832(SP)
-	VMOVUPS Y0, 864(SP)
-	VMOVUPS Y0, 896(SP)
-	VMOVUPS Y0, 928(SP)
-	VMOVUPS Y0, 960(SP)
-	VMOVUPS Y0, 992(SP)
-	VMOVUPS Y0, 1024(SP)
-	VMOVUPS Y0, 1056(SP)
-	VMOVUPS Y0, 1088(SP)
-	VMOVUPS Y0, 1120(SP)
-	VMOVUPS Y0, 1152(SP)
-	VMOVUPS Y0, 1184(SP)
-	VMOVUPS Y0, 1216(SP)
-	VMOVUPS Y0, 1248(SP)
-	VMOVUPS Y0, 1280(SP)
-	VMOVUPS Y0, 1312(SP)
-	VMOVUPS Y0, 1344(SP)
-	VMOVUPS Y0, 1376(SP)
+	Q3K_ZERO8(384)
+	Q3K_ZERO8(640)
+	Q3K_ZERO8(896)
+	Q3K_ZERO8(1152)
 	TESTQ CX, CX
 	JZ    q3kgmdone
 

@@ -293,6 +293,71 @@ f32vdone:
 	VMOVHLPS     Xa0, Xa0, Xa1 \
 	VADDSS       Xa1, Xa0, Xa0
 
+// F16R4_LOAD8 and F16R4_STORE8 move one pass's eight accumulators Y0-Y7
+// (rows 0-3, two each) from and to the frame at off.
+#define F16R4_LOAD8(off) \
+	VMOVUPS off(SP), Y0     \
+	VMOVUPS off+32(SP), Y1  \
+	VMOVUPS off+64(SP), Y2  \
+	VMOVUPS off+96(SP), Y3  \
+	VMOVUPS off+128(SP), Y4 \
+	VMOVUPS off+160(SP), Y5 \
+	VMOVUPS off+192(SP), Y6 \
+	VMOVUPS off+224(SP), Y7
+
+#define F16R4_STORE8(off) \
+	VMOVUPS Y0, off(SP)     \
+	VMOVUPS Y1, off+32(SP)  \
+	VMOVUPS Y2, off+64(SP)  \
+	VMOVUPS Y3, off+96(SP)  \
+	VMOVUPS Y4, off+128(SP) \
+	VMOVUPS Y5, off+160(SP) \
+	VMOVUPS Y6, off+192(SP) \
+	VMOVUPS Y7, off+224(SP)
+
+// F16R4_STEP widens 8 halves at wo of each row (R11 the group's offset)
+// and adds their products with the token's floats at to(DI)(R14) into
+// accumulator a of the pass (rows 0-3 in Y(a), Y(a+2), Y(a+4), Y(a+6)).
+#define F16R4_STEP(wo, to, a0, a1, a2, a3) \
+	VCVTPH2PS   wo(SI)(R11*1), Y8        \
+	VCVTPH2PS   wo(R8)(R11*1), Y9        \
+	VCVTPH2PS   wo(R9)(R11*1), Y10       \
+	VCVTPH2PS   wo(R10)(R11*1), Y11      \
+	VFMADD231PS to(DI)(R14*1), Y8, a0    \
+	VFMADD231PS to(DI)(R14*1), Y9, a1    \
+	VFMADD231PS to(DI)(R14*1), Y10, a2   \
+	VFMADD231PS to(DI)(R14*1), Y11, a3
+
+// F16R4_PASS runs one pass over the chunk (BX groups from the weight and
+// token offsets AX, R13): accumulators 2j and 2j+1 of each row, elements
+// 16j..16j+15 of every group of 32, parked at off between chunks. It
+// leaves R11, R14 at the chunk's end.
+#define F16R4_PASS(j, off, loop) \
+	F16R4_LOAD8(off)                                  \
+	MOVQ AX, R11                                      \
+	MOVQ R13, R14                                     \
+	MOVQ BX, CX                                       \
+loop:                                                 \
+	F16R4_STEP(32*j, 64*j, Y0, Y2, Y4, Y6)            \
+	F16R4_STEP(32*j+16, 64*j+32, Y1, Y3, Y5, Y7)      \
+	ADDQ $64, R11                                     \
+	ADDQ $128, R14                                    \
+	DECQ CX                                           \
+	JNZ  loop                                         \
+	F16R4_STORE8(off)
+
+// F16R4_OUT stores row r's sum of its four accumulators (two in each
+// pass's frame block) in ggml's reduce4x8 order at (DX), then moves DX on
+// by BX bytes.
+#define F16R4_OUT(r) \
+	VMOVUPS 64*r(SP), Y0              \
+	VMOVUPS 64*r+32(SP), Y1           \
+	VMOVUPS 256+64*r(SP), Y2          \
+	VMOVUPS 256+64*r+32(SP), Y3       \
+	REDUCE4X8(Y0, Y1, Y2, Y3, X0, X1) \
+	VMOVSS  X0, (DX)                  \
+	ADDQ    BX, DX
+
 // func f16VecR4F32AVX2(n32 int, w *byte, wstride int, a *byte, out *float32, ostride int)
 // Four F16 rows (w + k*wstride) in dotF16F16x32AVX2's order against one
 // token already widened to float32 (the token's row in its quad,
@@ -315,143 +380,36 @@ TEXT ·f16VecR4F32AVX2(SB), 0, $512-48
 	LEAQ (R8)(BX*1), R9
 	LEAQ (R9)(BX*1), R10
 	VXORPS Y0, Y0, Y0
-	VMOVUPS Y0, 0(SP)
-	VMOVUPS Y0, 32(SP)
-	VMOVUPS Y0, 64(SP)
-	VMOVUPS Y0, 96(SP)
-	VMOVUPS Y0, 128(SP)
-	VMOVUPS Y0, 160(SP)
-	VMOVUPS Y0, 192(SP)
-	VMOVUPS Y0, 224(SP)
-	VMOVUPS Y0, 256(SP)
-	VMOVUPS Y0, 288(SP)
-	VMOVUPS Y0, 320(SP)
-	VMOVUPS Y0, 352(SP)
-	VMOVUPS Y0, 384(SP)
-	VMOVUPS Y0, 416(SP)
-	VMOVUPS Y0, 448(SP)
-	VMOVUPS Y0, 480(SP)
+	VXORPS Y1, Y1, Y1
+	VXORPS Y2, Y2, Y2
+	VXORPS Y3, Y3, Y3
+	VXORPS Y4, Y4, Y4
+	VXORPS Y5, Y5, Y5
+	VXORPS Y6, Y6, Y6
+	VXORPS Y7, Y7, Y7
+	F16R4_STORE8(0)
+	F16R4_STORE8(256)
 	XORQ AX, AX
 	XORQ R13, R13
+
 f16r4chunk:
-	MOVQ $16, BX
-	CMPQ R12, BX
+	MOVQ    $16, BX
+	CMPQ    R12, BX
 	CMOVQLT R12, BX
-	SUBQ BX, R12
-	VMOVUPS 0(SP), Y0
-	VMOVUPS 32(SP), Y1
-	VMOVUPS 64(SP), Y2
-	VMOVUPS 96(SP), Y3
-	VMOVUPS 128(SP), Y4
-	VMOVUPS 160(SP), Y5
-	VMOVUPS 192(SP), Y6
-	VMOVUPS 224(SP), Y7
-	MOVQ AX, R11
-	MOVQ R13, R14
-	MOVQ BX, CX
-f16r4a:
-	VCVTPH2PS 0(SI)(R11*1), Y8
-	VCVTPH2PS 0(R8)(R11*1), Y9
-	VCVTPH2PS 0(R9)(R11*1), Y10
-	VCVTPH2PS 0(R10)(R11*1), Y11
-	VFMADD231PS 0(DI)(R14*1), Y8, Y0
-	VFMADD231PS 0(DI)(R14*1), Y9, Y2
-	VFMADD231PS 0(DI)(R14*1), Y10, Y4
-	VFMADD231PS 0(DI)(R14*1), Y11, Y6
-	VCVTPH2PS 16(SI)(R11*1), Y8
-	VCVTPH2PS 16(R8)(R11*1), Y9
-	VCVTPH2PS 16(R9)(R11*1), Y10
-	VCVTPH2PS 16(R10)(R11*1), Y11
-	VFMADD231PS 32(DI)(R14*1), Y8, Y1
-	VFMADD231PS 32(DI)(R14*1), Y9, Y3
-	VFMADD231PS 32(DI)(R14*1), Y10, Y5
-	VFMADD231PS 32(DI)(R14*1), Y11, Y7
-	ADDQ $64, R11
-	ADDQ $128, R14
-	DECQ CX
-	JNZ f16r4a
-	VMOVUPS Y0, 0(SP)
-	VMOVUPS Y1, 32(SP)
-	VMOVUPS Y2, 64(SP)
-	VMOVUPS Y3, 96(SP)
-	VMOVUPS Y4, 128(SP)
-	VMOVUPS Y5, 160(SP)
-	VMOVUPS Y6, 192(SP)
-	VMOVUPS Y7, 224(SP)
-	VMOVUPS 256(SP), Y0
-	VMOVUPS 288(SP), Y1
-	VMOVUPS 320(SP), Y2
-	VMOVUPS 352(SP), Y3
-	VMOVUPS 384(SP), Y4
-	VMOVUPS 416(SP), Y5
-	VMOVUPS 448(SP), Y6
-	VMOVUPS 480(SP), Y7
-	MOVQ AX, R11
-	MOVQ R13, R14
-	MOVQ BX, CX
-f16r4b:
-	VCVTPH2PS 32(SI)(R11*1), Y8
-	VCVTPH2PS 32(R8)(R11*1), Y9
-	VCVTPH2PS 32(R9)(R11*1), Y10
-	VCVTPH2PS 32(R10)(R11*1), Y11
-	VFMADD231PS 64(DI)(R14*1), Y8, Y0
-	VFMADD231PS 64(DI)(R14*1), Y9, Y2
-	VFMADD231PS 64(DI)(R14*1), Y10, Y4
-	VFMADD231PS 64(DI)(R14*1), Y11, Y6
-	VCVTPH2PS 48(SI)(R11*1), Y8
-	VCVTPH2PS 48(R8)(R11*1), Y9
-	VCVTPH2PS 48(R9)(R11*1), Y10
-	VCVTPH2PS 48(R10)(R11*1), Y11
-	VFMADD231PS 96(DI)(R14*1), Y8, Y1
-	VFMADD231PS 96(DI)(R14*1), Y9, Y3
-	VFMADD231PS 96(DI)(R14*1), Y10, Y5
-	VFMADD231PS 96(DI)(R14*1), Y11, Y7
-	ADDQ $64, R11
-	ADDQ $128, R14
-	DECQ CX
-	JNZ f16r4b
-	VMOVUPS Y0, 256(SP)
-	VMOVUPS Y1, 288(SP)
-	VMOVUPS Y2, 320(SP)
-	VMOVUPS Y3, 352(SP)
-	VMOVUPS Y4, 384(SP)
-	VMOVUPS Y5, 416(SP)
-	VMOVUPS Y6, 448(SP)
-	VMOVUPS Y7, 480(SP)
-	MOVQ R11, AX
-	MOVQ R14, R13
-	TESTQ R12, R12
-	JNZ f16r4chunk
+	SUBQ    BX, R12
+	F16R4_PASS(0, 0, f16r4a)
+	F16R4_PASS(1, 256, f16r4b)
+	MOVQ    R11, AX
+	MOVQ    R14, R13
+	TESTQ   R12, R12
+	JNZ     f16r4chunk
+
 	MOVQ out+32(FP), DX
 	MOVQ ostride+40(FP), BX
 	SHLQ $2, BX
-	VMOVUPS 0(SP), Y0
-	VMOVUPS 32(SP), Y1
-	VMOVUPS 256(SP), Y2
-	VMOVUPS 288(SP), Y3
-	REDUCE4X8(Y0, Y1, Y2, Y3, X0, X1)
-	VMOVSS X0, (DX)
-	ADDQ BX, DX
-	VMOVUPS 64(SP), Y0
-	VMOVUPS 96(SP), Y1
-	VMOVUPS 320(SP), Y2
-	VMOVUPS 352(SP), Y3
-	REDUCE4X8(Y0, Y1, Y2, Y3, X0, X1)
-	VMOVSS X0, (DX)
-	ADDQ BX, DX
-	VMOVUPS 128(SP), Y0
-	VMOVUPS 160(SP), Y1
-	VMOVUPS 384(SP), Y2
-	VMOVUPS 416(SP), Y3
-	REDUCE4X8(Y0, Y1, Y2, Y3, X0, X1)
-	VMOVSS X0, (DX)
-	ADDQ BX, DX
-	VMOVUPS 192(SP), Y0
-	VMOVUPS 224(SP), Y1
-	VMOVUPS 448(SP), Y2
-	VMOVUPS 480(SP), Y3
-	REDUCE4X8(Y0, Y1, Y2, Y3, X0, X1)
-	VMOVSS X0, (DX)
-	ADDQ BX, DX
+	F16R4_OUT(0)
+	F16R4_OUT(1)
+	F16R4_OUT(2)
+	F16R4_OUT(3)
 	VZEROUPPER
 	RET
