@@ -62,6 +62,10 @@ type fastAttn struct {
 	// holds a K and a V tile of each), kTile and vTile the floats of one
 	// head's tiles.
 	kvChunk, kTile, vTile int
+	// direct: split decode over an f16 cache reads the rows straight from
+	// it (tileStepF16) instead of widening tiles; set for models with one
+	// query head per KV head and head sizes that are multiples of 8.
+	direct bool
 
 	// Split decode (attention_split.go): per token of a pass of at most
 	// fastSplitTokens, fastSplits partial slots and the number of its
@@ -83,6 +87,7 @@ type fastAttn struct {
 type fastScratch struct {
 	q, acc, s, k, v []float32
 	m, l, alpha     []float32 // online-softmax state per head
+	ones            []float32 // alpha 1 for the later row segments of a direct tile step
 	krow            []float32 // one dequantized key row (q8_0 caches)
 
 	// attendFast's per-range partials: [token of the block][range][head]
@@ -101,6 +106,7 @@ func newFastAttn(c *Config, batch int) *fastAttn {
 	f.tile = min(max(fastTileFloats/(f.hdp+f.hdvp), 8), 64) &^ 7
 	f.kTile, f.vTile = f.tile*f.hdp, f.tile*f.hdvp
 	f.kvChunk = min(max(fastChunkFloats/(f.kTile+f.vTile), 1), max(c.KVHeads, 1))
+	f.direct = c.KVHeads == c.Heads && f.hdp == c.HeadDim && f.hdvp == c.HeadDimV
 	splitTokens := min(batch, fastSplitTokens)
 	f.part = make([]float32, splitTokens*fastSplits*c.Heads*(f.hdvp+2))
 	f.done = make([]atomic.Int32, splitTokens)
@@ -112,14 +118,23 @@ func newFastAttn(c *Config, batch int) *fastAttn {
 
 func (f *fastAttn) newScratch() *fastScratch {
 	h, t := f.heads, f.tile
-	return &fastScratch{
-		q: make([]float32, max(f.allHeads, fastBlock*h)*f.hdp), acc: make([]float32, h*f.hdvp), s: make([]float32, h*t),
+	hs := h // heads of one tile step: all of them for direct split decode
+	if f.direct {
+		hs = max(h, f.allHeads)
+	}
+	sc := &fastScratch{
+		q: make([]float32, max(f.allHeads, fastBlock*h)*f.hdp), acc: make([]float32, h*f.hdvp), s: make([]float32, hs*t),
 		k: make([]float32, f.kvChunk*f.kTile), v: make([]float32, f.kvChunk*f.vTile),
-		m: make([]float32, h), l: make([]float32, h), alpha: make([]float32, h),
+		m: make([]float32, h), l: make([]float32, h), alpha: make([]float32, hs),
+		ones: make([]float32, hs),
 		krow: make([]float32, f.hdp),
 		pm:   make([]float32, fastBlock*fastSplits*h), pl: make([]float32, fastBlock*fastSplits*h),
 		pacc: make([]float32, fastBlock*fastSplits*h*f.hdvp),
 	}
+	for i := range sc.ones {
+		sc.ones[i] = 1
+	}
+	return sc
 }
 
 // claim returns a free slot and its index; with every slot taken (more

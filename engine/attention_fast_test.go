@@ -210,11 +210,12 @@ func TestAttendFast(t *testing.T) {
 		heads, kvHeads, hd, hdv, block int
 		typ                            ggml.Type
 	}{
-		{8, 2, 64, 64, 16, ggml.F16},  // TinyLlama's head size and GQA 4
-		{8, 1, 64, 64, 16, ggml.F16},  // GQA 8, one KV head: split items
-		{32, 4, 64, 64, 16, ggml.F16}, // TinyLlama's shape
-		{16, 8, 64, 64, 16, ggml.F16}, // more KV heads than split decode widens at once
-		{4, 4, 128, 128, 32, ggml.F16},
+		{8, 2, 64, 64, 16, ggml.F16},   // TinyLlama's head size and GQA 4
+		{8, 1, 64, 64, 16, ggml.F16},   // GQA 8, one KV head: split items
+		{32, 4, 64, 64, 16, ggml.F16},  // TinyLlama's shape
+		{16, 8, 64, 64, 16, ggml.F16},  // more KV heads than split decode widens at once
+		{4, 4, 128, 128, 32, ggml.F16}, // no GQA: split decode reads the rows in place
+		{4, 4, 64, 64, 7, ggml.F16},    // the same across blocks that cut groups of 8
 		{6, 2, 80, 80, 7, ggml.F16},
 		{12, 1, 100, 100, 16, ggml.F16}, // GQA 12 (> 8 heads per item), padded head
 		{3, 3, 12, 20, 5, ggml.F16},     // odd sizes, HeadDimV != HeadDim
@@ -376,23 +377,35 @@ func BenchmarkAttendFast(b *testing.B) {
 }
 
 // BenchmarkAttendSplitLayers times one decode token's attention over all
-// layers of TinyLlama's shape (22 layers, 32 query heads, 4 KV heads of
-// 64) at 2048 cached positions with the pool's threads: 46 MB of f16 cache,
-// beyond the L3 of the reference machines, as long-context decode reads it
-// (the split path). GB/s is cache read per second.
+// layers at 2048 cached positions with the pool's threads, as long-context
+// decode reads the cache (the split path): TinyLlama's shape (22 layers,
+// 32 query heads, 4 KV heads of 64: 46 MB of f16 cache, beyond the L3 of
+// the reference machines) and Llama-2-7B's (32 heads of 128, no GQA; 8 of
+// its 32 layers, 268 MB). GB/s is cache read per second.
 func BenchmarkAttendSplitLayers(b *testing.B) {
-	c := Config{Heads: 32, KVHeads: 4, HeadDim: 64, HeadDimV: 64}
-	const n, layers = 2048, 22
-	j, views := decodeAttnBench(b, &c, layers, n, rand.New(rand.NewPCG(89, 90)))
-	j.fastMin = 0
-	pool := kernels.NewPool(0)
-	defer pool.Close()
-	for b.Loop() {
-		for l := range views {
-			j.views = views[l : l+1]
-			pool.For(c.Heads, j.run)
-		}
+	for _, sh := range []struct {
+		name   string
+		c      Config
+		layers int
+	}{
+		{"tinyllama", Config{Heads: 32, KVHeads: 4, HeadDim: 64, HeadDimV: 64}, 22},
+		{"llama2-7b", Config{Heads: 32, KVHeads: 32, HeadDim: 128, HeadDimV: 128}, 8},
+	} {
+		b.Run(sh.name, func(b *testing.B) {
+			c := sh.c
+			const n = 2048
+			j, views := decodeAttnBench(b, &c, sh.layers, n, rand.New(rand.NewPCG(89, 90)))
+			j.fastMin = 0
+			pool := kernels.NewPool(0)
+			defer pool.Close()
+			for b.Loop() {
+				for l := range views {
+					j.views = views[l : l+1]
+					pool.For(c.Heads, j.run)
+				}
+			}
+			bytes := float64(sh.layers * n * (c.KVDim() + c.VDim()) * 2)
+			b.ReportMetric(bytes*float64(b.N)/float64(b.Elapsed().Nanoseconds()), "GB/s")
+		})
 	}
-	bytes := float64(layers * n * (c.KVDim() + c.VDim()) * 2)
-	b.ReportMetric(bytes*float64(b.N)/float64(b.Elapsed().Nanoseconds()), "GB/s")
 }

@@ -104,6 +104,9 @@ type kernelSet struct {
 	attnScores      func(s []float32, sStride int, q, k []float32, heads, rows8, dim int)
 	attnSoftmax     func(s []float32, sStride, heads, rows int, scale float32, m, l, alpha []float32)
 	attnAccumV      func(acc, p []float32, pStride int, v []float32, heads, rows, dim int, alpha []float32)
+	// The same over rows read from an f16 cache (attn_direct.go).
+	attnScoresF16 func(s []float32, sStride int, q []float32, k []uint16, kStride, kHead, heads, rows, dim int)
+	attnAccumVF16 func(acc, p []float32, pStride int, v []uint16, vStride, vHead, heads, rows, dim int, alpha []float32)
 
 	// swiglu computes out[i] = siluVec(gate[i]) * up[i] for the first full
 	// groups of 8 and returns how many it did (a multiple of 8); it may stop
@@ -179,6 +182,8 @@ func newGenericSet() *kernelSet {
 	s.attnScores = attnScoresGeneric
 	s.attnSoftmax = attnSoftmaxGeneric
 	s.attnAccumV = attnAccumVGeneric
+	s.attnScoresF16 = attnScoresF16Generic
+	s.attnAccumVF16 = attnAccumVF16Generic
 	return s
 }
 

@@ -1,0 +1,211 @@
+//go:build !purego
+
+#include "textflag.h"
+
+// AVX2 versions of the f16-row attention kernels (attn_direct.go): the
+// loops of attnScoresAVX2 and attnAccumVAVX2 with each 8 elements of a row
+// widened by VCVTPH2PS where those load the f32 tile.
+
+// func attnScoresF16AVX2(s *float32, sStride int, q *float32, k *uint16, kStride, kHead, heads, groups, dim8 int)
+// For each head (its rows kHead bytes after the previous head's), groups
+// of eight rows kStride bytes apart: eight
+// accumulators (one per row), one query load, eight widenings and eight
+// FMAs per 8 elements, then attnScoresAVX2's transpose reduction into the
+// eight scores. Strides in bytes.
+TEXT ·attnScoresF16AVX2(SB), NOSPLIT, $0-72
+	MOVQ s+0(FP), DI
+	MOVQ sStride+8(FP), R8
+	MOVQ q+16(FP), SI
+	MOVQ kStride+32(FP), R11
+	LEAQ (R11)(R11*2), R12    // 3 rows
+	MOVQ heads+48(FP), R10
+	MOVQ dim8+64(FP), R15
+	SHLQ $5, R15              // bytes of one query
+
+sfhead:
+	MOVQ k+24(FP), DX         // this group's first row
+	MOVQ DI, R14              // its scores
+	MOVQ groups+56(FP), R9
+
+sfgroup:
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+	VXORPS Y2, Y2, Y2
+	VXORPS Y3, Y3, Y3
+	VXORPS Y4, Y4, Y4
+	VXORPS Y5, Y5, Y5
+	VXORPS Y6, Y6, Y6
+	VXORPS Y7, Y7, Y7
+	MOVQ   DX, AX             // rows 0-3
+	LEAQ   (DX)(R11*4), BX    // rows 4-7
+	MOVQ   SI, R13
+	MOVQ   dim8+64(FP), CX
+
+sfdot:
+	VMOVUPS     (R13), Y8
+	VCVTPH2PS   (AX), Y9
+	VFMADD231PS Y9, Y8, Y0
+	VCVTPH2PS   (AX)(R11*1), Y10
+	VFMADD231PS Y10, Y8, Y1
+	VCVTPH2PS   (AX)(R11*2), Y11
+	VFMADD231PS Y11, Y8, Y2
+	VCVTPH2PS   (AX)(R12*1), Y12
+	VFMADD231PS Y12, Y8, Y3
+	VCVTPH2PS   (BX), Y9
+	VFMADD231PS Y9, Y8, Y4
+	VCVTPH2PS   (BX)(R11*1), Y10
+	VFMADD231PS Y10, Y8, Y5
+	VCVTPH2PS   (BX)(R11*2), Y11
+	VFMADD231PS Y11, Y8, Y6
+	VCVTPH2PS   (BX)(R12*1), Y12
+	VFMADD231PS Y12, Y8, Y7
+	ADDQ        $16, AX
+	ADDQ        $16, BX
+	ADDQ        $32, R13
+	DECQ        CX
+	JNZ         sfdot
+
+	// Rows 0-3: lanes two apart, then neighbours, per 128-bit half.
+	VUNPCKLPS Y1, Y0, Y8
+	VUNPCKHPS Y1, Y0, Y9
+	VADDPS    Y9, Y8, Y8
+	VUNPCKLPS Y3, Y2, Y10
+	VUNPCKHPS Y3, Y2, Y11
+	VADDPS    Y11, Y10, Y10
+	VUNPCKLPD Y10, Y8, Y9
+	VUNPCKHPD Y10, Y8, Y11
+	VADDPS    Y11, Y9, Y9
+	// Rows 4-7.
+	VUNPCKLPS Y5, Y4, Y8
+	VUNPCKHPS Y5, Y4, Y10
+	VADDPS    Y10, Y8, Y8
+	VUNPCKLPS Y7, Y6, Y10
+	VUNPCKHPS Y7, Y6, Y11
+	VADDPS    Y11, Y10, Y10
+	VUNPCKLPD Y10, Y8, Y12
+	VUNPCKHPD Y10, Y8, Y11
+	VADDPS    Y11, Y12, Y12
+	// The two halves.
+	VPERM2F128 $0x20, Y12, Y9, Y10
+	VPERM2F128 $0x31, Y12, Y9, Y11
+	VADDPS     Y11, Y10, Y10
+	VMOVUPS    Y10, (R14)
+
+	ADDQ $32, R14
+	LEAQ (DX)(R11*8), DX
+	DECQ R9
+	JNZ  sfgroup
+
+	ADDQ R8, DI
+	ADDQ R15, SI
+	MOVQ kHead+40(FP), AX
+	ADDQ AX, k+24(FP)         // the next head's rows
+	DECQ R10
+	JNZ  sfhead
+	VZEROUPPER
+	RET
+
+// func attnAccumVF16AVX2(acc *float32, dim8 int, p *float32, pStride int, v *uint16, vStride, vHead, heads, rows int, alpha *float32)
+// Per head (its rows vHead bytes after the previous head's), strips of 8 vectors of the accumulator (then single vectors)
+// held in registers while every row's values of the strip are widened
+// and take the row's weight; each element's chain of FMAs is
+// attnAccumVAVX2's. Strides in bytes; rows > 0.
+TEXT ·attnAccumVF16AVX2(SB), NOSPLIT, $0-80
+	MOVQ acc+0(FP), DI
+	MOVQ p+16(FP), SI
+	MOVQ pStride+24(FP), R8
+	MOVQ vStride+40(FP), R11
+	MOVQ vHead+48(FP), R14
+	MOVQ heads+56(FP), R10
+	MOVQ alpha+72(FP), R13
+	MOVQ v+32(FP), R15        // the head's values in row 0
+
+avfhead:
+	MOVQ R15, R12             // the strip's values in row 0
+	MOVQ dim8+8(FP), R9       // vectors left
+	MOVQ DI, AX               // the strip's accumulators
+	VBROADCASTSS (R13), Y14   // alpha
+
+avfs8:
+	CMPQ R9, $8
+	JB   avfs1
+	VMULPS 0(AX), Y14, Y0
+	VMULPS 32(AX), Y14, Y1
+	VMULPS 64(AX), Y14, Y2
+	VMULPS 96(AX), Y14, Y3
+	VMULPS 128(AX), Y14, Y4
+	VMULPS 160(AX), Y14, Y5
+	VMULPS 192(AX), Y14, Y6
+	VMULPS 224(AX), Y14, Y7
+	MOVQ rows+64(FP), CX
+	MOVQ R12, BX
+	MOVQ SI, DX
+
+avfs8row:
+	VBROADCASTSS (DX), Y15
+	VCVTPH2PS    0(BX), Y8
+	VFMADD231PS  Y8, Y15, Y0
+	VCVTPH2PS    16(BX), Y9
+	VFMADD231PS  Y9, Y15, Y1
+	VCVTPH2PS    32(BX), Y10
+	VFMADD231PS  Y10, Y15, Y2
+	VCVTPH2PS    48(BX), Y11
+	VFMADD231PS  Y11, Y15, Y3
+	VCVTPH2PS    64(BX), Y8
+	VFMADD231PS  Y8, Y15, Y4
+	VCVTPH2PS    80(BX), Y9
+	VFMADD231PS  Y9, Y15, Y5
+	VCVTPH2PS    96(BX), Y10
+	VFMADD231PS  Y10, Y15, Y6
+	VCVTPH2PS    112(BX), Y11
+	VFMADD231PS  Y11, Y15, Y7
+	ADDQ         R11, BX
+	ADDQ         $4, DX
+	DECQ         CX
+	JNZ          avfs8row
+	VMOVUPS Y0, 0(AX)
+	VMOVUPS Y1, 32(AX)
+	VMOVUPS Y2, 64(AX)
+	VMOVUPS Y3, 96(AX)
+	VMOVUPS Y4, 128(AX)
+	VMOVUPS Y5, 160(AX)
+	VMOVUPS Y6, 192(AX)
+	VMOVUPS Y7, 224(AX)
+	ADDQ $256, AX
+	ADDQ $128, R12
+	SUBQ $8, R9
+	JMP  avfs8
+
+avfs1:
+	TESTQ R9, R9
+	JZ    avfnext
+	VMULPS 0(AX), Y14, Y0
+	MOVQ rows+64(FP), CX
+	MOVQ R12, BX
+	MOVQ SI, DX
+
+avfs1row:
+	VBROADCASTSS (DX), Y15
+	VCVTPH2PS    0(BX), Y8
+	VFMADD231PS  Y8, Y15, Y0
+	ADDQ         R11, BX
+	ADDQ         $4, DX
+	DECQ         CX
+	JNZ          avfs1row
+	VMOVUPS Y0, 0(AX)
+	ADDQ $32, AX
+	ADDQ $16, R12
+	DECQ R9
+	JMP  avfs1
+
+avfnext:
+	MOVQ dim8+8(FP), AX
+	SHLQ $5, AX
+	ADDQ AX, DI               // the next head's accumulator
+	ADDQ R8, SI
+	ADDQ R14, R15
+	ADDQ $4, R13
+	DECQ R10
+	JNZ  avfhead
+	VZEROUPPER
+	RET
