@@ -303,16 +303,20 @@ func TestAttendFastPool(t *testing.T) {
 // TestAttendFastNoAlloc: the fast path allocates nothing per call.
 func TestAttendFastNoAlloc(t *testing.T) {
 	r := rand.New(rand.NewPCG(85, 86))
-	c := Config{Heads: 8, KVHeads: 2, HeadDim: 64, HeadDimV: 64}
-	ac := newAttnCase(t, r, c, 16, ggml.F16, 1)
-	for _, per := range []int{len(ac.tokPos), 2} { // group and split items
-		s := newRunState(&c, per)
-		j := &s.attn
-		j.views, j.tokSeq, j.tokPos, j.q, j.scale = ac.views, ac.tokSeq[:per], ac.tokPos[:per], ac.q, ac.scale
-		j.out = make([]float32, per*c.Heads*c.HeadDimV)
-		j.fastMin = 0
-		if n := testing.AllocsPerRun(5, func() { j.run(0, per*c.Heads) }); n != 0 {
-			t.Errorf("%d tokens per pass: %v allocations per call", per, n)
+	for _, c := range []Config{
+		{Heads: 8, KVHeads: 2, HeadDim: 64, HeadDimV: 64},
+		{Heads: 4, KVHeads: 4, HeadDim: 64, HeadDimV: 64}, // split decode's direct path
+	} {
+		ac := newAttnCase(t, r, c, 16, ggml.F16, 1)
+		for _, per := range []int{len(ac.tokPos), 2} { // group and split items
+			s := newRunState(&c, per)
+			j := &s.attn
+			j.views, j.tokSeq, j.tokPos, j.q, j.scale = ac.views, ac.tokSeq[:per], ac.tokPos[:per], ac.q, ac.scale
+			j.out = make([]float32, per*c.Heads*c.HeadDimV)
+			j.fastMin = 0
+			if n := testing.AllocsPerRun(5, func() { j.run(0, per*c.Heads) }); n != 0 {
+				t.Errorf("%d heads, %d KV heads, %d tokens per pass: %v allocations per call", c.Heads, c.KVHeads, per, n)
+			}
 		}
 	}
 }
