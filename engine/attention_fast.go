@@ -63,8 +63,9 @@ type fastAttn struct {
 	// head's tiles.
 	kvChunk, kTile, vTile int
 	// direct: split decode over an f16 cache reads the rows straight from
-	// it (tileStepF16) instead of widening tiles; set for models with one
-	// query head per KV head and head sizes that are multiples of 8.
+	// it (tileStepF16) instead of widening tiles; set for models with at
+	// most directMaxGroup query heads per KV head and head sizes that are
+	// multiples of 8.
 	direct bool
 
 	// Split decode (attention_split.go): per token of a pass of at most
@@ -106,7 +107,7 @@ func newFastAttn(c *Config, batch int) *fastAttn {
 	f.tile = min(max(fastTileFloats/(f.hdp+f.hdvp), 8), 64) &^ 7
 	f.kTile, f.vTile = f.tile*f.hdp, f.tile*f.hdvp
 	f.kvChunk = min(max(fastChunkFloats/(f.kTile+f.vTile), 1), max(c.KVHeads, 1))
-	f.direct = c.KVHeads == c.Heads && f.hdp == c.HeadDim && f.hdvp == c.HeadDimV
+	f.direct = c.Heads <= directMaxGroup*c.KVHeads && f.hdp == c.HeadDim && f.hdvp == c.HeadDimV
 	splitTokens := min(batch, fastSplitTokens)
 	f.part = make([]float32, splitTokens*fastSplits*c.Heads*(f.hdvp+2))
 	f.done = make([]atomic.Int32, splitTokens)

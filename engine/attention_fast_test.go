@@ -210,10 +210,10 @@ func TestAttendFast(t *testing.T) {
 		heads, kvHeads, hd, hdv, block int
 		typ                            ggml.Type
 	}{
-		{8, 2, 64, 64, 16, ggml.F16},   // TinyLlama's head size and GQA 4
-		{8, 1, 64, 64, 16, ggml.F16},   // GQA 8, one KV head: split items
+		{8, 2, 64, 64, 16, ggml.F16},   // TinyLlama's head size and GQA 4 (split decode: direct)
+		{8, 1, 64, 64, 16, ggml.F16},   // GQA 8, one KV head: split items (widened)
 		{32, 4, 64, 64, 16, ggml.F16},  // TinyLlama's shape
-		{16, 8, 64, 64, 16, ggml.F16},  // more KV heads than split decode widens at once
+		{16, 8, 64, 64, 16, ggml.F16},  // more KV heads than attendFast widens at once
 		{4, 4, 128, 128, 32, ggml.F16}, // no GQA: split decode reads the rows in place
 		{4, 4, 64, 64, 7, ggml.F16},    // the same across blocks that cut groups of 8
 		{6, 2, 80, 80, 7, ggml.F16},
@@ -304,8 +304,9 @@ func TestAttendFastPool(t *testing.T) {
 func TestAttendFastNoAlloc(t *testing.T) {
 	r := rand.New(rand.NewPCG(85, 86))
 	for _, c := range []Config{
-		{Heads: 8, KVHeads: 2, HeadDim: 64, HeadDimV: 64},
-		{Heads: 4, KVHeads: 4, HeadDim: 64, HeadDimV: 64}, // split decode's direct path
+		{Heads: 8, KVHeads: 1, HeadDim: 64, HeadDimV: 64}, // split decode widens
+		{Heads: 8, KVHeads: 2, HeadDim: 64, HeadDimV: 64}, // direct, GQA
+		{Heads: 4, KVHeads: 4, HeadDim: 64, HeadDimV: 64}, // direct, no GQA
 	} {
 		ac := newAttnCase(t, r, c, 16, ggml.F16, 1)
 		for _, per := range []int{len(ac.tokPos), 2} { // group and split items
@@ -384,8 +385,9 @@ func BenchmarkAttendFast(b *testing.B) {
 // layers at 2048 cached positions with the pool's threads, as long-context
 // decode reads the cache (the split path): TinyLlama's shape (22 layers,
 // 32 query heads, 4 KV heads of 64: 46 MB of f16 cache, beyond the L3 of
-// the reference machines) and Llama-2-7B's (32 heads of 128, no GQA; 8 of
-// its 32 layers, 268 MB). GB/s is cache read per second.
+// the reference machines), Llama-2-7B's (32 heads of 128, no GQA; 8 of
+// its 32 layers, 268 MB) and Llama-3-8B's (8 KV heads of 128; 16 of its
+// 32 layers, 134 MB). GB/s is cache read per second.
 func BenchmarkAttendSplitLayers(b *testing.B) {
 	for _, sh := range []struct {
 		name   string
@@ -394,6 +396,7 @@ func BenchmarkAttendSplitLayers(b *testing.B) {
 	}{
 		{"tinyllama", Config{Heads: 32, KVHeads: 4, HeadDim: 64, HeadDimV: 64}, 22},
 		{"llama2-7b", Config{Heads: 32, KVHeads: 32, HeadDim: 128, HeadDimV: 128}, 8},
+		{"llama3-8b", Config{Heads: 32, KVHeads: 8, HeadDim: 128, HeadDimV: 128}, 16},
 	} {
 		b.Run(sh.name, func(b *testing.B) {
 			c := sh.c

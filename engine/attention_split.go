@@ -21,16 +21,18 @@ import (
 // next tile slowed such reads down). The item that finishes a token's last
 // range combines the partials (flash-decoding).
 //
-// Without GQA (one query head per KV head, e.g. Llama-2-7B) a widened
-// tile serves a single head, and the widening (f32 tiles written and read
-// back through L1/L2 for data used once) took most of the step: the
-// direct path (tileStepF16) computes every head's scores and values from
-// the f16 rows where they are cached, eight rows at a time over all heads.
-// BenchmarkAttendSplitLayers/llama2-7b on an AMD EPYC Zen3, 2 threads:
-// 6.1-7.0 GB/s of cache read widening, 8.8-10.6 with the direct kernels
-// head by head over 32-row tiles (64 sequential streams at a time; a
-// software prefetch of the next tile, whole or head by head, did not
-// help), 14.3-16.8 eight rows at a time over all heads.
+// A widened tile serves the query heads of its KV head; with few of them
+// (no GQA, e.g. Llama-2-7B, or groups of 2-4, Llama-3-8B) the widening
+// (f32 tiles written and read back through L1/L2) cost more than it saved,
+// and took most of the step. The direct path (tileStepF16) computes every
+// head's scores and values from the f16 rows where they are cached, eight
+// rows at a time over all heads. BenchmarkAttendSplitLayers on an AMD
+// EPYC Zen3, 2 threads, GB/s of cache read, widened -> direct: Llama-2-7B
+// 6.1-7.0 -> 14.3-16.8 (head by head over 32-row tiles, 64 sequential
+// streams at a time, it read 8.8-10.6; a software prefetch of the next
+// tile, whole or head by head, did not help), Llama-3-8B's shape (groups
+// of 4 heads of 128) 4.0-4.4 -> 6.1-7.5, groups of 2 5.1-5.5 -> 12-12.9,
+// TinyLlama's (groups of 8 heads of 64) 5.0 -> 4.6: it keeps the widening.
 const (
 	// fastSplitTokens: passes of at most this many tokens split.
 	fastSplitTokens = 8
@@ -169,23 +171,37 @@ func (j *attnJob) widenHeads(sc *fastScratch, v *kvcache.View, p0, rows, k0, nk 
 
 // directRows is the most cached rows one call of the direct kernels
 // reads for every head: the rows are read head slice by head slice, and
-// eight rows at a time keep that to eight sequential streams.
+// eight rows at a time keep that to eight sequential streams (16 read
+// 9.5-13 GB/s where 8 read 14-16.6, Llama-2-7B's shape).
 const directRows = 8
 
-// tileStepF16 is tileStep for every query head of a model with one query
-// head per KV head (fastAttn.direct) over cached positions p0..p0+rows-1
-// of an f16 cache, the rows read where they are cached, eight at a time:
-// the widened tile would serve one head only, and widening it cost more
-// than the products. Same arithmetic as tileStep on the widened rows, so
-// the same bits (the value rows after the first call take alpha 1).
+// directMaxGroup is the most query heads per KV head that take the direct
+// path (each reconverts its KV head's rows).
+const directMaxGroup = 4
+
+// tileStepF16 is tileStep for every query head (fastAttn.direct) over
+// cached positions p0..p0+rows-1 of an f16 cache, the rows read where
+// they are cached, eight at a time. Same arithmetic as tileStep on the
+// widened rows, so the same bits (the value rows after the first call
+// take alpha 1).
 func (j *attnJob) tileStepF16(sc *fastScratch, v *kvcache.View, p0, rows int, q, m, l, acc []float32) {
 	c, f := j.c, j.fast
 	hd, hdv := c.HeadDim, c.HeadDimV
 	kvDim, vDim := c.KVDim(), c.VDim()
+	// One call over every head, each reading its slice of the rows; with
+	// GQA one per KV head, whose query heads share its slice.
+	calls, heads, kHead, vHead := 1, c.Heads, hd, hdv
+	if group := c.Heads / c.KVHeads; group > 1 {
+		calls, heads, kHead, vHead = c.KVHeads, group, 0, 0
+	}
 	for r := 0; r < rows; {
 		b, i := (p0+r)/v.BlockLen, (p0+r)%v.BlockLen
 		cnt := min(v.BlockLen-i, rows-r, directRows)
-		kernels.AttnScoresF16(sc.s[r:], f.tile, q, v.KF16(b)[i*kvDim:], kvDim, hd, c.Heads, cnt, hd)
+		kb := v.KF16(b)[i*kvDim:]
+		for g := 0; g < calls; g++ {
+			h0 := g * heads
+			kernels.AttnScoresF16(sc.s[h0*f.tile+r:], f.tile, q[h0*hd:], kb[g*hd:], kvDim, kHead, heads, cnt, hd)
+		}
 		r += cnt
 	}
 	j.capScores(sc.s, f.tile, c.Heads, rows)
@@ -194,7 +210,11 @@ func (j *attnJob) tileStepF16(sc *fastScratch, v *kvcache.View, p0, rows int, q,
 	for r := 0; r < rows; {
 		b, i := (p0+r)/v.BlockLen, (p0+r)%v.BlockLen
 		cnt := min(v.BlockLen-i, rows-r, directRows)
-		kernels.AttnAccumVF16(acc, sc.s[r:], f.tile, v.VF16(b)[i*vDim:], vDim, hdv, c.Heads, cnt, hdv, alpha)
+		vb := v.VF16(b)[i*vDim:]
+		for g := 0; g < calls; g++ {
+			h0 := g * heads
+			kernels.AttnAccumVF16(acc[h0*hdv:], sc.s[h0*f.tile+r:], f.tile, vb[g*hdv:], vDim, vHead, heads, cnt, hdv, alpha[h0:])
+		}
 		alpha = sc.ones
 		r += cnt
 	}

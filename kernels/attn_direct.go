@@ -3,15 +3,14 @@ package kernels
 import "github.com/gollm/gollm/quant"
 
 // The long-context attention kernels over key and value rows read straight
-// from an f16 cache, for models whose query heads each have their own KV
-// head (no GQA, e.g. Llama-2-7B). With grouped heads, the widened f32 tile
-// of AttnWidenK serves every query head of its group; with one query head
-// per KV head it serves one, and widening it (a write and a read of twice
-// the cache's bytes through L1/L2, for data read once) took most of a
-// long-context decode step's attention time. These compute what
-// AttnScores and AttnAccumV compute on the widened rows, with the same
-// lanes and the same operations in the same order (f16 to f32 is exact),
-// so the bits are the tile path's.
+// from an f16 cache, for models with few query heads per KV head (none,
+// e.g. Llama-2-7B, or up to 4, Llama-3-8B). A widened f32 tile
+// (AttnWidenK) serves the query heads of its KV head; with few of them,
+// widening (a write and a read of twice the cache's bytes through L1/L2)
+// took most of a long-context decode step's attention time. These compute
+// what AttnScores and AttnAccumV compute on the widened rows, with the
+// same lanes and the same operations in the same order (f16 to f32 is
+// exact), so the bits are the tile path's.
 
 // AttnScoresF16 is AttnScores with the key rows read from an f16 cache:
 // s[g*sStride+r] = q[g*dim:][:dim] · k[g*kHead+r*kStride:][:dim] for
