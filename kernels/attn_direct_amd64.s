@@ -8,10 +8,11 @@
 
 // func attnScoresF16AVX2(s *float32, sStride int, q *float32, k *uint16, kStride, kHead, heads, groups, dim8 int)
 // For each head (its rows kHead bytes after the previous head's), groups
-// of eight rows kStride bytes apart: eight
-// accumulators (one per row), one query load, eight widenings and eight
-// FMAs per 8 elements, then attnScoresAVX2's transpose reduction into the
-// eight scores. Strides in bytes.
+// of eight rows kStride bytes apart: eight accumulators (one per row), one
+// query load, eight widenings and eight FMAs per 8 elements, then
+// attnScoresAVX2's transpose reduction into the eight scores. Strides in
+// bytes. The head's rows advance in the k argument slot (every register
+// is taken).
 TEXT ·attnScoresF16AVX2(SB), NOSPLIT, $0-72
 	MOVQ s+0(FP), DI
 	MOVQ sStride+8(FP), R8
@@ -106,10 +107,11 @@ sfdot:
 	RET
 
 // func attnAccumVF16AVX2(acc *float32, dim8 int, p *float32, pStride int, v *uint16, vStride, vHead, heads, rows int, alpha *float32)
-// Per head (its rows vHead bytes after the previous head's), strips of 8 vectors of the accumulator (then single vectors)
-// held in registers while every row's values of the strip are widened
-// and take the row's weight; each element's chain of FMAs is
-// attnAccumVAVX2's. Strides in bytes; rows > 0.
+// Per head (its rows vHead bytes after the previous head's), strips of 8
+// vectors of the accumulator (then single vectors) held in registers while
+// every row's values of the strip are widened and take the row's weight;
+// each element's chain of FMAs is attnAccumVAVX2's. Strides in bytes;
+// rows > 0.
 TEXT ·attnAccumVF16AVX2(SB), NOSPLIT, $0-80
 	MOVQ acc+0(FP), DI
 	MOVQ p+16(FP), SI
