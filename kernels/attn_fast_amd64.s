@@ -1,5 +1,6 @@
 //go:build !purego
 
+#include "attn_amd64.h"
 #include "textflag.h"
 
 // AVX2+FMA+F16C versions of the long-context attention kernels
@@ -377,30 +378,7 @@ scdot:
 	DECQ        CX
 	JNZ         scdot
 
-	// Rows 0-3: lanes two apart, then neighbours, per 128-bit half.
-	VUNPCKLPS Y1, Y0, Y8
-	VUNPCKHPS Y1, Y0, Y9
-	VADDPS    Y9, Y8, Y8
-	VUNPCKLPS Y3, Y2, Y10
-	VUNPCKHPS Y3, Y2, Y11
-	VADDPS    Y11, Y10, Y10
-	VUNPCKLPD Y10, Y8, Y9
-	VUNPCKHPD Y10, Y8, Y11
-	VADDPS    Y11, Y9, Y9
-	// Rows 4-7.
-	VUNPCKLPS Y5, Y4, Y8
-	VUNPCKHPS Y5, Y4, Y10
-	VADDPS    Y10, Y8, Y8
-	VUNPCKLPS Y7, Y6, Y10
-	VUNPCKHPS Y7, Y6, Y11
-	VADDPS    Y11, Y10, Y10
-	VUNPCKLPD Y10, Y8, Y12
-	VUNPCKHPD Y10, Y8, Y11
-	VADDPS    Y11, Y12, Y12
-	// The two halves.
-	VPERM2F128 $0x20, Y12, Y9, Y10
-	VPERM2F128 $0x31, Y12, Y9, Y11
-	VADDPS     Y11, Y10, Y10
+	ATTN_REDUCE8
 	VMOVUPS    Y10, (R14)
 
 	ADDQ $32, R14
