@@ -77,8 +77,8 @@
 	VFMADD231PS Y15, Y13, Y10      \
 	VFMADD231PS Y15, Y14, Y11
 
-// TSTEP is a token group's bytes (16 or 32); t1..t3 are 1..3 times it.
-#define HALF_TILE3X4(loop4, loop1, tail, done, WIDEN, TOKEN, TSTEP, t1, t2, t3) \
+// TSTEP is a token group's bytes (16 or 32).
+#define HALF_TILE3X4(loop4, loop1, tail, done, WIDEN, TOKEN, TSTEP) \
 	MOVQ n8+0(FP), CX             \
 	MOVQ w+8(FP), SI              \
 	MOVQ wstride+16(FP), BX       \
@@ -108,9 +108,9 @@
 	JZ    loop1                   \
 loop4:                            \
 	HALF_STEP(0, 0, WIDEN, TOKEN)   \
-	HALF_STEP(16, t1, WIDEN, TOKEN) \
-	HALF_STEP(32, t2, WIDEN, TOKEN) \
-	HALF_STEP(48, t3, WIDEN, TOKEN) \
+	HALF_STEP(16, TSTEP, WIDEN, TOKEN) \
+	HALF_STEP(32, 2*TSTEP, WIDEN, TOKEN) \
+	HALF_STEP(48, 3*TSTEP, WIDEN, TOKEN) \
 	ADDQ $64, AX                  \
 	ADDQ $(4*TSTEP), R13          \
 	DECQ BX                       \
@@ -651,11 +651,11 @@ f16VecR4AVX512_done:
 
 // func f16Tile3x4AVX2(n8 int, w *byte, wstride int, a *byte, astride int, out *float32, ostride int)
 TEXT ·f16Tile3x4AVX2(SB), NOSPLIT, $0-56
-	HALF_TILE3X4(f16t34loop4, f16t34loop1, f16t34tail, f16t34done, WIDEN_F16, WIDEN_F16, 16, 16, 32, 48)
+	HALF_TILE3X4(f16t34loop4, f16t34loop1, f16t34tail, f16t34done, WIDEN_F16, WIDEN_F16, 16)
 
 // func bf16Tile3x4F32AVX2(n8 int, w *byte, wstride int, a *byte, astride int, out *float32, ostride int)
 TEXT ·bf16Tile3x4F32AVX2(SB), NOSPLIT, $0-56
-	HALF_TILE3X4(bf16t34loop4, bf16t34loop1, bf16t34tail, bf16t34done, WIDEN_BF16, LOAD_F32, 32, 32, 64, 96)
+	HALF_TILE3X4(bf16t34loop4, bf16t34loop1, bf16t34tail, bf16t34done, WIDEN_BF16, LOAD_F32, 32)
 
 // func f16ToF32BytesAVX2(n8 int, dst, src *byte)
 TEXT ·f16ToF32BytesAVX2(SB), NOSPLIT, $0-24
