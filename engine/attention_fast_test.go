@@ -211,7 +211,9 @@ func TestAttendFast(t *testing.T) {
 		typ                            ggml.Type
 	}{
 		{8, 2, 64, 64, 16, ggml.F16},   // TinyLlama's head size and GQA 4 (split decode: direct)
-		{8, 1, 64, 64, 16, ggml.F16},   // GQA 8, one KV head: split items (widened)
+		{8, 1, 64, 64, 16, ggml.F16},   // GQA 8, one KV head (split decode: direct)
+		{8, 2, 64, 64, 7, ggml.F16},    // blocks that cut groups of 8, GQA (direct, prefetched)
+		{16, 1, 64, 64, 16, ggml.F16},  // GQA 16: split decode widens
 		{32, 4, 64, 64, 16, ggml.F16},  // TinyLlama's shape
 		{16, 8, 64, 64, 16, ggml.F16},  // more KV heads than attendFast widens at once
 		{4, 4, 128, 128, 32, ggml.F16}, // no GQA: split decode reads the rows in place
@@ -304,9 +306,9 @@ func TestAttendFastPool(t *testing.T) {
 func TestAttendFastNoAlloc(t *testing.T) {
 	r := rand.New(rand.NewPCG(85, 86))
 	for _, c := range []Config{
-		{Heads: 8, KVHeads: 1, HeadDim: 64, HeadDimV: 64}, // split decode widens
-		{Heads: 8, KVHeads: 2, HeadDim: 64, HeadDimV: 64}, // direct, GQA
-		{Heads: 4, KVHeads: 4, HeadDim: 64, HeadDimV: 64}, // direct, no GQA
+		{Heads: 16, KVHeads: 1, HeadDim: 64, HeadDimV: 64}, // split decode widens
+		{Heads: 8, KVHeads: 2, HeadDim: 64, HeadDimV: 64},  // direct, GQA
+		{Heads: 4, KVHeads: 4, HeadDim: 64, HeadDimV: 64},  // direct, no GQA
 	} {
 		ac := newAttnCase(t, r, c, 16, ggml.F16, 1)
 		for _, per := range []int{len(ac.tokPos), 2} { // group and split items
@@ -326,7 +328,7 @@ func TestAttendFastNoAlloc(t *testing.T) {
 // cache of layers layers and n random positions of shape c: the attention
 // job (one layer's view in j.views, the query random, scale 0.125) and the
 // views of every layer.
-func decodeAttnBench(b *testing.B, c *Config, layers, n int, r *rand.Rand) (*attnJob, []kvcache.View) {
+func decodeAttnBench(b testing.TB, c *Config, layers, n int, r *rand.Rand) (*attnJob, []kvcache.View) {
 	cache, err := kvcache.New(kvcache.Config{Layers: layers, KVDim: c.KVDim(), VDim: c.VDim(), Type: ggml.F16, MaxPositions: n})
 	if err != nil {
 		b.Fatal(err)
@@ -387,7 +389,8 @@ func BenchmarkAttendFast(b *testing.B) {
 // 32 query heads, 4 KV heads of 64: 46 MB of f16 cache, beyond the L3 of
 // the reference machines), Llama-2-7B's (32 heads of 128, no GQA; 8 of
 // its 32 layers, 268 MB) and Llama-3-8B's (8 KV heads of 128; 16 of its
-// 32 layers, 134 MB). GB/s is cache read per second.
+// 32 layers, 134 MB) and Llama-3.2-1B's (8 KV heads of 64; its 16 layers,
+// 67 MB). GB/s is cache read per second.
 func BenchmarkAttendSplitLayers(b *testing.B) {
 	for _, sh := range []struct {
 		name   string
@@ -397,6 +400,7 @@ func BenchmarkAttendSplitLayers(b *testing.B) {
 		{"tinyllama", Config{Heads: 32, KVHeads: 4, HeadDim: 64, HeadDimV: 64}, 22},
 		{"llama2-7b", Config{Heads: 32, KVHeads: 32, HeadDim: 128, HeadDimV: 128}, 8},
 		{"llama3-8b", Config{Heads: 32, KVHeads: 8, HeadDim: 128, HeadDimV: 128}, 16},
+		{"llama3.2-1b", Config{Heads: 32, KVHeads: 8, HeadDim: 64, HeadDimV: 64}, 16},
 	} {
 		b.Run(sh.name, func(b *testing.B) {
 			c := sh.c

@@ -79,7 +79,7 @@ func (j *attnJob) attendSplit(sc *fastScratch, tok, sp, splits, chunk, lo, n int
 	for p0 := from; p0 < to; p0 += tile {
 		rows := min(tile, to-p0)
 		if direct {
-			j.tileStepF16(sc, v, p0, rows, q, m, l, acc)
+			j.tileStepF16(sc, v, p0, rows, min(tile, to-p0-rows), q, m, l, acc)
 			continue
 		}
 		for k0 := 0; k0 < c.KVHeads; k0 += f.kvChunk {
@@ -177,14 +177,31 @@ const directRows = 8
 
 // directMaxGroup is the most query heads per KV head that take the direct
 // path (each reconverts its KV head's rows).
-const directMaxGroup = 4
+const directMaxGroup = 8
+
+// prefetchRows asks the CPU for the cached keys (or values) of positions
+// p.., whole rows, at most directRows of them and none past p's block.
+func prefetchRows(v *kvcache.View, p, n int, keys bool) {
+	b, i := p/v.BlockLen, p%v.BlockLen
+	n = min(n, directRows, v.BlockLen-i)
+	if keys {
+		w := v.KRowBytes / 2
+		kernels.AttnPrefetch(v.KF16(b)[i*w:], w, n, w)
+	} else {
+		w := v.VRowBytes / 2
+		kernels.AttnPrefetch(v.VF16(b)[i*w:], w, n, w)
+	}
+}
 
 // tileStepF16 is tileStep for every query head (fastAttn.direct) over
 // cached positions p0..p0+rows-1 of an f16 cache, the rows read where
 // they are cached, eight at a time. Same arithmetic as tileStep on the
 // widened rows, so the same bits (the value rows after the first call
-// take alpha 1).
-func (j *attnJob) tileStepF16(sc *fastScratch, v *kvcache.View, p0, rows int, q, m, l, acc []float32) {
+// take alpha 1). With GQA each call reads one KV head's short slice of
+// the rows, too little for the hardware prefetchers; the rows (all their
+// KV heads, in address order) are asked for eight ahead: the keys and
+// values of this tile, and the keys of the next one (next rows of it).
+func (j *attnJob) tileStepF16(sc *fastScratch, v *kvcache.View, p0, rows, next int, q, m, l, acc []float32) {
 	c, f := j.c, j.fast
 	hd, hdv := c.HeadDim, c.HeadDimV
 	kvDim, vDim := c.KVDim(), c.VDim()
@@ -194,10 +211,18 @@ func (j *attnJob) tileStepF16(sc *fastScratch, v *kvcache.View, p0, rows int, q,
 	if group := c.Heads / c.KVHeads; group > 1 {
 		calls, heads, kHead, vHead = c.KVHeads, group, 0, 0
 	}
+	gqa := calls > 1
 	for r := 0; r < rows; {
 		b, i := (p0+r)/v.BlockLen, (p0+r)%v.BlockLen
 		cnt := min(v.BlockLen-i, rows-r, directRows)
 		kb := v.KF16(b)[i*kvDim:]
+		if gqa { // the next rows' keys, or the first rows' values
+			if r+cnt < rows {
+				prefetchRows(v, p0+r+cnt, rows-r-cnt, true)
+			} else {
+				prefetchRows(v, p0, rows, false)
+			}
+		}
 		for g := 0; g < calls; g++ {
 			h0 := g * heads
 			kernels.AttnScoresF16(sc.s[h0*f.tile+r:], f.tile, q[h0*hd:], kb[g*hd:], kvDim, kHead, heads, cnt, hd)
@@ -211,6 +236,13 @@ func (j *attnJob) tileStepF16(sc *fastScratch, v *kvcache.View, p0, rows int, q,
 		b, i := (p0+r)/v.BlockLen, (p0+r)%v.BlockLen
 		cnt := min(v.BlockLen-i, rows-r, directRows)
 		vb := v.VF16(b)[i*vDim:]
+		if gqa { // the next rows' values, or the next tile's first keys
+			if r+cnt < rows {
+				prefetchRows(v, p0+r+cnt, rows-r-cnt, false)
+			} else if next > 0 {
+				prefetchRows(v, p0+rows, next, true)
+			}
+		}
 		for g := 0; g < calls; g++ {
 			h0 := g * heads
 			kernels.AttnAccumVF16(acc[h0*hdv:], sc.s[h0*f.tile+r:], f.tile, vb[g*hdv:], vDim, vHead, heads, cnt, hdv, alpha[h0:])

@@ -16,7 +16,7 @@ func TestAttnDirectImplsBitExact(t *testing.T) {
 	for _, s := range simdSets(t) {
 		for _, dim := range []int{8, 16, 64, 72, 128, 136} {
 			for _, rows := range []int{1, 5, 8, 13, 16, 32} {
-				for _, heads := range []int{1, 2, 3} {
+				for _, heads := range []int{1, 2, 3, 4, 5, 8, 11} {
 					sc := scales[r.IntN(3)]
 					q := randPadded(r, heads, dim, dim, r.IntN(4), sc)
 					kHead := r.IntN(2) * dim // shared rows (GQA) or a slice per head
@@ -39,24 +39,25 @@ func TestAttnDirectImplsBitExact(t *testing.T) {
 		}
 		for _, dim := range []int{8, 16, 56, 64, 72, 120, 128, 136, 200} {
 			for _, rows := range []int{0, 1, 5, 16, 32} {
-				heads := 1 + r.IntN(4)
-				pStride := max(rows, 1) + r.IntN(8)
-				vHead := r.IntN(2) * dim
-				vStride := max(heads*vHead, dim) + r.IntN(3)*8 + r.IntN(2)
-				acc := randPadded(r, heads, dim, dim, r.IntN(4), 3)
-				p := randPadded(r, heads, pStride, pStride, r.IntN(4), 1)
-				off := r.IntN(4)
-				v := randHalves(r, off+(heads-1)*vHead+max(rows-1, 0)*vStride+dim, scales[r.IntN(3)])[off:]
-				alpha := make([]float32, heads)
-				for g := range alpha {
-					alpha[g] = []float32{1, 0, 0.3, float32(r.Float64())}[r.IntN(4)]
-				}
-				acc = append(acc, -7, -7, -7) // must survive
-				a, b := slices.Clone(acc), slices.Clone(acc)
-				genericSet.attnAccumVF16(a, p, pStride, v, vStride, vHead, heads, rows, dim, alpha)
-				s.attnAccumVF16(b, p, pStride, v, vStride, vHead, heads, rows, dim, alpha)
-				if !sameBits(a, b) {
-					t.Errorf("%s AttnAccumVF16 dim=%d rows=%d heads=%d vHead=%d differs", s.name, dim, rows, heads, vHead)
+				for _, heads := range []int{1, 3, 4, 6, 8} {
+					pStride := max(rows, 1) + r.IntN(8)
+					vHead := r.IntN(2) * dim
+					vStride := max(heads*vHead, dim) + r.IntN(3)*8 + r.IntN(2)
+					acc := randPadded(r, heads, dim, dim, r.IntN(4), 3)
+					p := randPadded(r, heads, pStride, pStride, r.IntN(4), 1)
+					off := r.IntN(4)
+					v := randHalves(r, off+(heads-1)*vHead+max(rows-1, 0)*vStride+dim, scales[r.IntN(3)])[off:]
+					alpha := make([]float32, heads)
+					for g := range alpha {
+						alpha[g] = []float32{1, 0, 0.3, float32(r.Float64())}[r.IntN(4)]
+					}
+					acc = append(acc, -7, -7, -7) // must survive
+					a, b := slices.Clone(acc), slices.Clone(acc)
+					genericSet.attnAccumVF16(a, p, pStride, v, vStride, vHead, heads, rows, dim, alpha)
+					s.attnAccumVF16(b, p, pStride, v, vStride, vHead, heads, rows, dim, alpha)
+					if !sameBits(a, b) {
+						t.Errorf("%s AttnAccumVF16 dim=%d rows=%d heads=%d vHead=%d differs", s.name, dim, rows, heads, vHead)
+					}
 				}
 			}
 		}
