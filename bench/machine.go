@@ -20,6 +20,10 @@ type Machine struct {
 	Arch         string  `json:"goarch"`
 	MemReadGBs   float64 `json:"mem_read_gbs"`   // sustained read bandwidth, GB/s (0: not known)
 	MemReadGiven bool    `json:"mem_read_given"` // from --mem-bw rather than measured
+	// The least and greatest bandwidth probed beside the tests
+	// (RunConfig.ProbeBandwidth; 0: no test was probed).
+	MemReadProbedMinGBs float64 `json:"mem_read_probed_min_gbs,omitempty"`
+	MemReadProbedMaxGBs float64 `json:"mem_read_probed_max_gbs,omitempty"`
 }
 
 // DetectMachine describes this machine; MemReadGBs is left to the caller
@@ -47,6 +51,18 @@ func (m Machine) String() string {
 			how = "given"
 		}
 		s += fmt.Sprintf(", memory read %.1f GB/s (%s)", m.MemReadGBs, how)
+	}
+	if lo, hi := m.MemReadProbedMinGBs, m.MemReadProbedMaxGBs; hi > 0 {
+		if m.MemReadGBs > 0 {
+			s += ";"
+		} else {
+			s += ","
+		}
+		if fmt.Sprintf("%.1f", lo) == fmt.Sprintf("%.1f", hi) {
+			s += fmt.Sprintf(" memory read %.1f GB/s beside the tests (each row's BW %% uses its own)", hi)
+		} else {
+			s += fmt.Sprintf(" memory read %.1f-%.1f GB/s beside the tests (each row's BW %% uses its own)", lo, hi)
+		}
 	}
 	return s
 }

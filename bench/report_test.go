@@ -54,8 +54,47 @@ func TestNewResult(t *testing.T) {
 	if rs[1].MemReadGBs != 20 || !near(*rs[1].BandwidthPct, 375) || rs[0].BandwidthPct != nil {
 		t.Errorf("after SetBandwidth(20): %v %v", rs[1].BandwidthPct, rs[0].BandwidthPct)
 	}
+	if NeedsBandwidth(rs) {
+		_, _, n := ProbedBandwidth(rs)
+		if n != 0 {
+			t.Errorf("%d rows probed", n)
+		}
+	} else {
+		t.Error("generation rows without probes need no bandwidth")
+	}
 	if rs[0].Speedup != 1 || rs[1].Speedup != 1 || !near(rs[2].Speedup, 200.0/75) {
 		t.Errorf("speedups %v %v %v", rs[0].Speedup, rs[1].Speedup, rs[2].Speedup)
+	}
+}
+
+// TestProbedRows: a row with bandwidth probes of its own takes their
+// median for its BW %, keeps it through SetBandwidth, and shows in the
+// machine line's range.
+func TestProbedRows(t *testing.T) {
+	a := ModelInfo{Name: "a", WeightBytesPerToken: 1e9, Threads: 2}
+	probed := &Measurement{Test: Test{NGen: 10}, Samples: []time.Duration{time.Second}, MemReadGBs: []float64{18, 30, 20}}
+	plain := &Measurement{Test: Test{NGen: 10}, Samples: []time.Duration{time.Second}}
+	rs := []Result{NewResult(a, testMachine, probed), NewResult(a, testMachine, plain)}
+	// 10 tok/s x 1e9 bytes = 10 GB/s: 50% of the probes' median 20.
+	if !rs[0].MemReadProbed || rs[0].MemReadGBs != 20 || rs[0].BandwidthPct == nil || !near(*rs[0].BandwidthPct, 50) {
+		t.Errorf("probed row: %v %v %v", rs[0].MemReadProbed, rs[0].MemReadGBs, rs[0].BandwidthPct)
+	}
+	if !NeedsBandwidth(rs) || NeedsBandwidth(rs[:1]) {
+		t.Error("NeedsBandwidth: only the row without probes needs the machine's figure")
+	}
+	SetBandwidth(rs, 40)
+	if rs[0].MemReadGBs != 20 || !near(*rs[0].BandwidthPct, 50) || rs[1].MemReadGBs != 40 || !near(*rs[1].BandwidthPct, 25) {
+		t.Errorf("after SetBandwidth(40): %v %v, %v %v", rs[0].MemReadGBs, *rs[0].BandwidthPct, rs[1].MemReadGBs, *rs[1].BandwidthPct)
+	}
+	rs = append(rs, NewResult(a, testMachine, &Measurement{Test: Test{NGen: 10}, Samples: []time.Duration{time.Second}, MemReadGBs: []float64{25}}))
+	lo, hi, n := ProbedBandwidth(rs)
+	if lo != 20 || hi != 25 || n != 2 {
+		t.Errorf("ProbedBandwidth = %v %v %v", lo, hi, n)
+	}
+	mach := testMachine
+	mach.MemReadGBs, mach.MemReadProbedMinGBs, mach.MemReadProbedMaxGBs = 0, lo, hi
+	if s := mach.String(); !strings.Contains(s, "memory read 20.0-25.0 GB/s beside the tests") {
+		t.Errorf("machine line %q", s)
 	}
 }
 

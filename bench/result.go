@@ -113,7 +113,11 @@ type Result struct {
 	WeightsGBs          *float64 `json:"weights_gbs,omitempty"`   // tg: weight bytes per pass x passes/s
 	BandwidthPct        *float64 `json:"bandwidth_pct,omitempty"` // tg: WeightsGBs / the machine's read bandwidth
 	MemReadGBs          float64  `json:"mem_read_gbs,omitempty"`
-	Speedup             float64  `json:"speedup"` // avg_ts / the first model's avg_ts on the same test and threads
+	// MemReadProbed: MemReadGBs is the median of probes taken beside this
+	// test's repetitions (RunConfig.ProbeBandwidth), not the machine's
+	// one figure.
+	MemReadProbed bool    `json:"mem_read_probed,omitempty"`
+	Speedup       float64 `json:"speedup"` // avg_ts / the first model's avg_ts on the same test and threads
 
 	TimersOverheadPct *float64           `json:"timers_overhead_pct,omitempty"`
 	OpMSPerToken      map[string]float64 `json:"op_ms_per_token,omitempty"` // op timers over the timed tokens
@@ -173,7 +177,12 @@ func NewResult(info ModelInfo, mach Machine, meas *Measurement) Result {
 		g := float64(info.WeightBytesPerToken) * r.AvgTS / float64(t.Seqs()) / 1e9
 		r.WeightsGBs = &g
 	}
-	r.setBandwidth(mach.MemReadGBs)
+	if len(meas.MemReadGBs) > 0 {
+		r.setBandwidth(Median(meas.MemReadGBs))
+		r.MemReadProbed = true
+	} else {
+		r.setBandwidth(mach.MemReadGBs)
+	}
 	if meas.Ops != nil {
 		if n := len(meas.Samples) * t.Tokens(); n > 0 {
 			r.OpMSPerToken = map[string]float64{}
@@ -186,14 +195,44 @@ func NewResult(info ModelInfo, mach Machine, meas *Measurement) Result {
 	return r
 }
 
-// SetBandwidth records the machine's read bandwidth (GB/s) in every row and
-// each generation row's share of it. Measuring that bandwidth takes a large
-// buffer, so callers do it after the runs, where it cannot raise the peak
-// RSS the rows report.
+// SetBandwidth records the machine's read bandwidth (GB/s) in every row
+// without probes of its own (MemReadProbed) and each such generation row's
+// share of it. Measuring that bandwidth takes a large buffer, so callers do
+// it after the runs, where it cannot raise the peak RSS the rows report.
 func SetBandwidth(rs []Result, memReadGBs float64) {
 	for i := range rs {
-		rs[i].setBandwidth(memReadGBs)
+		if !rs[i].MemReadProbed {
+			rs[i].setBandwidth(memReadGBs)
+		}
 	}
+}
+
+// NeedsBandwidth reports whether a generation row has no bandwidth probes
+// of its own (a model too small to probe on, or probes off): the machine's
+// figure must be measured for its BW %.
+func NeedsBandwidth(rs []Result) bool {
+	for _, r := range rs {
+		if r.WeightsGBs != nil && !r.MemReadProbed {
+			return true
+		}
+	}
+	return false
+}
+
+// ProbedBandwidth returns the least and the greatest bandwidth of the rows
+// with probes of their own, and how many there are.
+func ProbedBandwidth(rs []Result) (lo, hi float64, n int) {
+	for _, r := range rs {
+		if !r.MemReadProbed {
+			continue
+		}
+		if n == 0 || r.MemReadGBs < lo {
+			lo = r.MemReadGBs
+		}
+		hi = max(hi, r.MemReadGBs)
+		n++
+	}
+	return lo, hi, n
 }
 
 func (r *Result) setBandwidth(memReadGBs float64) {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"runtime"
 	"time"
 
 	"github.com/gollm/gollm/engine"
@@ -19,7 +20,22 @@ type RunConfig struct {
 	TimersOverhead bool
 	// Progress, if set, is called after every run (the warm-up included).
 	Progress func()
+	// ProbeBandwidth measures, for tests that generate, the memory read
+	// bandwidth before the first counted repetition and after each, by
+	// reading the model's weights (ProbeReadBandwidth; models smaller than
+	// ProbeMinBytes are not probed). On a shared VM the bandwidth moves by
+	// 20-30% within a minute: a BW % against a figure taken in the same
+	// seconds as the test says more than one against a figure taken once.
+	ProbeBandwidth bool
 }
+
+// probeMinBytes is ProbeMinBytes (a variable for the tests, whose models
+// are smaller).
+var probeMinBytes = ProbeMinBytes
+
+// probePasses is the number of reads of the weights per probe (the best
+// counts): two, each a fraction of a second for the models worth probing.
+const probePasses = 2
 
 // Measurement is what the repetitions of one test measured.
 type Measurement struct {
@@ -34,6 +50,9 @@ type Measurement struct {
 	// median step with them off, minus 1, in percent (set with
 	// RunConfig.TimersOverhead for tests that generate).
 	TimersOverheadPct *float64
+	// MemReadGBs holds the bandwidth probes (GB/s) taken beside the
+	// counted repetitions (RunConfig.ProbeBandwidth).
+	MemReadGBs []float64
 }
 
 // Runs is the number of Progress calls Run makes for t under cfg.
@@ -102,11 +121,29 @@ func Run(ctx context.Context, m *engine.Model, t Test, cfg RunConfig) (*Measurem
 		return nil, err
 	}
 	progress()
+	var weights [][]byte
+	if cfg.ProbeBandwidth && t.IsGen() {
+		weights = m.WeightMemory()
+		var total int64
+		for _, w := range weights {
+			total += int64(len(w))
+		}
+		if total < probeMinBytes() {
+			weights = nil
+		}
+	}
+	probe := func() {
+		if weights != nil && ctx.Err() == nil {
+			meas.MemReadGBs = append(meas.MemReadGBs, ProbeReadBandwidth(weights, runtime.NumCPU(), probePasses)/1e9)
+		}
+	}
+	probe()
 	for rep := 0; rep < cfg.reps(); rep++ {
 		s, err := r.once()
 		if err != nil {
 			return nil, err
 		}
+		probe()
 		meas.Samples = append(meas.Samples, s.total)
 		if t.NPrompt > 0 {
 			meas.TTFT = append(meas.TTFT, s.ttft)

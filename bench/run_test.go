@@ -195,3 +195,70 @@ func TestRunPromptPasses(t *testing.T) {
 		t.Errorf("timed tokens %v, want [18 0]", got)
 	}
 }
+
+// TestRunProbesBandwidth: with ProbeBandwidth a generation test gets a
+// bandwidth probe before its first counted repetition and after each; a
+// prompt test gets none, and neither does a model smaller than the minimum.
+func TestRunProbesBandwidth(t *testing.T) {
+	m := tinyModel(t, 64)
+	cfg := RunConfig{Reps: 3, Seed: 7, ProbeBandwidth: true}
+	meas, err := Run(context.Background(), m, Test{NGen: 4}, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(meas.MemReadGBs) != 0 {
+		t.Errorf("a %d-byte model below the probe minimum got probes %v", m.WeightBytesPerToken(), meas.MemReadGBs)
+	}
+	defer func(f func() int64) { probeMinBytes = f }(probeMinBytes)
+	probeMinBytes = func() int64 { return 0 }
+	for _, tc := range []struct {
+		test   Test
+		probes int
+	}{{Test{NGen: 4}, 4}, {Test{NGen: 2, NDepth: 5}, 4}, {Test{NPrompt: 8}, 0}, {Test{NPrompt: 4, NGen: 2}, 0}} {
+		meas, err := Run(context.Background(), m, tc.test, cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(meas.MemReadGBs) != tc.probes {
+			t.Errorf("%s: %d probes, want %d", tc.test.Name(), len(meas.MemReadGBs), tc.probes)
+		}
+		for _, bw := range meas.MemReadGBs {
+			if bw <= 0 || bw > 1e4 {
+				t.Errorf("%s: probe %v GB/s", tc.test.Name(), bw)
+			}
+		}
+	}
+	cfg.ProbeBandwidth = false
+	if meas, err := Run(context.Background(), m, Test{NGen: 2}, cfg); err != nil || len(meas.MemReadGBs) != 0 {
+		t.Errorf("probes off: %v, %v", meas.MemReadGBs, err)
+	}
+}
+
+// TestProbeReadBandwidth: a figure from regions of any sizes (the ones too
+// small to split are skipped), none when every region is too small, and
+// the regions are only read.
+func TestProbeReadBandwidth(t *testing.T) {
+	regions := [][]byte{make([]byte, 3<<20), make([]byte, 100), make([]byte, 1<<20+77)}
+	for i, r := range regions {
+		for j := range r {
+			r[j] = byte(i + j)
+		}
+	}
+	bw := ProbeReadBandwidth(regions, 2, 2)
+	if bw < 1e8 || bw > 1e13 {
+		t.Errorf("read bandwidth %.3g B/s", bw)
+	}
+	for i, r := range regions {
+		for j := range r {
+			if r[j] != byte(i+j) {
+				t.Fatalf("region %d changed at %d", i, j)
+			}
+		}
+	}
+	if bw := ProbeReadBandwidth([][]byte{make([]byte, 4096)}, 2, 1); bw != 0 {
+		t.Errorf("regions too small to probe gave %v", bw)
+	}
+	if ProbeReadBandwidth(nil, 0, 0) != 0 {
+		t.Error("no regions gave a figure")
+	}
+}

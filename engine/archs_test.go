@@ -156,6 +156,29 @@ func TestMoEBytesPerToken(t *testing.T) {
 	}
 }
 
+// TestWeightMemory: the memory a bandwidth probe reads covers every
+// matrix, each expert's too: for a dense model at least the bytes a token
+// reads (packed copies may be larger), for a mixture of experts all of
+// its experts.
+func TestWeightMemory(t *testing.T) {
+	for _, c := range []struct{ preset, typ string }{{"tiny", "Q4_0"}, {"tiny", "F16"}, {"tiny-qwen3moe", "Q4_K_M"}} {
+		m := presetModel(t, c.preset, c.typ, Options{Threads: 1, Context: 64})
+		m.WaitPacked()
+		var got, all int64
+		for _, r := range m.WeightMemory() {
+			got += int64(len(r))
+		}
+		for i := range m.Weights.Matrices {
+			for _, mat := range m.Weights.Matrices[i].Mats {
+				all += int64(len(mat.Data))
+			}
+		}
+		if got < all || got > all*5/4 {
+			t.Errorf("%s %s: weight memory %d bytes, the matrices hold %d", c.preset, c.typ, got, all)
+		}
+	}
+}
+
 // TestMoEBadParams: expert counts that cannot work are a load error.
 func TestMoEBadParams(t *testing.T) {
 	shape, _ := synth.Lookup("tiny-qwen3moe")

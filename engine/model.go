@@ -207,6 +207,20 @@ func (m *Model) reset() {
 // WeightBytesPerToken is the weight data one decode step streams.
 func (m *Model) WeightBytesPerToken() int64 { return m.Weights.weightBytes() }
 
+// WeightMemory is the memory the matrix multiplications read the weights
+// from (packed copies where they exist), every expert's included: read-only,
+// for probing the machine's read bandwidth on memory that is already
+// resident (bench).
+func (m *Model) WeightMemory() [][]byte {
+	var out [][]byte
+	for i := range m.Weights.Matrices {
+		for _, mat := range m.Weights.Matrices[i].Mats {
+			out = append(out, mat.StreamedData()...)
+		}
+	}
+	return out
+}
+
 // KVCacheBytes is the memory the KV cache has taken so far.
 func (m *Model) KVCacheBytes() int64 {
 	_, reserved := m.cache.Bytes()

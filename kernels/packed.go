@@ -184,6 +184,21 @@ func blockElems(t ggml.Type) int {
 	return qk
 }
 
+// StreamedData is the memory MatMul reads m's weights from: its packed
+// copy and the rows past it, or Data when it has none (read-only: for
+// probing the memory bandwidth on what decode reads, with no extra memory).
+func (m *Matrix) StreamedData() [][]byte {
+	pc := m.pack.copy.Load()
+	if pc == nil {
+		return [][]byte{m.Data}
+	}
+	out := [][]byte{pc.data}
+	if tail := m.Data[pc.rows*m.RowBytes():]; len(tail) > 0 {
+		out = append(out, tail)
+	}
+	return out
+}
+
 // ReplacedData is the prefix of m.Data that m's packed copy replaces (MatMul
 // no longer reads it), or nil while m has no packed copy. Callers that own
 // the memory may release it (e.g. madvise a mapping).

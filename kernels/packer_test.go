@@ -139,3 +139,35 @@ func TestPackerStop(t *testing.T) {
 		}
 	}
 }
+
+// TestStreamedData: a matrix without a packed copy streams its Data; one
+// with a copy streams the copy and the rows past it, Data's tail.
+func TestStreamedData(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 10))
+	p := NewPool(1)
+	defer p.Close()
+	for _, wt := range weightTypes {
+		rows, cols := 13, 2*max(blockSize(wt), blockSize(vecDotType[wt]))
+		m, err := NewMatrix(wt, rows, cols, randomWeights(r, wt, rows*cols, 0.5, 7))
+		if err != nil {
+			t.Fatal(err)
+		}
+		m.pack.copy.Store(nil)
+		if d := m.StreamedData(); len(d) != 1 || &d[0][0] != &m.Data[0] || len(d[0]) != len(m.Data) {
+			t.Errorf("%v unpacked: %d regions", wt, len(d))
+		}
+		p.Prepare(m)
+		d := m.StreamedData()
+		if !m.Packed() {
+			if len(d) != 1 || len(d[0]) != len(m.Data) {
+				t.Errorf("%v, no packed layout: %d regions", wt, len(d))
+			}
+			continue
+		}
+		pc := m.pack.copy.Load()
+		tail := m.Data[pc.rows*m.RowBytes():]
+		if len(d) != 2 || &d[0][0] != &pc.data[0] || len(d[0]) != len(pc.data) || &d[1][0] != &tail[0] || len(d[1]) != len(tail) {
+			t.Errorf("%v packed (%d rows of %d): %d regions", wt, pc.rows, rows, len(d))
+		}
+	}
+}

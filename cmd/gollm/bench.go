@@ -82,7 +82,7 @@ partial.
 	fl.BoolVar(&f.noTimers, "no-timers", false, "switch the per-op timers off (no op breakdown in the JSON)")
 	fl.BoolVar(&f.overhead, "timers-overhead", false, "also run every repetition with the timers toggled and report their cost")
 	fl.IntVar(&f.parallel, "parallel", 1, "tg tests decode N independent sequences together (system tok/s counts all of them)")
-	fl.Float64Var(&f.memBW, "mem-bw", 0, "the machine's read bandwidth in GB/s for the BW % column (0: measure it)")
+	fl.Float64Var(&f.memBW, "mem-bw", 0, "the machine's read bandwidth in GB/s for the BW % column (0: measure it, beside each test on the model's weights when they are large enough)")
 	fl.Uint64Var(&f.seed, "seed", 1, "seed of the random token ids")
 	f.prof.register(cmd)
 	cmd.AddCommand(benchServeCmd())
@@ -137,7 +137,7 @@ func runBench(ctx context.Context, f *benchFlags, args []string, stdout, stderr 
 		mach.MemReadGBs, mach.MemReadGiven = f.memBW, true
 	}
 
-	cfg := bench.RunConfig{Reps: f.reps, Seed: f.seed, TimersOverhead: f.overhead}
+	cfg := bench.RunConfig{Reps: f.reps, Seed: f.seed, TimersOverhead: f.overhead, ProbeBandwidth: mach.MemReadGBs == 0}
 	total := 0
 	for _, t := range tests {
 		total += cfg.Runs(t)
@@ -178,12 +178,15 @@ run:
 		}
 		return runErr
 	}
-	if mach.MemReadGBs == 0 && hasGen(tests) && ctx.Err() == nil {
-		// After the runs: the probe's buffer must not count in their peak RSS.
+	if mach.MemReadGBs == 0 && ctx.Err() == nil && bench.NeedsBandwidth(results) {
+		// After the runs: the probe's buffer must not count in their peak
+		// RSS. Only for rows without probes of their own (models too small
+		// to probe on).
 		fmt.Fprintln(stderr, "bench: measuring the memory read bandwidth (--mem-bw GB/s skips this)")
 		mach.MemReadGBs = bench.ReadBandwidth() / 1e9
 		bench.SetBandwidth(results, mach.MemReadGBs)
 	}
+	mach.MemReadProbedMinGBs, mach.MemReadProbedMaxGBs, _ = bench.ProbedBandwidth(results)
 	if err := bench.Write(stdout, f.output, mach, results); err != nil {
 		return err
 	}
@@ -352,17 +355,6 @@ func intList(flag string, vals []string, lo int) ([]int, error) {
 		out = append(out, n)
 	}
 	return out, nil
-}
-
-// hasGen reports whether any test is a pure generation test, the only
-// kind with a bandwidth share.
-func hasGen(tests []bench.Test) bool {
-	for _, t := range tests {
-		if t.IsGen() {
-			return true
-		}
-	}
-	return false
 }
 
 // progress is a bar when stderr is a terminal, else one line per test.
