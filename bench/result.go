@@ -3,6 +3,7 @@ package bench
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -113,7 +114,7 @@ type Result struct {
 	WeightsGBs          *float64 `json:"weights_gbs,omitempty"`   // tg: weight bytes per pass x passes/s
 	BandwidthPct        *float64 `json:"bandwidth_pct,omitempty"` // tg: WeightsGBs / the machine's read bandwidth
 	MemReadGBs          float64  `json:"mem_read_gbs,omitempty"`
-	// MemReadProbed: MemReadGBs is the median of probes taken beside this
+	// MemReadProbed: MemReadGBs is the best of the probes taken beside this
 	// test's repetitions (RunConfig.ProbeBandwidth), not the machine's
 	// one figure.
 	MemReadProbed bool    `json:"mem_read_probed,omitempty"`
@@ -178,7 +179,7 @@ func NewResult(info ModelInfo, mach Machine, meas *Measurement) Result {
 		r.WeightsGBs = &g
 	}
 	if len(meas.MemReadGBs) > 0 {
-		r.setBandwidth(Median(meas.MemReadGBs))
+		r.setBandwidth(slices.Max(meas.MemReadGBs))
 		r.MemReadProbed = true
 	} else {
 		r.setBandwidth(mach.MemReadGBs)
