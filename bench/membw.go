@@ -47,9 +47,10 @@ var readSink uint64
 // prefetch, the access pattern of decode itself, so that the BW % column
 // compares decode with what this machine's memory gives that pattern (one
 // plain stream per core reads a third less or worse on the reference VM).
+// It is ProbeReadBandwidth on that buffer (0 when a goroutine's slice would
+// be under probeMinPart).
 func MeasureReadBandwidth(size int64, threads, passes int) float64 {
 	threads = max(threads, 1)
-	passes = max(passes, 1)
 	chunk := int(size) / threads / 256 * 256
 	if chunk <= 0 {
 		return 0
@@ -60,29 +61,7 @@ func MeasureReadBandwidth(size int64, threads, passes int) float64 {
 	for i := 0; i < len(buf); i += 8 {
 		buf[i] = byte(i >> 3)
 	}
-	sums := make([]uint64, threads*8) // one cache line per goroutine
-	var best time.Duration
-	for p := 0; p < passes; p++ {
-		var wg sync.WaitGroup
-		start := time.Now()
-		for t := 0; t < threads; t++ {
-			wg.Add(1)
-			go func(t int) {
-				defer wg.Done()
-				sums[t*8] = kernels.ReadStreams(buf[t*chunk : (t+1)*chunk])
-			}(t)
-		}
-		wg.Wait()
-		if d := time.Since(start); best == 0 || d < best {
-			best = d
-		}
-	}
-	var s uint64
-	for t := 0; t < threads; t++ {
-		s += sums[t*8]
-	}
-	readSink = s
-	return float64(len(buf)) / best.Seconds()
+	return ProbeReadBandwidth([][]byte{buf}, threads, passes)
 }
 
 // probeMinPart is the smallest share of a region a probe reads: smaller

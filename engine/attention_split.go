@@ -200,7 +200,8 @@ func prefetchRows(v *kvcache.View, p, n int, keys bool) {
 // take alpha 1). With GQA each call reads one KV head's short slice of
 // the rows, too little for the hardware prefetchers; the rows (all their
 // KV heads, in address order) are asked for eight ahead: the keys and
-// values of this tile, and the keys of the next one (next rows of it).
+// values of this tile, then the first keys of the next tile, whose length
+// is next.
 func (j *attnJob) tileStepF16(sc *fastScratch, v *kvcache.View, p0, rows, next int, q, m, l, acc []float32) {
 	c, f := j.c, j.fast
 	hd, hdv := c.HeadDim, c.HeadDimV
