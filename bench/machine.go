@@ -53,15 +53,14 @@ func (m Machine) String() string {
 		s += fmt.Sprintf(", memory read %.1f GB/s (%s)", m.MemReadGBs, how)
 	}
 	if lo, hi := m.MemReadProbedMinGBs, m.MemReadProbedMaxGBs; hi > 0 {
-		if m.MemReadGBs > 0 {
-			s += ";"
-		} else {
-			s += ","
+		r := fmt.Sprintf("%.1f", hi)
+		if l := fmt.Sprintf("%.1f", lo); l != r {
+			r = l + "-" + r
 		}
-		if fmt.Sprintf("%.1f", lo) == fmt.Sprintf("%.1f", hi) {
-			s += fmt.Sprintf(" memory read %.1f GB/s beside the tests (each row's BW %% uses its own)", hi)
+		if m.MemReadGBs > 0 { // some rows' models were too small to probe on
+			s += fmt.Sprintf("; %s GB/s probed beside the larger models' tests (their rows' BW %% use their own)", r)
 		} else {
-			s += fmt.Sprintf(" memory read %.1f-%.1f GB/s beside the tests (each row's BW %% uses its own)", lo, hi)
+			s += fmt.Sprintf(", memory read %s GB/s probed beside each test (each row's BW %% uses its own)", r)
 		}
 	}
 	return s

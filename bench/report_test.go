@@ -93,8 +93,12 @@ func TestProbedRows(t *testing.T) {
 	}
 	mach := testMachine
 	mach.MemReadGBs, mach.MemReadProbedMinGBs, mach.MemReadProbedMaxGBs = 0, lo, hi
-	if s := mach.String(); !strings.Contains(s, "memory read 20.0-25.0 GB/s beside the tests") {
+	if s := mach.String(); !strings.Contains(s, ", memory read 20.0-25.0 GB/s probed beside each test") {
 		t.Errorf("machine line %q", s)
+	}
+	mach.MemReadGBs, mach.MemReadProbedMinGBs = 30, hi
+	if s := mach.String(); !strings.Contains(s, "memory read 30.0 GB/s (measured); 25.0 GB/s probed beside the larger models' tests") {
+		t.Errorf("machine line with a measured figure too: %q", s)
 	}
 }
 
