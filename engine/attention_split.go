@@ -197,8 +197,8 @@ func prefetchRows(v *kvcache.View, p, n int, keys bool) {
 // cached positions p0..p0+rows-1 of an f16 cache, the rows read where
 // they are cached, eight at a time. Same arithmetic as tileStep on the
 // widened rows, so the same bits (the value rows after the first call
-// take alpha 1). With GQA each call reads one KV head's short slice of
-// the rows, too little for the hardware prefetchers; the rows (all their
+// take alpha 1). With GQA the kernels read one KV head's short slice of
+// the rows at a time, too little for the hardware prefetchers; the rows (all their
 // KV heads, in address order) are asked for eight ahead: the keys and
 // values of this tile, then the first keys of the next tile, whose length
 // is next.
@@ -206,13 +206,10 @@ func (j *attnJob) tileStepF16(sc *fastScratch, v *kvcache.View, p0, rows, next i
 	c, f := j.c, j.fast
 	hd, hdv := c.HeadDim, c.HeadDimV
 	kvDim, vDim := c.KVDim(), c.VDim()
-	// One call over every head, each reading its slice of the rows; with
-	// GQA one per KV head, whose query heads share its slice.
-	calls, heads, kHead, vHead := 1, c.Heads, hd, hdv
-	if group := c.Heads / c.KVHeads; group > 1 {
-		calls, heads, kHead, vHead = c.KVHeads, group, 0, 0
-	}
-	gqa := calls > 1
+	// One call over every head; each KV head's query heads (group of
+	// them) share its slice of the rows.
+	group := c.Heads / c.KVHeads
+	gqa := group > 1
 	for r := 0; r < rows; {
 		b, i := (p0+r)/v.BlockLen, (p0+r)%v.BlockLen
 		cnt := min(v.BlockLen-i, rows-r, directRows)
@@ -224,10 +221,7 @@ func (j *attnJob) tileStepF16(sc *fastScratch, v *kvcache.View, p0, rows, next i
 				prefetchRows(v, p0, rows, false)
 			}
 		}
-		for g := 0; g < calls; g++ {
-			h0 := g * heads
-			kernels.AttnScoresF16(sc.s[h0*f.tile+r:], f.tile, q[h0*hd:], kb[g*hd:], kvDim, kHead, heads, cnt, hd)
-		}
+		kernels.AttnScoresF16(sc.s[r:], f.tile, q, kb, kvDim, hd, group, c.Heads, cnt, hd)
 		r += cnt
 	}
 	j.capScores(sc.s, f.tile, c.Heads, rows)
@@ -244,10 +238,7 @@ func (j *attnJob) tileStepF16(sc *fastScratch, v *kvcache.View, p0, rows, next i
 				prefetchRows(v, p0+rows, next, true)
 			}
 		}
-		for g := 0; g < calls; g++ {
-			h0 := g * heads
-			kernels.AttnAccumVF16(acc[h0*hdv:], sc.s[h0*f.tile+r:], f.tile, vb[g*hdv:], vDim, vHead, heads, cnt, hdv, alpha[h0:])
-		}
+		kernels.AttnAccumVF16(acc, sc.s[r:], f.tile, vb, vDim, hdv, group, c.Heads, cnt, hdv, alpha)
 		alpha = sc.ones
 		r += cnt
 	}

@@ -13,50 +13,51 @@ import "github.com/gollm/gollm/quant"
 // exact), so the bits are the tile path's.
 
 // AttnScoresF16 is AttnScores with the key rows read from an f16 cache:
-// s[g*sStride+r] = q[g*dim:][:dim] · k[g*kHead+r*kStride:][:dim] for
-// every head g < heads and row r < rows (exactly rows: no padding rows
-// are read or written). kHead is 0 when the heads share their key rows
-// (GQA), the head size when each reads its own slice of the cached rows.
-// dim must be a multiple of 8.
-func AttnScoresF16(s []float32, sStride int, q []float32, k []uint16, kStride, kHead, heads, rows, dim int) {
+// s[g*sStride+r] = q[g*dim:][:dim] · k[(g/group)*kHead+r*kStride:][:dim]
+// for every head g < heads and row r < rows (exactly rows: no padding rows
+// are read or written). Each group of group consecutive heads shares its
+// slice of the cached rows (GQA; group 1: each head its own); kHead is the
+// distance between the slices (the head size; 0 repeats one slice). dim
+// must be a multiple of 8.
+func AttnScoresF16(s []float32, sStride int, q []float32, k []uint16, kStride, kHead, group, heads, rows, dim int) {
 	if heads <= 0 || rows <= 0 || dim <= 0 {
 		return
 	}
-	if dim%8 != 0 || sStride < rows || kStride < dim || kHead < 0 {
-		panic("kernels: AttnScoresF16 needs dim%8 == 0, sStride >= rows, kStride >= dim and kHead >= 0")
+	if dim%8 != 0 || sStride < rows || kStride < dim || kHead < 0 || group <= 0 {
+		panic("kernels: AttnScoresF16 needs dim%8 == 0, sStride >= rows, kStride >= dim, kHead >= 0 and group > 0")
 	}
 	_ = s[(heads-1)*sStride+rows-1]
 	_ = q[heads*dim-1]
-	_ = k[(heads-1)*kHead+(rows-1)*kStride+dim-1]
-	active.attnScoresF16(s, sStride, q, k, kStride, kHead, heads, rows, dim)
+	_ = k[(heads-1)/group*kHead+(rows-1)*kStride+dim-1]
+	active.attnScoresF16(s, sStride, q, k, kStride, kHead, group, heads, rows, dim)
 }
 
 // AttnAccumVF16 is AttnAccumV with the value rows read from an f16 cache:
 // acc[g*dim+d] = acc[g*dim+d]*alpha[g] + Σ_r p[g*pStride+r] *
-// v[g*vHead+r*vStride+d], the sum over r = 0..rows-1 in order, each step
-// one FMA (vHead as AttnScoresF16's kHead). dim must be a multiple of 8.
-// Rows split over several calls give one call's bits when the later calls
-// pass alpha 1.
-func AttnAccumVF16(acc, p []float32, pStride int, v []uint16, vStride, vHead, heads, rows, dim int, alpha []float32) {
+// v[(g/group)*vHead+r*vStride+d], the sum over r = 0..rows-1 in order,
+// each step one FMA (group and vHead as AttnScoresF16's). dim must be a
+// multiple of 8. Rows split over several calls give one call's bits when
+// the later calls pass alpha 1.
+func AttnAccumVF16(acc, p []float32, pStride int, v []uint16, vStride, vHead, group, heads, rows, dim int, alpha []float32) {
 	if heads <= 0 || dim <= 0 {
 		return
 	}
-	if dim%8 != 0 || rows < 0 || vHead < 0 || (rows > 0 && (pStride < rows || vStride < dim)) {
-		panic("kernels: AttnAccumVF16 needs dim%8 == 0, pStride >= rows, vStride >= dim and vHead >= 0")
+	if dim%8 != 0 || rows < 0 || vHead < 0 || group <= 0 || (rows > 0 && (pStride < rows || vStride < dim)) {
+		panic("kernels: AttnAccumVF16 needs dim%8 == 0, pStride >= rows, vStride >= dim, vHead >= 0 and group > 0")
 	}
 	_ = acc[heads*dim-1]
 	_ = alpha[heads-1]
 	if rows > 0 {
 		_ = p[(heads-1)*pStride+rows-1]
-		_ = v[(heads-1)*vHead+(rows-1)*vStride+dim-1]
+		_ = v[(heads-1)/group*vHead+(rows-1)*vStride+dim-1]
 	}
-	active.attnAccumVF16(acc, p, pStride, v, vStride, vHead, heads, rows, dim, alpha)
+	active.attnAccumVF16(acc, p, pStride, v, vStride, vHead, group, heads, rows, dim, alpha)
 }
 
 // attnScoresF16Generic is attnScoresGeneric's arithmetic on f16 rows.
-func attnScoresF16Generic(s []float32, sStride int, q []float32, k []uint16, kStride, kHead, heads, rows, dim int) {
+func attnScoresF16Generic(s []float32, sStride int, q []float32, k []uint16, kStride, kHead, group, heads, rows, dim int) {
 	for g := 0; g < heads; g++ {
-		qg, kg := q[g*dim:(g+1)*dim], k[g*kHead:]
+		qg, kg := q[g*dim:(g+1)*dim], k[g/group*kHead:]
 		for r := 0; r < rows; r++ {
 			kr := kg[r*kStride : r*kStride+dim]
 			var acc [8]float32
@@ -71,9 +72,9 @@ func attnScoresF16Generic(s []float32, sStride int, q []float32, k []uint16, kSt
 }
 
 // attnAccumVF16Generic is attnAccumVGeneric's arithmetic on f16 rows.
-func attnAccumVF16Generic(acc, p []float32, pStride int, v []uint16, vStride, vHead, heads, rows, dim int, alpha []float32) {
+func attnAccumVF16Generic(acc, p []float32, pStride int, v []uint16, vStride, vHead, group, heads, rows, dim int, alpha []float32) {
 	for g := 0; g < heads; g++ {
-		ag, pg, vg := acc[g*dim:(g+1)*dim], p[g*pStride:], v[g*vHead:]
+		ag, pg, vg := acc[g*dim:(g+1)*dim], p[g*pStride:], v[g/group*vHead:]
 		for d := range ag {
 			x := ag[d] * alpha[g]
 			for r := 0; r < rows; r++ {

@@ -7,27 +7,30 @@
 // loops of attnScoresAVX2 and attnAccumVAVX2 with each 8 elements of a row
 // widened by VCVTPH2PS where those load the f32 tile.
 
-// func attnScoresF16AVX2(s *float32, sStride int, q *float32, k *uint16, kStride, kHead, heads, groups, dim8 int)
-// For each head (its rows kHead bytes after the previous head's), groups
-// of eight rows kStride bytes apart: eight accumulators (one per row), one
-// query load, eight widenings and eight FMAs per 8 elements, then
-// attnScoresAVX2's transpose reduction into the eight scores. Strides in
-// bytes. The head's rows advance in the k argument slot (every register
-// is taken).
-TEXT ·attnScoresF16AVX2(SB), NOSPLIT, $0-72
+// func attnScoresF16AVX2(s *float32, sStride int, q *float32, k *uint16, kStride, kHead, group, heads, groups, dim8 int)
+// For each head (each group of group heads reading rows kHead bytes after
+// the previous group's), groups of eight rows kStride bytes apart: eight
+// accumulators (one per row), one query load, eight widenings and eight
+// FMAs per 8 elements, then attnScoresAVX2's transpose reduction into the
+// eight scores. Strides in bytes. The heads' rows advance in the k
+// argument slot and the heads left in the group in the frame (every
+// register is taken).
+TEXT ·attnScoresF16AVX2(SB), NOSPLIT, $8-80
 	MOVQ s+0(FP), DI
 	MOVQ sStride+8(FP), R8
 	MOVQ q+16(FP), SI
 	MOVQ kStride+32(FP), R11
 	LEAQ (R11)(R11*2), R12    // 3 rows
-	MOVQ heads+48(FP), R10
-	MOVQ dim8+64(FP), R15
+	MOVQ group+48(FP), AX
+	MOVQ AX, left-8(SP)
+	MOVQ heads+56(FP), R10
+	MOVQ dim8+72(FP), R15
 	SHLQ $5, R15              // bytes of one query
 
 sfhead:
 	MOVQ k+24(FP), DX         // this group's first row
 	MOVQ DI, R14              // its scores
-	MOVQ groups+56(FP), R9
+	MOVQ groups+64(FP), R9
 
 sfgroup:
 	VXORPS Y0, Y0, Y0
@@ -41,7 +44,7 @@ sfgroup:
 	MOVQ   DX, AX             // rows 0-3
 	LEAQ   (DX)(R11*4), BX    // rows 4-7
 	MOVQ   SI, R13
-	MOVQ   dim8+64(FP), CX
+	MOVQ   dim8+72(FP), CX
 
 sfdot:
 	VMOVUPS     (R13), Y8
@@ -77,27 +80,36 @@ sfdot:
 
 	ADDQ R8, DI
 	ADDQ R15, SI
+	DECQ left-8(SP)
+	JNZ  sfsame
+	MOVQ group+48(FP), AX
+	MOVQ AX, left-8(SP)
 	MOVQ kHead+40(FP), AX
-	ADDQ AX, k+24(FP)         // the next head's rows
+	ADDQ AX, k+24(FP)         // the next group's rows
+
+sfsame:
 	DECQ R10
 	JNZ  sfhead
 	VZEROUPPER
 	RET
 
-// func attnAccumVF16AVX2(acc *float32, dim8 int, p *float32, pStride int, v *uint16, vStride, vHead, heads, rows int, alpha *float32)
-// Per head (its rows vHead bytes after the previous head's), strips of 8
+// func attnAccumVF16AVX2(acc *float32, dim8 int, p *float32, pStride int, v *uint16, vStride, vHead, group, heads, rows int, alpha *float32)
+// Per head (each group of group heads reading rows vHead bytes after the
+// previous group's; the heads left in the group in the frame), strips of 8
 // vectors of the accumulator (then single vectors) held in registers while
 // every row's values of the strip are widened and take the row's weight;
 // each element's chain of FMAs is attnAccumVAVX2's. Strides in bytes;
 // rows > 0.
-TEXT ·attnAccumVF16AVX2(SB), NOSPLIT, $0-80
+TEXT ·attnAccumVF16AVX2(SB), NOSPLIT, $8-88
 	MOVQ acc+0(FP), DI
 	MOVQ p+16(FP), SI
 	MOVQ pStride+24(FP), R8
 	MOVQ vStride+40(FP), R11
 	MOVQ vHead+48(FP), R14
-	MOVQ heads+56(FP), R10
-	MOVQ alpha+72(FP), R13
+	MOVQ group+56(FP), AX
+	MOVQ AX, left-8(SP)
+	MOVQ heads+64(FP), R10
+	MOVQ alpha+80(FP), R13
 	MOVQ v+32(FP), R15        // the head's values in row 0
 
 avfhead:
@@ -117,7 +129,7 @@ avfs8:
 	VMULPS 160(AX), Y14, Y5
 	VMULPS 192(AX), Y14, Y6
 	VMULPS 224(AX), Y14, Y7
-	MOVQ rows+64(FP), CX
+	MOVQ rows+72(FP), CX
 	MOVQ R12, BX
 	MOVQ SI, DX
 
@@ -160,7 +172,7 @@ avfs1:
 	TESTQ R9, R9
 	JZ    avfnext
 	VMULPS 0(AX), Y14, Y0
-	MOVQ rows+64(FP), CX
+	MOVQ rows+72(FP), CX
 	MOVQ R12, BX
 	MOVQ SI, DX
 
@@ -183,8 +195,14 @@ avfnext:
 	SHLQ $5, AX
 	ADDQ AX, DI               // the next head's accumulator
 	ADDQ R8, SI
-	ADDQ R14, R15
 	ADDQ $4, R13
+	DECQ left-8(SP)
+	JNZ  avfsame
+	MOVQ group+56(FP), AX
+	MOVQ AX, left-8(SP)
+	ADDQ R14, R15             // the next group's values
+
+avfsame:
 	DECQ R10
 	JNZ  avfhead
 	VZEROUPPER

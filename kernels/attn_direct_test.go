@@ -19,20 +19,28 @@ func TestAttnDirectImplsBitExact(t *testing.T) {
 				for _, heads := range []int{1, 2, 3, 4, 5, 8, 11} {
 					sc := scales[r.IntN(3)]
 					q := randPadded(r, heads, dim, dim, r.IntN(4), sc)
-					kHead := r.IntN(2) * dim // shared rows (GQA) or a slice per head
-					kStride := max(heads*kHead, dim) + r.IntN(3)*8 + r.IntN(2)
+					group, kHead := directGroup(r, heads, dim)
+					kStride := max((heads+group-1)/group*kHead, dim) + r.IntN(3)*8 + r.IntN(2)
 					off := r.IntN(4)
-					k := randHalves(r, off+(heads-1)*kHead+(rows-1)*kStride+dim, 1/sc)[off:]
+					k := randHalves(r, off+(heads-1)/group*kHead+(rows-1)*kStride+dim, 1/sc)[off:]
 					sStride := rows + r.IntN(5)
 					a := make([]float32, heads*sStride+2)
 					for i := range a {
 						a[i] = -7 // must survive outside the scores
 					}
-					b := slices.Clone(a)
-					genericSet.attnScoresF16(a, sStride, q, k, kStride, kHead, heads, rows, dim)
-					s.attnScoresF16(b, sStride, q, k, kStride, kHead, heads, rows, dim)
+					b, c := slices.Clone(a), slices.Clone(a)
+					genericSet.attnScoresF16(a, sStride, q, k, kStride, kHead, group, heads, rows, dim)
+					s.attnScoresF16(b, sStride, q, k, kStride, kHead, group, heads, rows, dim)
 					if !sameBits(a, b) {
-						t.Errorf("%s AttnScoresF16 dim=%d rows=%d heads=%d kHead=%d differs", s.name, dim, rows, heads, kHead)
+						t.Errorf("%s AttnScoresF16 dim=%d rows=%d heads=%d group=%d kHead=%d differs", s.name, dim, rows, heads, group, kHead)
+					}
+					// The same as one call per group of heads over its rows.
+					for h0 := 0; h0 < heads; h0 += group {
+						n := min(group, heads-h0)
+						genericSet.attnScoresF16(c[h0*sStride:], sStride, q[h0*dim:], k[h0/group*kHead:], kStride, 0, n, n, rows, dim)
+					}
+					if !sameBits(a, c) {
+						t.Errorf("AttnScoresF16 dim=%d rows=%d heads=%d group=%d kHead=%d: not the per-group calls' scores", dim, rows, heads, group, kHead)
 					}
 				}
 			}
@@ -41,27 +49,42 @@ func TestAttnDirectImplsBitExact(t *testing.T) {
 			for _, rows := range []int{0, 1, 5, 16, 32} {
 				for _, heads := range []int{1, 3, 4, 6, 8} {
 					pStride := max(rows, 1) + r.IntN(8)
-					vHead := r.IntN(2) * dim
-					vStride := max(heads*vHead, dim) + r.IntN(3)*8 + r.IntN(2)
+					group, vHead := directGroup(r, heads, dim)
+					vStride := max((heads+group-1)/group*vHead, dim) + r.IntN(3)*8 + r.IntN(2)
 					acc := randPadded(r, heads, dim, dim, r.IntN(4), 3)
 					p := randPadded(r, heads, pStride, pStride, r.IntN(4), 1)
 					off := r.IntN(4)
-					v := randHalves(r, off+(heads-1)*vHead+max(rows-1, 0)*vStride+dim, scales[r.IntN(3)])[off:]
+					v := randHalves(r, off+(heads-1)/group*vHead+max(rows-1, 0)*vStride+dim, scales[r.IntN(3)])[off:]
 					alpha := make([]float32, heads)
 					for g := range alpha {
 						alpha[g] = []float32{1, 0, 0.3, float32(r.Float64())}[r.IntN(4)]
 					}
 					acc = append(acc, -7, -7, -7) // must survive
-					a, b := slices.Clone(acc), slices.Clone(acc)
-					genericSet.attnAccumVF16(a, p, pStride, v, vStride, vHead, heads, rows, dim, alpha)
-					s.attnAccumVF16(b, p, pStride, v, vStride, vHead, heads, rows, dim, alpha)
+					a, b, c := slices.Clone(acc), slices.Clone(acc), slices.Clone(acc)
+					genericSet.attnAccumVF16(a, p, pStride, v, vStride, vHead, group, heads, rows, dim, alpha)
+					s.attnAccumVF16(b, p, pStride, v, vStride, vHead, group, heads, rows, dim, alpha)
 					if !sameBits(a, b) {
-						t.Errorf("%s AttnAccumVF16 dim=%d rows=%d heads=%d vHead=%d differs", s.name, dim, rows, heads, vHead)
+						t.Errorf("%s AttnAccumVF16 dim=%d rows=%d heads=%d group=%d vHead=%d differs", s.name, dim, rows, heads, group, vHead)
+					}
+					for h0 := 0; h0 < heads; h0 += group {
+						n := min(group, heads-h0)
+						genericSet.attnAccumVF16(c[h0*dim:], p[h0*pStride:], pStride, v[h0/group*vHead:], vStride, 0, n, n, rows, dim, alpha[h0:])
+					}
+					if !sameBits(a, c) {
+						t.Errorf("AttnAccumVF16 dim=%d rows=%d heads=%d group=%d vHead=%d: not the per-group calls' sums", dim, rows, heads, group, vHead)
 					}
 				}
 			}
 		}
 	}
+}
+
+// directGroup picks how many heads share a slice of the cached rows (one,
+// all, or a group in between, not always dividing heads) and the slices'
+// distance (the head size, or 0: one slice for all).
+func directGroup(r *rand.Rand, heads, dim int) (group, stride int) {
+	group = []int{1, heads, max(1, heads/2), 2}[r.IntN(4)]
+	return group, []int{dim, dim, 0}[r.IntN(3)]
 }
 
 // TestAttnDirectMatchesTile: the f16-row kernels give the bits of the tile
@@ -86,7 +109,7 @@ func TestAttnDirectMatchesTile(t *testing.T) {
 			want := make([]float32, heads*rows8)
 			AttnScores(want, rows8, q, kt, heads, rows, dim)
 			got := make([]float32, heads*rows8)
-			AttnScoresF16(got, rows8, q, k, stride, 0, heads, rows, dim)
+			AttnScoresF16(got, rows8, q, k, stride, 0, heads, heads, rows, dim)
 			for g := 0; g < heads; g++ {
 				if !sameBits(want[g*rows8:g*rows8+rows], got[g*rows8:g*rows8+rows]) {
 					t.Errorf("dim=%d rows=%d: scores of head %d differ from the tile path's", dim, rows, g)
@@ -99,9 +122,9 @@ func TestAttnDirectMatchesTile(t *testing.T) {
 			wantAcc, gotAcc := slices.Clone(acc), slices.Clone(acc)
 			AttnAccumV(wantAcc, p, rows, vt, heads, rows, dim, alpha)
 			cut := rows / 2
-			AttnAccumVF16(gotAcc, p, rows, v, stride, 0, heads, cut, dim, alpha)
+			AttnAccumVF16(gotAcc, p, rows, v, stride, 0, heads, heads, cut, dim, alpha)
 			ones := []float32{1, 1, 1}[:heads]
-			AttnAccumVF16(gotAcc, p[cut:], rows, v[cut*stride:], stride, 0, heads, rows-cut, dim, ones)
+			AttnAccumVF16(gotAcc, p[cut:], rows, v[cut*stride:], stride, 0, heads, heads, rows-cut, dim, ones)
 			if !sameBits(wantAcc, gotAcc) {
 				t.Errorf("dim=%d rows=%d: accumulators differ from the tile path's", dim, rows)
 			}

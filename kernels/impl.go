@@ -105,8 +105,8 @@ type kernelSet struct {
 	attnSoftmax     func(s []float32, sStride, heads, rows int, scale float32, m, l, alpha []float32)
 	attnAccumV      func(acc, p []float32, pStride int, v []float32, heads, rows, dim int, alpha []float32)
 	// The same over rows read from an f16 cache (attn_direct.go).
-	attnScoresF16 func(s []float32, sStride int, q []float32, k []uint16, kStride, kHead, heads, rows, dim int)
-	attnAccumVF16 func(acc, p []float32, pStride int, v []uint16, vStride, vHead, heads, rows, dim int, alpha []float32)
+	attnScoresF16 func(s []float32, sStride int, q []float32, k []uint16, kStride, kHead, group, heads, rows, dim int)
+	attnAccumVF16 func(acc, p []float32, pStride int, v []uint16, vStride, vHead, group, heads, rows, dim int, alpha []float32)
 
 	// swiglu computes out[i] = siluVec(gate[i]) * up[i] for the first full
 	// groups of 8 and returns how many it did (a multiple of 8); it may stop
