@@ -198,10 +198,10 @@ func prefetchRows(v *kvcache.View, p, n int, keys bool) {
 // they are cached, eight at a time. Same arithmetic as tileStep on the
 // widened rows, so the same bits (the value rows after the first call
 // take alpha 1). With GQA the kernels read one KV head's short slice of
-// the rows at a time, too little for the hardware prefetchers; the rows (all their
-// KV heads, in address order) are asked for eight ahead: the keys and
-// values of this tile, then the first keys of the next tile, whose length
-// is next.
+// the rows at a time, too little for the hardware prefetchers; the rows
+// (all their KV heads, in address order) are asked for eight ahead: the
+// keys and values of this tile, then the first keys of the next tile,
+// whose length is next.
 func (j *attnJob) tileStepF16(sc *fastScratch, v *kvcache.View, p0, rows, next int, q, m, l, acc []float32) {
 	c, f := j.c, j.fast
 	hd, hdv := c.HeadDim, c.HeadDimV

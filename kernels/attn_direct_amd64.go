@@ -11,7 +11,7 @@ func fillAVX2AttnDirect(s *kernelSet) {
 }
 
 //go:noescape
-func attnScoresF16AVX2(s *float32, sStride int, q *float32, k *uint16, kStride, kHead, group, heads, groups, dim8 int)
+func attnScoresF16AVX2(s *float32, sStride int, q *float32, k *uint16, kStride, kHead, group, heads, rowGroups, dim8 int)
 
 //go:noescape
 func attnAccumVF16AVX2(acc *float32, dim8 int, p *float32, pStride int, v *uint16, vStride, vHead, group, heads, rows int, alpha *float32)

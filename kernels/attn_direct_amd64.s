@@ -7,13 +7,13 @@
 // loops of attnScoresAVX2 and attnAccumVAVX2 with each 8 elements of a row
 // widened by VCVTPH2PS where those load the f32 tile.
 
-// func attnScoresF16AVX2(s *float32, sStride int, q *float32, k *uint16, kStride, kHead, group, heads, groups, dim8 int)
+// func attnScoresF16AVX2(s *float32, sStride int, q *float32, k *uint16, kStride, kHead, group, heads, rowGroups, dim8 int)
 // For each head (each group of group heads reading rows kHead bytes after
-// the previous group's), groups of eight rows kStride bytes apart: eight
-// accumulators (one per row), one query load, eight widenings and eight
-// FMAs per 8 elements, then attnScoresAVX2's transpose reduction into the
-// eight scores. Strides in bytes. The heads' rows advance in the k
-// argument slot and the heads left in the group in the frame (every
+// the previous group's), rowGroups sets of eight rows kStride bytes apart:
+// eight accumulators (one per row), one query load, eight widenings and
+// eight FMAs per 8 elements, then attnScoresAVX2's transpose reduction
+// into the eight scores. Strides in bytes. The heads' rows advance in the
+// k argument slot and the heads left in the group in the frame (every
 // register is taken).
 TEXT ·attnScoresF16AVX2(SB), NOSPLIT, $8-80
 	MOVQ s+0(FP), DI
@@ -30,7 +30,7 @@ TEXT ·attnScoresF16AVX2(SB), NOSPLIT, $8-80
 sfhead:
 	MOVQ k+24(FP), DX         // this group's first row
 	MOVQ DI, R14              // its scores
-	MOVQ groups+64(FP), R9
+	MOVQ rowGroups+64(FP), R9
 
 sfgroup:
 	VXORPS Y0, Y0, Y0
