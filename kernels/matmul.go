@@ -21,6 +21,17 @@ import (
 // for F16 4096x11008 (Llama-2-7B's), 0.74-0.85x for BF16 and 0.87x for
 // Q8_0 4096x11008; 0.96-1.03x at 4096 columns. Below bigActBytes (Q8_0
 // at 2048 columns, F16 at 128 tokens) they gained nothing or lost 4-6%.
+//
+// Batches of two or three tokens (as many sequences decoded together) of
+// row-major weights take decode's layout instead (matmulJob.few): the
+// unit of rowTile rows, one sequential stream per thread, read from DRAM
+// at a fraction of decode's four streams, and each token's single-row
+// kernel waited on it; two F16 tokens took longer than two one-token
+// passes. On that Zen3 (MatMulStream's 5632x2048 matrices) BF16 2 and 3
+// tokens 2.45 and 3.72 ms -> 1.32 and 1.81 ms (one token: 0.96), Q6_K
+// 0.73 and 1.06 -> 0.67 and 0.87; TinyLlama --parallel 2 F16 7.9 -> 12.5
+// tok/s, Q8_0 17.9 -> 24.9, --parallel 3 BF16 8.0 -> 17.8 (alternating
+// builds). Packed types already read each group once for the whole quad.
 const (
 	rowTile    = 16
 	tokTile    = 32
@@ -50,10 +61,15 @@ type matmulJob struct {
 	tileRows int           // rows per dot2x4 call (2, 3 or 4)
 	// q8Rows, when set, converts the tiled rows of each row unit to Q8_0
 	// rows of q8Row bytes (into a buffer of bufs) that dot2x4 reads.
-	q8Rows   func(dst, src []byte)
-	q8Row    int
-	bufs     *rowBufs
-	prefill  bool
+	q8Rows  func(dst, src []byte)
+	q8Row   int
+	bufs    *rowBufs
+	prefill bool
+	// few: a batch of 2-3 tokens (no quad) of row-major weights, each
+	// group of four rows a quarter of the unit apart multiplied with
+	// dotR4 for every token in turn (decode's four streams; the later
+	// tokens find the rows in the core's caches).
+	few      bool
 	rowUnits int // rows per scheduling unit
 
 	// Packed weights (packed.go): groups of packRows rows, then tail rows
@@ -202,7 +218,17 @@ func (p *Pool) newMatmulJob(out []float32, w *Matrix, a *Acts) (matmulJob, int) 
 		// Each token in the one-token order: no multi-token kernels.
 		job.dot, job.dot4, job.dot8, job.dot2x4, job.dotQ, job.quadEnd = d1, nil, nil, nil, nil, 0
 	}
-	if job.prefill {
+	if job.prefill && a.NTok < 4 {
+		// dotR4 must be job.dot's four-row twin (the same bits per row).
+		job.dotR4 = active.vecDotR4[w.Type]
+		if w.tokenwise && active.vecDot1[w.Type] != nil {
+			job.dotR4 = active.vecDot1R4[w.Type]
+		}
+		job.few = job.dotR4 != nil
+	}
+	if job.few {
+		job.rowUnits = 4
+	} else if job.prefill {
 		job.rowUnits = prefillRowUnit(p, w.Rows, len(a.Data)+len(a.x4))
 		if job.dot2x4 != nil {
 			// A whole number of tiles per unit (15 rows for 3-row tiles).
@@ -224,6 +250,7 @@ func (p *Pool) newMatmulJob(out []float32, w *Matrix, a *Acts) (matmulJob, int) 
 			job.gUnits++
 		}
 		job.nquads = (a.NTok + 3) / 4
+		job.few = false
 		units = job.gUnits
 		if job.prefill {
 			units *= (job.nquads + quadTile - 1) / quadTile
@@ -262,6 +289,10 @@ func (j *matmulJob) run(lo, hi int) {
 	r0, r1 := lo*j.rowUnits, hi*j.rowUnits
 	if r1 > j.rows {
 		r1 = j.rows
+	}
+	if j.few {
+		j.runFew(r0, r1)
+		return
 	}
 	if !j.prefill {
 		a := j.a[:j.aRow]
@@ -351,6 +382,29 @@ func (j *matmulJob) run(lo, hi int) {
 					j.out[t*j.rows+r] = j.dotAt(t)(j.cols, wr, j.a[t*j.aRow:(t+1)*j.aRow])
 				}
 			}
+		}
+	}
+}
+
+// runFew computes rows [r0, r1) of a few-token batch: rows r, r+q, r+2q,
+// r+3q for every token (the first token reads them from DRAM in four
+// sequential streams, as decode does; the others from the caches), then
+// the rows left over row by row.
+func (j *matmulJob) runFew(r0, r1 int) {
+	r := r0
+	if q := (r1 - r0) / 4; q > 0 {
+		for ; r < r0+q; r++ {
+			w := j.w[r*j.wRow : (r+3*q+1)*j.wRow]
+			for t := 0; t < j.ntok; t++ {
+				j.dotR4(j.cols, w, q*j.wRow, j.a[t*j.aRow:(t+1)*j.aRow], j.out[t*j.rows+r:], q)
+			}
+		}
+		r = r0 + 4*q
+	}
+	for ; r < r1; r++ {
+		w := j.w[r*j.wRow : (r+1)*j.wRow]
+		for t := 0; t < j.ntok; t++ {
+			j.out[t*j.rows+r] = j.dot(j.cols, w, j.a[t*j.aRow:(t+1)*j.aRow])
 		}
 	}
 }

@@ -55,7 +55,14 @@ func TestMatMulBitExact(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				for _, ntok := range []int{1, 2, 4, 5, 11, 70} {
+				// A tokenwise twin (expert matrices): every token in the
+				// one-token order where that differs.
+				mt, err := NewMatrix(wt, sh.rows, cols, w)
+				if err != nil {
+					t.Fatal(err)
+				}
+				mt.SetTokenwise()
+				for _, ntok := range []int{1, 2, 3, 4, 5, 11, 70} {
 					x := randFloats(r, ntok*cols, []float32{1, 1e-3, 40}[ntok%3])
 					if ntok > 2 {
 						clear(x[cols : cols+bs]) // an all-zero activation block
@@ -78,6 +85,22 @@ func TestMatMulBitExact(t *testing.T) {
 								want := ref(cols, m.Row(row), ar)
 								if got := out[tok*sh.rows+row]; got != want {
 									t.Fatalf("%s %v %dx%d ntok=%d pool %d: out[tok %d, row %d] = %v, generic %v",
+										s.name, wt, sh.rows, cols, ntok, pi, tok, row, got, want)
+								}
+							}
+						}
+						if ntok > 5 {
+							continue
+						}
+						p.MatMul(out, mt, a)
+						for tok := 0; tok < ntok; tok++ {
+							ref := twinOf(s).tokenDot(wt, tok, ntok)
+							if d1 := twinOf(s).vecDot1[wt]; d1 != nil {
+								ref = d1 // the types whose one-token order differs
+							}
+							for row := 0; row < sh.rows; row++ {
+								if got, want := out[tok*sh.rows+row], ref(cols, m.Row(row), a.Row(tok)); got != want {
+									t.Fatalf("%s %v %dx%d ntok=%d pool %d, tokenwise: out[tok %d, row %d] = %v, generic %v",
 										s.name, wt, sh.rows, cols, ntok, pi, tok, row, got, want)
 								}
 							}
