@@ -91,8 +91,27 @@ func q4_0x8GemmAsm(nb int, w, a []byte, out []float32, ostride, ntok int) {
 		return
 	}
 	nb, pw, pa, po := packedArgs(nb, q4_0GroupBytes, q8_0QuadBytes, w, a, out, packRows)
+	if ntok == 1 {
+		// (Two gemvs ran 1.15x slower than the gemm: the first reads
+		// the group from DRAM without the gemm's prefetch.)
+		q4_0x8GemvAVX2(nb, pw, pa, po)
+		return
+	}
 	q4_0x8GemmAVX2(nb, pw, pa, po, ostride, ntok)
 }
+
+// gemvTokens is the most tokens of a quad that the AVX2 packed gemm
+// wrappers of Q5_0, Q3_K and Q5_K multiply one by one with their gemv (Q4_0
+// one token, Q4_K's gemm takes whole quads only): the gemm kernels
+// compute all four tokens whatever ntok, and in L1 one gemv costs 0.35-0.5
+// of a gemm (BenchmarkPacked, Zen3). Same bits: every token of the gemm
+// takes the gemv's steps, and the quad layouts put token t's fields 4t
+// bytes into their slots. A batch of 5-6 tokens (a quad, then one or two)
+// on that Zen3, 5632x2048 from DRAM: Q4_0 5 tokens 0.78-0.83 -> 0.53-0.62
+// ms, Q5_0 1.6 -> 1.23, Q3_K 1.15-1.25 -> 0.76-0.84, Q5_K 1.17-1.28 ->
+// 0.86-0.92; 6 tokens 0.88 -> 0.70, 1.76 -> 1.52, 1.03-1.23 -> 1.0,
+// 1.15-1.3 -> 1.05.
+const gemvTokens = 2
 
 // checkGemmOut checks that out holds ntok (1..4) runs of packRows outputs,
 // ostride apart.

@@ -41,6 +41,12 @@ func q3_Kx8GemmAsm(nb int, w, a []byte, out []float32, ostride, ntok int) {
 		return
 	}
 	nb, pw, pa, po := packedArgs(nb, q3_KGroupBytes, q8_KQuadBytes, w, a, out, packRows)
+	if ntok <= gemvTokens {
+		for t := 0; t < ntok; t++ {
+			q3_Kx8GemvAVX2(nb, pw, &a[4*t], &a[nb*q8_KQuadMain+4*t], &out[t*ostride])
+		}
+		return
+	}
 	q3_Kx8GemmAVX2(nb, pw, pa, q8_KSums(nb, a), po, ostride, ntok)
 }
 

@@ -39,5 +39,11 @@ func q5_Kx8GemmAsm(nb int, w, a []byte, out []float32, ostride, ntok int) {
 		return
 	}
 	nb, pw, pa, po := packedArgs(nb, q5_KGroupBytes, q8_KQuadBytes, w, a, out, packRows)
+	if ntok <= gemvTokens {
+		for t := 0; t < ntok; t++ {
+			q5_Kx8GemvAVX2(nb, pw, &a[4*t], &out[t*ostride])
+		}
+		return
+	}
 	q5_Kx8GemmAVX2(nb, pw, pa, po, ostride, ntok)
 }
