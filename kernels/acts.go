@@ -118,12 +118,12 @@ func (s *Scratch) Quantize(p *Pool, t ggml.Type, x []float32, ntok, cols int) *A
 	if qp := active.actQuad[at]; qp != nil && (ntok == 1 || !qp.decodeOnly) {
 		quads := (ntok + 3) / 4
 		ql := cols / blockElems(at) * qp.blockBytes
-		if cap(a.x4Buf) < quads*ql {
+		if cap(a.x4Buf) < quads*ql+quadSlack {
 			c := quads * ql
 			if m := (s.maxTok + 3) / 4 * (s.maxCols / blockElems(at) * qp.blockBytes); m > c {
 				c = m
 			}
-			a.x4Buf = make([]byte, c)
+			a.x4Buf = make([]byte, c+quadSlack)
 		}
 		a.x4, a.x4For = a.x4Buf[:quads*ql], qp
 		s.job.quad, s.job.x4, s.job.quadLen = qp, a.x4, ql
@@ -133,6 +133,12 @@ func (s *Scratch) Quantize(p *Pool, t ggml.Type, x []float32, ntok, cols int) *A
 	s.job = quantJob{}
 	return a
 }
+
+// quadSlack is the spare capacity after the quads: a kernel reading token
+// t of a quad as if it were token 0 (packedKernels.fewTokens) takes the
+// quad's bytes from offset 4t, which reslicing reaches only within the
+// capacity (it reads none of the spare bytes).
+const quadSlack = 16
 
 func mustRowBytes(t ggml.Type, cols int) int64 {
 	rb, err := ggml.RowBytes(t, int64(cols))

@@ -467,7 +467,19 @@ func (j *matmulJob) runPacked(lo, hi int) {
 		}
 		return
 	}
-	if g4 := j.pk.gemm4; g4 != nil && j.ntok == 4 {
+	if g4 := j.pk.gemv4; g4 != nil && j.ntok <= j.pk.fewTokens {
+		// Few tokens (units are groups): decode's four streams, groups
+		// u, u+q, u+2q, u+3q, for each token in turn (the later ones
+		// find the groups in the caches).
+		q := (min(hi, j.groups) - lo) / 4
+		for u := lo; u < lo+q; u++ {
+			w := j.pw[u*j.gBytes : (u+3*q+1)*j.gBytes]
+			for t := 0; t < j.ntok; t++ {
+				g4(j.nb, w, q*j.gBytes, j.px4[4*t:4*t+j.qBytes], j.out[t*j.rows+u*packRows:], q*packRows)
+			}
+		}
+		lo += 4 * q
+	} else if g4 := j.pk.gemm4; g4 != nil && j.ntok == 4 {
 		// One whole quad (units are groups): groups u, u+q, u+2q, u+3q.
 		q := (min(hi, j.groups) - lo) / 4
 		for u := lo; u < lo+q; u++ {

@@ -66,6 +66,17 @@ type packedKernels struct {
 	// gemm computes the eight rows against the tokens of the quad blocks at
 	// a: out[t*ostride+r] for the first ntok (1..4) tokens.
 	gemm func(nb int, w, a []byte, out []float32, ostride, ntok int)
+	// fewTokens, if not 0, is the most tokens of a batch that run token
+	// by token through gemv4 (decode's four streams; the later tokens find
+	// the groups in the caches) instead of gemm, which reads the groups in
+	// one stream. gemv and gemv4 must then read token t of a quad (in the
+	// order of a token left over after whole quads) from the quad's bytes
+	// at offset 4t, as if it were token 0. Worth it where gemm takes whole
+	// quads only and runs partial ones through gemv (AVX2 Q4_K: 2 and 3
+	// tokens from DRAM 0.60-0.69 and 0.72-0.88 ms -> 0.45-0.53 and
+	// 0.58-0.64 for 5632x2048 on a Zen3); the AVX2 gemm of the other types
+	// prefetches, and their 2-3 tokens ran 1.1-1.5x slower this way.
+	fewTokens int
 }
 
 // actPacker builds the quad layout of one activation type.

@@ -23,6 +23,7 @@ func fillAVX2Packed(s *kernelSet) {
 	s.packed[ggml.Q4_K] = &packedKernels{
 		groupBlockBytes: q4_KGroupBytes, pack: packQ4_KGroup, act: q8_KQuad,
 		gemv: q4_Kx8GemvAsm, gemv4: q4_Kx8Gemv4Asm, gemm: q4_Kx8GemmAsm,
+		fewTokens: 3,
 	}
 	s.packed[ggml.Q5_K] = &packedKernels{
 		groupBlockBytes: q5_KGroupBytes, pack: packQ5_KGroup, act: q8_KQuad,
