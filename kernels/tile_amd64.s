@@ -44,8 +44,8 @@
 // tile, waiting on those loads, ran 4-token matmuls at a third of decode's
 // weight stream (BenchmarkMatMulStream Q8_0 tok4 on that Zen3: 1.69-1.74
 // -> 1.03-1.21 ms, prefetching 0.5/1/2/4/8 KiB ahead: 4 KiB best;
-// TinyLlama Q8_0 --parallel 4 28.0 -> 41.3 tok/s; pp512 unchanged or
-// better, 44.4 -> 50.1 in three alternating runs).
+// TinyLlama Q8_0 --parallel 4 28.0 -> 41.3 tok/s; pp512 unchanged: 0.99x
+// over four alternating runs, after a first three read 1.13x).
 
 // Constants of the Q5_0 decoding (ggml's bytes_from_bits_32 and the
 // nibble masks): +0 the shuffle sending byte i/8 of a broadcast uint32 to
