@@ -222,20 +222,15 @@ func (p *Pool) newMatmulJob(out []float32, w *Matrix, a *Acts) (matmulJob, int) 
 		job.dot2x4 = active.vecDot2x4[ggml.Q8_0]
 	}
 	if d1 := active.vecDot1[w.Type]; d1 != nil && job.prefill && w.tokenwise {
-		// Each token in the one-token order: no multi-token kernels.
+		// Each token in the one-token order: no multi-token kernels, and
+		// dotR4 its four-row twin.
 		job.dot, job.dot4, job.dot8, job.dot2x4, job.dotQ, job.quadEnd = d1, nil, nil, nil, nil, 0
+		job.dotR4 = active.vecDot1R4[w.Type]
 	}
-	if job.prefill && a.NTok < 4 {
-		// dotR4 must be job.dot's four-row twin (the same bits per row).
-		job.dotR4 = active.vecDotR4[w.Type]
-		if w.tokenwise && active.vecDot1[w.Type] != nil {
-			job.dotR4 = active.vecDot1R4[w.Type]
-		}
-		job.few = job.dotR4 != nil
-	}
-	if job.few {
-		job.rowUnits = 4
-	} else if job.prefill {
+	mp := w.packedFor(p)
+	packed := mp != nil && a.x4For == mp.kern.act
+	job.few = job.prefill && a.NTok < 4 && !packed && job.dotR4 != nil
+	if job.prefill && !job.few {
 		job.rowUnits = prefillRowUnit(p, w.Rows, len(a.Data)+len(a.x4))
 		if job.dot2x4 != nil {
 			// A whole number of tiles per unit (15 rows for 3-row tiles).
@@ -245,7 +240,7 @@ func (p *Pool) newMatmulJob(out []float32, w *Matrix, a *Acts) (matmulJob, int) 
 		job.rowUnits = 4
 	}
 	units := (job.rows + job.rowUnits - 1) / job.rowUnits
-	if mp := w.packedFor(p); mp != nil && a.x4For == mp.kern.act {
+	if packed {
 		k := mp.kern
 		job.pk, job.pw, job.px4 = k, mp.data, a.x4
 		job.groups = mp.rows / packRows
@@ -257,7 +252,6 @@ func (p *Pool) newMatmulJob(out []float32, w *Matrix, a *Acts) (matmulJob, int) 
 			job.gUnits++
 		}
 		job.nquads = (a.NTok + 3) / 4
-		job.few = false
 		units = job.gUnits
 		if job.prefill {
 			units *= (job.nquads + quadTile - 1) / quadTile
