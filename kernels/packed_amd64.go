@@ -37,6 +37,12 @@ func q4_0x8GemvAVX2(nb int, w, a *byte, out *float32)
 //go:noescape
 func q4_0x8GemmAVX2(nb int, w, a *byte, out *float32, ostride, ntok int)
 
+//go:noescape
+func q4_0x8Gemm3AVX2(nb int, w, a *byte, out *float32, ostride, ntok int)
+
+//go:noescape
+func q4_0x8Gemm2AVX2(nb int, w, a *byte, out *float32, ostride, ntok int)
+
 // packedArgs checks that w holds nb block columns of a group, a of a quad and
 // out n outputs (a panic here is a programmer error, as an index out of
 // range).
@@ -92,20 +98,28 @@ func q4_0x8GemmAsm(nb int, w, a []byte, out []float32, ostride, ntok int) {
 		return
 	}
 	nb, pw, pa, po := packedArgs(nb, q4_0GroupBytes, q8_0QuadBytes, w, a, out, packRows)
-	if ntok == 1 {
-		// (For two tokens the gemm: two gemvs ran the 5632x2048 matmul
-		// 1.15x slower and TinyLlama --parallel 2 at 0.77x.)
+	// One token the gemv; two or three a gemm that computes only those
+	// (the four-token one costs a whole quad whatever ntok). On an AMD
+	// EPYC Zen3, TinyLlama Q4_0 --parallel 2/3/6: 52.3/69.5/75.0 ->
+	// 59.3/77.8/90.4 tok/s (medians of 4 alternating runs). Two gemvs
+	// instead ran --parallel 2 at 0.77x.
+	switch ntok {
+	case 1:
 		q4_0x8GemvAVX2(nb, pw, pa, po)
-		return
+	case 2:
+		q4_0x8Gemm2AVX2(nb, pw, pa, po, ostride, ntok)
+	case 3:
+		q4_0x8Gemm3AVX2(nb, pw, pa, po, ostride, ntok)
+	default:
+		q4_0x8GemmAVX2(nb, pw, pa, po, ostride, ntok)
 	}
-	q4_0x8GemmAVX2(nb, pw, pa, po, ostride, ntok)
 }
 
 // gemvTokens is the most tokens of a quad that the AVX2 packed gemm
 // wrappers of Q5_0, Q3_K and Q5_K multiply one by one with their gemv (Q4_0
-// one token, Q4_K's gemm takes whole quads only): the gemm kernels
-// compute all four tokens whatever ntok, and in L1 one gemv costs 0.35-0.5
-// of a gemm (BenchmarkPacked, Zen3). Same bits: every token of the gemm
+// one token and a gemm of two or three, Q4_K's gemm takes whole quads
+// only): their gemm kernels compute all four tokens whatever ntok, and in
+// L1 one gemv costs 0.35-0.5 of a gemm (BenchmarkPacked, Zen3). Same bits: every token of the gemm
 // takes the gemv's steps, and the quad layouts put token t's fields 4t
 // bytes into their slots. A batch of 5-6 tokens (a quad, then one or two)
 // on that Zen3, 5632x2048 from DRAM: Q4_0 5 tokens 0.78-0.83 -> 0.53-0.62

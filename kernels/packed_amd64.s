@@ -178,10 +178,62 @@ q40gv4done:
 	VZEROUPPER
 	RET
 
-// Q4_0 x Q8_0, one group of eight rows against the four tokens of the
-// quads: out[t*ostride+r] for t < ntok. Y0-Y3 are the tokens' int16 then int32 block sums,
-// Y8-Y11 their float accumulators; the nibbles of each piece are unpacked
-// once for the four tokens.
+// Q4_0 x Q8_0, one group of eight rows against the first two, three or
+// four tokens of the quads: out[t*ostride+r] for t < ntok. Y0-Y3 are the
+// tokens' int16 then int32 block sums, Y8-Y11 their float accumulators;
+// the nibbles of each piece are unpacked once for the tokens. Each token
+// takes the same steps in every variant (the gemv's, Q40_GV_COL), so the
+// variants differ only in how many tokens share the unpacking: a batch
+// of two or three tokens (as many sequences decoded together) no longer
+// pays for four.
+
+// Token k's products with the first piece of a block column (its int16
+// sums start in YS).
+#define Q40_GM_FIRST(k, YS) \
+	VPBROADCASTD 32+4*k(DI), Y6 \
+	VPMADDUBSW   Y6, Y4, YS     \
+	VPBROADCASTD 96+4*k(DI), Y14 \
+	VPMADDUBSW   Y14, Y5, Y7    \
+	VPADDW       Y7, YS, YS
+
+// Token k's products with piece c (1..3) added to YS.
+#define Q40_GM_PIECE(k, YS, c) \
+	VPBROADCASTD 32+16*c+4*k(DI), Y6 \
+	VPMADDUBSW   Y6, Y4, Y6  \
+	VPADDW       Y6, YS, YS  \
+	VPBROADCASTD 96+16*c+4*k(DI), Y14 \
+	VPMADDUBSW   Y14, Y5, Y7 \
+	VPADDW       Y7, YS, YS
+
+// Token k's block sum (YS) scaled into its float accumulator YF; Y12
+// holds the rows' scales.
+#define Q40_GM_FLOAT(k, YS, YF) \
+	VPMADDWD     Y13, YS, YS   \
+	VPBROADCASTD 16+4*k(DI), Y6 \
+	VPSLLD       $3, Y6, Y6   \
+	VPSUBD       Y6, YS, YS   \
+	VCVTDQ2PS    YS, YS       \
+	VBROADCASTSS 4*k(DI), Y7  \
+	VMULPS       Y7, Y12, Y7  \
+	VMULPS       Y7, YS, YS   \
+	VADDPS       YS, YF, YF
+
+#define Q40_GM_ZERO \
+	PK_CONSTS           \
+	VXORPS Y8, Y8, Y8   \
+	VXORPS Y9, Y9, Y9   \
+	VXORPS Y10, Y10, Y10 \
+	VXORPS Y11, Y11, Y11
+
+#define Q40_GM_PREFETCH \
+	PREFETCHT0 PKPF(SI)     \
+	PREFETCHT0 PKPF+64(SI)  \
+	PREFETCHT0 PKPF+128(SI)
+
+#define Q40_GM_NEXT \
+	ADDQ $144, SI \
+	ADDQ $160, DI \
+	DECQ CX
 
 // func q4_0x8GemmAVX2(nb int, w, a *byte, out *float32, ostride, ntok int)
 TEXT ·q4_0x8GemmAVX2(SB), NOSPLIT, $0-48
@@ -189,158 +241,115 @@ TEXT ·q4_0x8GemmAVX2(SB), NOSPLIT, $0-48
 	MOVQ w+8(FP), SI
 	MOVQ a+16(FP), DI
 	MOVQ out+24(FP), DX
-	PK_CONSTS
-	VXORPS Y8, Y8, Y8
-	VXORPS Y9, Y9, Y9
-	VXORPS Y10, Y10, Y10
-	VXORPS Y11, Y11, Y11
-	TESTQ  CX, CX
-	JZ     q40gmdone
+	Q40_GM_ZERO
+	TESTQ CX, CX
+	JZ    q40gmdone
 
 q40gmloop:
-	PREFETCHT0 PKPF(SI)
-	PREFETCHT0 PKPF+64(SI)
-	PREFETCHT0 PKPF+128(SI)
+	Q40_GM_PREFETCH
 	PK_NIBBLES(16(SI))
-	VPBROADCASTD 32(DI), Y6
-	VPMADDUBSW   Y6, Y4, Y0
-	VPBROADCASTD 96(DI), Y14
-	VPMADDUBSW   Y14, Y5, Y7
-	VPADDW       Y7, Y0, Y0
-	VPBROADCASTD 36(DI), Y6
-	VPMADDUBSW   Y6, Y4, Y1
-	VPBROADCASTD 100(DI), Y14
-	VPMADDUBSW   Y14, Y5, Y7
-	VPADDW       Y7, Y1, Y1
-	VPBROADCASTD 40(DI), Y6
-	VPMADDUBSW   Y6, Y4, Y2
-	VPBROADCASTD 104(DI), Y14
-	VPMADDUBSW   Y14, Y5, Y7
-	VPADDW       Y7, Y2, Y2
-	VPBROADCASTD 44(DI), Y6
-	VPMADDUBSW   Y6, Y4, Y3
-	VPBROADCASTD 108(DI), Y14
-	VPMADDUBSW   Y14, Y5, Y7
-	VPADDW       Y7, Y3, Y3
+	Q40_GM_FIRST(0, Y0)
+	Q40_GM_FIRST(1, Y1)
+	Q40_GM_FIRST(2, Y2)
+	Q40_GM_FIRST(3, Y3)
 	PK_NIBBLES(48(SI))
-	VPBROADCASTD 48(DI), Y6
-	VPMADDUBSW   Y6, Y4, Y6
-	VPADDW       Y6, Y0, Y0
-	VPBROADCASTD 112(DI), Y14
-	VPMADDUBSW   Y14, Y5, Y7
-	VPADDW       Y7, Y0, Y0
-	VPBROADCASTD 52(DI), Y6
-	VPMADDUBSW   Y6, Y4, Y6
-	VPADDW       Y6, Y1, Y1
-	VPBROADCASTD 116(DI), Y14
-	VPMADDUBSW   Y14, Y5, Y7
-	VPADDW       Y7, Y1, Y1
-	VPBROADCASTD 56(DI), Y6
-	VPMADDUBSW   Y6, Y4, Y6
-	VPADDW       Y6, Y2, Y2
-	VPBROADCASTD 120(DI), Y14
-	VPMADDUBSW   Y14, Y5, Y7
-	VPADDW       Y7, Y2, Y2
-	VPBROADCASTD 60(DI), Y6
-	VPMADDUBSW   Y6, Y4, Y6
-	VPADDW       Y6, Y3, Y3
-	VPBROADCASTD 124(DI), Y14
-	VPMADDUBSW   Y14, Y5, Y7
-	VPADDW       Y7, Y3, Y3
+	Q40_GM_PIECE(0, Y0, 1)
+	Q40_GM_PIECE(1, Y1, 1)
+	Q40_GM_PIECE(2, Y2, 1)
+	Q40_GM_PIECE(3, Y3, 1)
 	PK_NIBBLES(80(SI))
-	VPBROADCASTD 64(DI), Y6
-	VPMADDUBSW   Y6, Y4, Y6
-	VPADDW       Y6, Y0, Y0
-	VPBROADCASTD 128(DI), Y14
-	VPMADDUBSW   Y14, Y5, Y7
-	VPADDW       Y7, Y0, Y0
-	VPBROADCASTD 68(DI), Y6
-	VPMADDUBSW   Y6, Y4, Y6
-	VPADDW       Y6, Y1, Y1
-	VPBROADCASTD 132(DI), Y14
-	VPMADDUBSW   Y14, Y5, Y7
-	VPADDW       Y7, Y1, Y1
-	VPBROADCASTD 72(DI), Y6
-	VPMADDUBSW   Y6, Y4, Y6
-	VPADDW       Y6, Y2, Y2
-	VPBROADCASTD 136(DI), Y14
-	VPMADDUBSW   Y14, Y5, Y7
-	VPADDW       Y7, Y2, Y2
-	VPBROADCASTD 76(DI), Y6
-	VPMADDUBSW   Y6, Y4, Y6
-	VPADDW       Y6, Y3, Y3
-	VPBROADCASTD 140(DI), Y14
-	VPMADDUBSW   Y14, Y5, Y7
-	VPADDW       Y7, Y3, Y3
+	Q40_GM_PIECE(0, Y0, 2)
+	Q40_GM_PIECE(1, Y1, 2)
+	Q40_GM_PIECE(2, Y2, 2)
+	Q40_GM_PIECE(3, Y3, 2)
 	PK_NIBBLES(112(SI))
-	VPBROADCASTD 80(DI), Y6
-	VPMADDUBSW   Y6, Y4, Y6
-	VPADDW       Y6, Y0, Y0
-	VPBROADCASTD 144(DI), Y14
-	VPMADDUBSW   Y14, Y5, Y7
-	VPADDW       Y7, Y0, Y0
-	VPBROADCASTD 84(DI), Y6
-	VPMADDUBSW   Y6, Y4, Y6
-	VPADDW       Y6, Y1, Y1
-	VPBROADCASTD 148(DI), Y14
-	VPMADDUBSW   Y14, Y5, Y7
-	VPADDW       Y7, Y1, Y1
-	VPBROADCASTD 88(DI), Y6
-	VPMADDUBSW   Y6, Y4, Y6
-	VPADDW       Y6, Y2, Y2
-	VPBROADCASTD 152(DI), Y14
-	VPMADDUBSW   Y14, Y5, Y7
-	VPADDW       Y7, Y2, Y2
-	VPBROADCASTD 92(DI), Y6
-	VPMADDUBSW   Y6, Y4, Y6
-	VPADDW       Y6, Y3, Y3
-	VPBROADCASTD 156(DI), Y14
-	VPMADDUBSW   Y14, Y5, Y7
-	VPADDW       Y7, Y3, Y3
-	VCVTPH2PS    (SI), Y12
-	VPMADDWD     Y13, Y0, Y0
-	VPBROADCASTD 16(DI), Y6
-	VPSLLD       $3, Y6, Y6
-	VPSUBD       Y6, Y0, Y0
-	VCVTDQ2PS    Y0, Y0
-	VBROADCASTSS 0(DI), Y7
-	VMULPS       Y7, Y12, Y7
-	VMULPS       Y7, Y0, Y0
-	VADDPS       Y0, Y8, Y8
-	VPMADDWD     Y13, Y1, Y1
-	VPBROADCASTD 20(DI), Y6
-	VPSLLD       $3, Y6, Y6
-	VPSUBD       Y6, Y1, Y1
-	VCVTDQ2PS    Y1, Y1
-	VBROADCASTSS 4(DI), Y7
-	VMULPS       Y7, Y12, Y7
-	VMULPS       Y7, Y1, Y1
-	VADDPS       Y1, Y9, Y9
-	VPMADDWD     Y13, Y2, Y2
-	VPBROADCASTD 24(DI), Y6
-	VPSLLD       $3, Y6, Y6
-	VPSUBD       Y6, Y2, Y2
-	VCVTDQ2PS    Y2, Y2
-	VBROADCASTSS 8(DI), Y7
-	VMULPS       Y7, Y12, Y7
-	VMULPS       Y7, Y2, Y2
-	VADDPS       Y2, Y10, Y10
-	VPMADDWD     Y13, Y3, Y3
-	VPBROADCASTD 28(DI), Y6
-	VPSLLD       $3, Y6, Y6
-	VPSUBD       Y6, Y3, Y3
-	VCVTDQ2PS    Y3, Y3
-	VBROADCASTSS 12(DI), Y7
-	VMULPS       Y7, Y12, Y7
-	VMULPS       Y7, Y3, Y3
-	VADDPS       Y3, Y11, Y11
-	ADDQ         $144, SI
-	ADDQ         $160, DI
-	DECQ         CX
-	JNZ          q40gmloop
+	Q40_GM_PIECE(0, Y0, 3)
+	Q40_GM_PIECE(1, Y1, 3)
+	Q40_GM_PIECE(2, Y2, 3)
+	Q40_GM_PIECE(3, Y3, 3)
+	VCVTPH2PS (SI), Y12
+	Q40_GM_FLOAT(0, Y0, Y8)
+	Q40_GM_FLOAT(1, Y1, Y9)
+	Q40_GM_FLOAT(2, Y2, Y10)
+	Q40_GM_FLOAT(3, Y3, Y11)
+	Q40_GM_NEXT
+	JNZ q40gmloop
 
 q40gmdone:
 	PK_STORE4(q40gmret)
+
+// func q4_0x8Gemm3AVX2(nb int, w, a *byte, out *float32, ostride, ntok int)
+// Tokens 0-2 (ntok 3).
+TEXT ·q4_0x8Gemm3AVX2(SB), NOSPLIT, $0-48
+	MOVQ nb+0(FP), CX
+	MOVQ w+8(FP), SI
+	MOVQ a+16(FP), DI
+	MOVQ out+24(FP), DX
+	Q40_GM_ZERO
+	TESTQ CX, CX
+	JZ    q40gm3done
+
+q40gm3loop:
+	Q40_GM_PREFETCH
+	PK_NIBBLES(16(SI))
+	Q40_GM_FIRST(0, Y0)
+	Q40_GM_FIRST(1, Y1)
+	Q40_GM_FIRST(2, Y2)
+	PK_NIBBLES(48(SI))
+	Q40_GM_PIECE(0, Y0, 1)
+	Q40_GM_PIECE(1, Y1, 1)
+	Q40_GM_PIECE(2, Y2, 1)
+	PK_NIBBLES(80(SI))
+	Q40_GM_PIECE(0, Y0, 2)
+	Q40_GM_PIECE(1, Y1, 2)
+	Q40_GM_PIECE(2, Y2, 2)
+	PK_NIBBLES(112(SI))
+	Q40_GM_PIECE(0, Y0, 3)
+	Q40_GM_PIECE(1, Y1, 3)
+	Q40_GM_PIECE(2, Y2, 3)
+	VCVTPH2PS (SI), Y12
+	Q40_GM_FLOAT(0, Y0, Y8)
+	Q40_GM_FLOAT(1, Y1, Y9)
+	Q40_GM_FLOAT(2, Y2, Y10)
+	Q40_GM_NEXT
+	JNZ q40gm3loop
+
+q40gm3done:
+	PK_STORE4(q40gm3ret)
+
+// func q4_0x8Gemm2AVX2(nb int, w, a *byte, out *float32, ostride, ntok int)
+// Tokens 0-1 (ntok 2).
+TEXT ·q4_0x8Gemm2AVX2(SB), NOSPLIT, $0-48
+	MOVQ nb+0(FP), CX
+	MOVQ w+8(FP), SI
+	MOVQ a+16(FP), DI
+	MOVQ out+24(FP), DX
+	Q40_GM_ZERO
+	TESTQ CX, CX
+	JZ    q40gm2done
+
+q40gm2loop:
+	Q40_GM_PREFETCH
+	PK_NIBBLES(16(SI))
+	Q40_GM_FIRST(0, Y0)
+	Q40_GM_FIRST(1, Y1)
+	PK_NIBBLES(48(SI))
+	Q40_GM_PIECE(0, Y0, 1)
+	Q40_GM_PIECE(1, Y1, 1)
+	PK_NIBBLES(80(SI))
+	Q40_GM_PIECE(0, Y0, 2)
+	Q40_GM_PIECE(1, Y1, 2)
+	PK_NIBBLES(112(SI))
+	Q40_GM_PIECE(0, Y0, 3)
+	Q40_GM_PIECE(1, Y1, 3)
+	VCVTPH2PS (SI), Y12
+	Q40_GM_FLOAT(0, Y0, Y8)
+	Q40_GM_FLOAT(1, Y1, Y9)
+	Q40_GM_NEXT
+	JNZ q40gm2loop
+
+q40gm2done:
+	PK_STORE4(q40gm2ret)
 
 // Q4_K x Q8_K, one group of eight rows (layouts: q4_KGroupBytes and
 // q8_KQuad in packed_q8.go).
