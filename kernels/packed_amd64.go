@@ -115,18 +115,16 @@ func q4_0x8GemmAsm(nb int, w, a []byte, out []float32, ostride, ntok int) {
 	}
 }
 
-// gemvTokens is the most tokens of a quad that the AVX2 packed gemm
-// wrappers of Q5_0, Q3_K and Q5_K multiply one by one with their gemv (Q4_0
-// one token and a gemm of two or three, Q4_K's gemm takes whole quads
-// only): their gemm kernels compute all four tokens whatever ntok, and in
-// L1 one gemv costs 0.35-0.5 of a gemm (BenchmarkPacked, Zen3). Same bits: every token of the gemm
-// takes the gemv's steps, and the quad layouts put token t's fields 4t
-// bytes into their slots. A batch of 5-6 tokens (a quad, then one or two)
-// on that Zen3, 5632x2048 from DRAM: Q4_0 5 tokens 0.78-0.83 -> 0.53-0.62
-// ms, Q5_0 1.6 -> 1.23, Q3_K 1.15-1.25 -> 0.76-0.84, Q5_K 1.17-1.28 ->
-// 0.86-0.92; 6 tokens 0.88 -> 0.70, 1.76 -> 1.52, 1.03-1.23 -> 1.0,
-// 1.15-1.3 -> 1.05.
-const gemvTokens = 2
+// Partial quads. The AVX2 packed gemms of Q4_0, Q5_0, Q3_K and Q5_K come
+// in two-, three- and four-token variants, and one token takes the gemv:
+// the four-token gemm computes all four tokens whatever ntok, and in L1
+// one gemv costs 0.35-0.5 of it (BenchmarkPacked, Zen3). Same bits: every
+// token of a gemm takes the gemv's steps, and the quad layouts put token
+// t's fields 4t bytes into their slots. (Q4_K's gemm takes whole quads
+// only; its few-token batches run gemv4 per token, packedKernels.fewTokens.)
+// Gemvs for the one or two tokens after a quad, on that Zen3, 5632x2048
+// from DRAM: Q4_0 5 tokens 0.78-0.83 -> 0.53-0.62 ms, Q5_0 1.6 -> 1.23,
+// Q3_K 1.15-1.25 -> 0.76-0.84, Q5_K 1.17-1.28 -> 0.86-0.92.
 
 // checkGemmOut checks that out holds ntok (1..4) runs of packRows outputs,
 // ostride apart.

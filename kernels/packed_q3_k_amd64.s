@@ -182,82 +182,122 @@
 	ANDQ $128, R14
 
 
-// Q3K_LANE4 adds lane g of the block column of the group at SI for the
-// four tokens of the quad block at DI, each piece unpacked once, into token
-// t's lanes at 384+256t(SP). Y0-Y3 are the tokens' int32 lanes, Y10-Y12
-// the lane's planes; Y4-Y9 scratch.
+// The gemm's lanes: lane g of the block column of the group at SI for the
+// first two, three or four tokens of the quad block at DI, each piece
+// unpacked once for them, into token t's lanes at 384+256t(SP). Yt (Y0-Y3)
+// are the tokens' int32 lanes, Y10-Y12 the lane's planes; Y4-Y9 scratch.
+
+// Token t's products with piece 0, its lanes started in Yt.
+#define Q3K_T0(t, Yt) \
+	Q3K_PROD(Y4, Y5, 80+4*t, 4*t, Y8, Y9) \
+	Q3K_MADD0(0, Y8, Yt)
+
+// Token t's products with a later piece (slots at slot, sums at sum, scale
+// pairs at sc) added to Yt.
+#define Q3K_T(t, Yt, slot, sum, sc) \
+	Q3K_PROD(Y4, Y5, slot+4*t, sum+4*t, Y8, Y9) \
+	Q3K_MADD(sc, Y8, Yt)
+
+// Token t's lanes Yt times its d_w*d_a into its float lanes.
+#define Q3K_F(t, Yt) \
+	VCVTDQ2PS   Yt, Yt \
+	VMOVUPS     384+256*t(SP)(R12*1), Y8 \
+	VFMADD231PS 256+32*t(SP), Yt, Y8 \
+	VMOVUPS     Y8, 384+256*t(SP)(R12*1)
+
+#define Q3K_LANE2 \
+	Q3K_PLANES(SI, Y10, Y11, Y12) \
+	Q3K_U0(Y10, Y4, Y5) \
+	Q3K_T0(0, Y0) \
+	Q3K_T0(1, Y1) \
+	Q3K_U1(Y10, Y11, Y12, Y4, Y5, Y6, Y7) \
+	Q3K_T(0, Y0, 336, 128, 32) \
+	Q3K_T(1, Y1, 336, 128, 32) \
+	Q3K_U2(Y11, Y12, Y4, Y5, Y6, Y7) \
+	Q3K_T(0, Y0, 592, 256, 64) \
+	Q3K_T(1, Y1, 592, 256, 64) \
+	Q3K_U3(Y12, Y4, Y5) \
+	Q3K_T(0, Y0, 848, 384, 96) \
+	Q3K_T(1, Y1, 848, 384, 96) \
+	Q3K_F(0, Y0) \
+	Q3K_F(1, Y1)
+
+#define Q3K_LANE3 \
+	Q3K_PLANES(SI, Y10, Y11, Y12) \
+	Q3K_U0(Y10, Y4, Y5) \
+	Q3K_T0(0, Y0) \
+	Q3K_T0(1, Y1) \
+	Q3K_T0(2, Y2) \
+	Q3K_U1(Y10, Y11, Y12, Y4, Y5, Y6, Y7) \
+	Q3K_T(0, Y0, 336, 128, 32) \
+	Q3K_T(1, Y1, 336, 128, 32) \
+	Q3K_T(2, Y2, 336, 128, 32) \
+	Q3K_U2(Y11, Y12, Y4, Y5, Y6, Y7) \
+	Q3K_T(0, Y0, 592, 256, 64) \
+	Q3K_T(1, Y1, 592, 256, 64) \
+	Q3K_T(2, Y2, 592, 256, 64) \
+	Q3K_U3(Y12, Y4, Y5) \
+	Q3K_T(0, Y0, 848, 384, 96) \
+	Q3K_T(1, Y1, 848, 384, 96) \
+	Q3K_T(2, Y2, 848, 384, 96) \
+	Q3K_F(0, Y0) \
+	Q3K_F(1, Y1) \
+	Q3K_F(2, Y2)
+
 #define Q3K_LANE4 \
 	Q3K_PLANES(SI, Y10, Y11, Y12) \
 	Q3K_U0(Y10, Y4, Y5) \
-	Q3K_PROD(Y4, Y5, 80, 0, Y8, Y9) \
-	Q3K_MADD0(0, Y8, Y0) \
-	Q3K_PROD(Y4, Y5, 84, 4, Y8, Y9) \
-	Q3K_MADD0(0, Y8, Y1) \
-	Q3K_PROD(Y4, Y5, 88, 8, Y8, Y9) \
-	Q3K_MADD0(0, Y8, Y2) \
-	Q3K_PROD(Y4, Y5, 92, 12, Y8, Y9) \
-	Q3K_MADD0(0, Y8, Y3) \
+	Q3K_T0(0, Y0) \
+	Q3K_T0(1, Y1) \
+	Q3K_T0(2, Y2) \
+	Q3K_T0(3, Y3) \
 	Q3K_U1(Y10, Y11, Y12, Y4, Y5, Y6, Y7) \
-	Q3K_PROD(Y4, Y5, 336, 128, Y8, Y9) \
-	Q3K_MADD(32, Y8, Y0) \
-	Q3K_PROD(Y4, Y5, 340, 132, Y8, Y9) \
-	Q3K_MADD(32, Y8, Y1) \
-	Q3K_PROD(Y4, Y5, 344, 136, Y8, Y9) \
-	Q3K_MADD(32, Y8, Y2) \
-	Q3K_PROD(Y4, Y5, 348, 140, Y8, Y9) \
-	Q3K_MADD(32, Y8, Y3) \
+	Q3K_T(0, Y0, 336, 128, 32) \
+	Q3K_T(1, Y1, 336, 128, 32) \
+	Q3K_T(2, Y2, 336, 128, 32) \
+	Q3K_T(3, Y3, 336, 128, 32) \
 	Q3K_U2(Y11, Y12, Y4, Y5, Y6, Y7) \
-	Q3K_PROD(Y4, Y5, 592, 256, Y8, Y9) \
-	Q3K_MADD(64, Y8, Y0) \
-	Q3K_PROD(Y4, Y5, 596, 260, Y8, Y9) \
-	Q3K_MADD(64, Y8, Y1) \
-	Q3K_PROD(Y4, Y5, 600, 264, Y8, Y9) \
-	Q3K_MADD(64, Y8, Y2) \
-	Q3K_PROD(Y4, Y5, 604, 268, Y8, Y9) \
-	Q3K_MADD(64, Y8, Y3) \
+	Q3K_T(0, Y0, 592, 256, 64) \
+	Q3K_T(1, Y1, 592, 256, 64) \
+	Q3K_T(2, Y2, 592, 256, 64) \
+	Q3K_T(3, Y3, 592, 256, 64) \
 	Q3K_U3(Y12, Y4, Y5) \
-	Q3K_PROD(Y4, Y5, 848, 384, Y8, Y9) \
-	Q3K_MADD(96, Y8, Y0) \
-	Q3K_PROD(Y4, Y5, 852, 388, Y8, Y9) \
-	Q3K_MADD(96, Y8, Y1) \
-	Q3K_PROD(Y4, Y5, 856, 392, Y8, Y9) \
-	Q3K_MADD(96, Y8, Y2) \
-	Q3K_PROD(Y4, Y5, 860, 396, Y8, Y9) \
-	Q3K_MADD(96, Y8, Y3) \
-	VCVTDQ2PS Y0, Y0 \
-	VMOVUPS 384(SP)(R12*1), Y8 \
-	VFMADD231PS 256(SP), Y0, Y8 \
-	VMOVUPS Y8, 384(SP)(R12*1) \
-	VCVTDQ2PS Y1, Y1 \
-	VMOVUPS 640(SP)(R12*1), Y8 \
-	VFMADD231PS 288(SP), Y1, Y8 \
-	VMOVUPS Y8, 640(SP)(R12*1) \
-	VCVTDQ2PS Y2, Y2 \
-	VMOVUPS 896(SP)(R12*1), Y8 \
-	VFMADD231PS 320(SP), Y2, Y8 \
-	VMOVUPS Y8, 896(SP)(R12*1) \
-	VCVTDQ2PS Y3, Y3 \
-	VMOVUPS 1152(SP)(R12*1), Y8 \
-	VFMADD231PS 352(SP), Y3, Y8 \
-	VMOVUPS Y8, 1152(SP)(R12*1)
+	Q3K_T(0, Y0, 848, 384, 96) \
+	Q3K_T(1, Y1, 848, 384, 96) \
+	Q3K_T(2, Y2, 848, 384, 96) \
+	Q3K_T(3, Y3, 848, 384, 96) \
+	Q3K_F(0, Y0) \
+	Q3K_F(1, Y1) \
+	Q3K_F(2, Y2) \
+	Q3K_F(3, Y3)
 
-// Q3K_HEAD4 stores the scale pairs of the block column of the group at SI
-// and the four tokens' d_w*d_a at 256+32t (Y8-Y10 scratch).
+// The block column's head: the scale pairs of the group at SI and the
+// tokens' d_w*d_a at 256+32t (Q3K_D; Y8-Y10 scratch).
+#define Q3K_D(t) \
+	VBROADCASTSS 4*t(DI), Y9 \
+	VMULPS       Y9, Y8, Y10 \
+	VMOVUPS      Y10, 256+32*t(SP)
+
+#define Q3K_HEAD2 \
+	Q3K_SCALES(SI, 0) \
+	VCVTPH2PS    (SI), Y8 \
+	Q3K_D(0) \
+	Q3K_D(1)
+
+#define Q3K_HEAD3 \
+	Q3K_SCALES(SI, 0) \
+	VCVTPH2PS    (SI), Y8 \
+	Q3K_D(0) \
+	Q3K_D(1) \
+	Q3K_D(2)
+
 #define Q3K_HEAD4 \
 	Q3K_SCALES(SI, 0) \
 	VCVTPH2PS    (SI), Y8 \
-	VBROADCASTSS 0(DI), Y9 \
-	VMULPS       Y9, Y8, Y10 \
-	VMOVUPS      Y10, 256(SP) \
-	VBROADCASTSS 4(DI), Y9 \
-	VMULPS       Y9, Y8, Y10 \
-	VMOVUPS      Y10, 288(SP) \
-	VBROADCASTSS 8(DI), Y9 \
-	VMULPS       Y9, Y8, Y10 \
-	VMOVUPS      Y10, 320(SP) \
-	VBROADCASTSS 12(DI), Y9 \
-	VMULPS       Y9, Y8, Y10 \
-	VMOVUPS      Y10, 352(SP)
+	Q3K_D(0) \
+	Q3K_D(1) \
+	Q3K_D(2) \
+	Q3K_D(3)
 
 // Q3K_ZERO8 zeroes eight lanes (256 bytes) of the frame at off; Y0 is
 // zero.
@@ -366,8 +406,37 @@ q3kgv4done:
 	VZEROUPPER
 	RET
 
-// One group of eight rows against the ntok (1..4) tokens of the quad
-// blocks: out[t*ostride+r], every token in the gemv's steps (same bits).
+// Clears the tokens' lanes (384+256t); Y0 zero.
+#define Q3K_GM_ZERO \
+	VXORPS Y0, Y0, Y0 \
+	Q3K_ZERO8(384) \
+	Q3K_ZERO8(640) \
+	Q3K_ZERO8(896) \
+	Q3K_ZERO8(1152)
+
+// The block columns (the lane counters of Q3K_LANE_START), HEAD and LANE
+// for the tokens.
+#define Q3K_GM_LOOP(loop, lane, done, HEAD, LANE) \
+	TESTQ CX, CX \
+	JZ    done \
+loop: \
+	HEAD \
+	Q3K_LANE_START \
+lane: \
+	LANE \
+	Q3K_LANE_NEXT \
+	CMPQ R12, $256 \
+	JLT  lane \
+	ADDQ $Q3K_GROUP_BYTES, SI \
+	ADDQ $Q8K_QUAD_MAIN, DI \
+	ADDQ $Q8K_QUAD_SUMS, AX \
+	DECQ CX \
+	JNZ  loop
+
+// One group of eight rows against the first ntok (1..4) tokens of the
+// quad blocks: out[t*ostride+r], every token in the gemv's steps (same
+// bits). The two- and three-token variants unpack each piece for only
+// those tokens (the four-token one costs a whole quad whatever ntok).
 
 // func q3_Kx8GemmAVX2(nb int, w, a, s *byte, out *float32, ostride, ntok int)
 // Not NOSPLIT: the frame is larger than a nosplit function may take.
@@ -377,28 +446,8 @@ TEXT ·q3_Kx8GemmAVX2(SB), 0, $1408-56
 	MOVQ a+16(FP), DI
 	Q3K_CONSTS
 	MOVQ s+24(FP), AX
-	VXORPS Y0, Y0, Y0
-	Q3K_ZERO8(384)
-	Q3K_ZERO8(640)
-	Q3K_ZERO8(896)
-	Q3K_ZERO8(1152)
-	TESTQ CX, CX
-	JZ    q3kgmdone
-
-q3kgmloop:
-	Q3K_HEAD4
-	Q3K_LANE_START
-
-q3kgmlane:
-	Q3K_LANE4
-	Q3K_LANE_NEXT
-	CMPQ R12, $256
-	JLT  q3kgmlane
-	ADDQ $Q3K_GROUP_BYTES, SI
-	ADDQ $Q8K_QUAD_MAIN, DI
-	ADDQ $Q8K_QUAD_SUMS, AX
-	DECQ CX
-	JNZ  q3kgmloop
+	Q3K_GM_ZERO
+	Q3K_GM_LOOP(q3kgmloop, q3kgmlane, q3kgmdone, Q3K_HEAD4, Q3K_LANE4)
 
 q3kgmdone:
 	MOVQ out+32(FP), DX
@@ -417,5 +466,46 @@ q3kgmdone:
 	Q3K_OUT(1152)
 
 q3kgmend:
+	VZEROUPPER
+	RET
+
+// func q3_Kx8Gemm3AVX2(nb int, w, a, s *byte, out *float32, ostride, ntok int)
+// Tokens 0-2 (ntok 3).
+TEXT ·q3_Kx8Gemm3AVX2(SB), 0, $1408-56
+	MOVQ nb+0(FP), CX
+	MOVQ w+8(FP), SI
+	MOVQ a+16(FP), DI
+	Q3K_CONSTS
+	MOVQ s+24(FP), AX
+	Q3K_GM_ZERO
+	Q3K_GM_LOOP(q3kgm3loop, q3kgm3lane, q3kgm3done, Q3K_HEAD3, Q3K_LANE3)
+
+q3kgm3done:
+	MOVQ out+32(FP), DX
+	MOVQ ostride+40(FP), BX
+	SHLQ $2, BX
+	Q3K_OUT(384)
+	Q3K_OUT(640)
+	Q3K_OUT(896)
+	VZEROUPPER
+	RET
+
+// func q3_Kx8Gemm2AVX2(nb int, w, a, s *byte, out *float32, ostride, ntok int)
+// Tokens 0-1 (ntok 2).
+TEXT ·q3_Kx8Gemm2AVX2(SB), 0, $1408-56
+	MOVQ nb+0(FP), CX
+	MOVQ w+8(FP), SI
+	MOVQ a+16(FP), DI
+	Q3K_CONSTS
+	MOVQ s+24(FP), AX
+	Q3K_GM_ZERO
+	Q3K_GM_LOOP(q3kgm2loop, q3kgm2lane, q3kgm2done, Q3K_HEAD2, Q3K_LANE2)
+
+q3kgm2done:
+	MOVQ out+32(FP), DX
+	MOVQ ostride+40(FP), BX
+	SHLQ $2, BX
+	Q3K_OUT(384)
+	Q3K_OUT(640)
 	VZEROUPPER
 	RET

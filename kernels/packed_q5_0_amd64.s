@@ -261,78 +261,173 @@ q50gv4done:
 	VFMADD213PS  acc(SP), Yd, Y0 \
 	VMOVUPS      Y0, acc(SP)
 
-// Q50_COL4 adds the block column of the group at SI to the four tokens'
-// lane accumulators (token t lane l at 128+256t+32l(SP)): each piece's
-// quants are unpacked once for the four tokens, as signed q and |q|; Y4-Y7
-// = the tokens' d_w*d_a. (The piece sums of the gemv would cost a load
+// Q50_COL2..4 add the block column of the group at SI to the first two,
+// three or four tokens' lane accumulators (token t lane l at
+// 128+256t+32l(SP)): each piece's quants are unpacked once for those
+// tokens, as signed q and |q| (Q50_PA..Q50_PH); Y4-Y7 = the tokens'
+// d_w*d_a (Q50_DW, Q50_D). (The piece sums of the gemv would cost a load
 // per lane and token here, where loads, not vector operations, bound.)
-#define Q50_COL4 \
+#define Q50_DW \
 	VMOVDQU      16(SI), Y10   \
-	VCVTPH2PS    (SI), Y12     \
-	VBROADCASTSS 0(DI), Y11    \
-	VMULPS       Y11, Y12, Y4  \
-	VBROADCASTSS 4(DI), Y11    \
-	VMULPS       Y11, Y12, Y5  \
-	VBROADCASTSS 8(DI), Y11    \
-	VMULPS       Y11, Y12, Y6  \
-	VBROADCASTSS 12(DI), Y11   \
-	VMULPS       Y11, Y12, Y7  \
+	VCVTPH2PS    (SI), Y12
+
+#define Q50_D(t, Yd) \
+	VBROADCASTSS 4*t(DI), Y11  \
+	VMULPS       Y11, Y12, Yd
+
+#define Q50_PA \
 	VMOVDQU 48(SI), Y8 \
 	Q50_ULO(4) \
 	VPSUBB Y14, Y9, Y12 \
-	VPABSB Y12, Y9 \
+	VPABSB Y12, Y9
+
+#define Q50_PB \
+	Q50_UHI0 \
+	VPSUBB Y14, Y8, Y12 \
+	VPABSB Y12, Y8
+
+#define Q50_PC \
+	VMOVDQU 80(SI), Y8 \
+	Q50_ULO(3) \
+	VPSUBB Y14, Y9, Y12 \
+	VPABSB Y12, Y9
+
+#define Q50_PD \
+	Q50_UHI(1) \
+	VPSUBB Y14, Y8, Y12 \
+	VPABSB Y12, Y8
+
+#define Q50_PE \
+	VMOVDQU 112(SI), Y8 \
+	Q50_ULO(2) \
+	VPSUBB Y14, Y9, Y12 \
+	VPABSB Y12, Y9
+
+#define Q50_PF \
+	Q50_UHI(2) \
+	VPSUBB Y14, Y8, Y12 \
+	VPABSB Y12, Y8
+
+#define Q50_PG \
+	VMOVDQU 144(SI), Y8 \
+	Q50_ULO(1) \
+	VPSUBB Y14, Y9, Y12 \
+	VPABSB Y12, Y9
+
+#define Q50_PH \
+	Q50_UHI(3) \
+	VPSUBB Y14, Y8, Y12 \
+	VPABSB Y12, Y8
+
+#define Q50_COL2 \
+	Q50_DW \
+	Q50_D(0, Y4) \
+	Q50_D(1, Y5) \
+	Q50_PA \
+	Q50_LANE4(Y9, 32, Y4, 128) \
+	Q50_LANE4(Y9, 36, Y5, 384) \
+	Q50_PB \
+	Q50_LANE4(Y8, 96, Y4, 256) \
+	Q50_LANE4(Y8, 100, Y5, 512) \
+	Q50_PC \
+	Q50_LANE4(Y9, 48, Y4, 160) \
+	Q50_LANE4(Y9, 52, Y5, 416) \
+	Q50_PD \
+	Q50_LANE4(Y8, 112, Y4, 288) \
+	Q50_LANE4(Y8, 116, Y5, 544) \
+	Q50_PE \
+	Q50_LANE4(Y9, 64, Y4, 192) \
+	Q50_LANE4(Y9, 68, Y5, 448) \
+	Q50_PF \
+	Q50_LANE4(Y8, 128, Y4, 320) \
+	Q50_LANE4(Y8, 132, Y5, 576) \
+	Q50_PG \
+	Q50_LANE4(Y9, 80, Y4, 224) \
+	Q50_LANE4(Y9, 84, Y5, 480) \
+	Q50_PH \
+	Q50_LANE4(Y8, 144, Y4, 352) \
+	Q50_LANE4(Y8, 148, Y5, 608)
+
+#define Q50_COL3 \
+	Q50_DW \
+	Q50_D(0, Y4) \
+	Q50_D(1, Y5) \
+	Q50_D(2, Y6) \
+	Q50_PA \
+	Q50_LANE4(Y9, 32, Y4, 128) \
+	Q50_LANE4(Y9, 36, Y5, 384) \
+	Q50_LANE4(Y9, 40, Y6, 640) \
+	Q50_PB \
+	Q50_LANE4(Y8, 96, Y4, 256) \
+	Q50_LANE4(Y8, 100, Y5, 512) \
+	Q50_LANE4(Y8, 104, Y6, 768) \
+	Q50_PC \
+	Q50_LANE4(Y9, 48, Y4, 160) \
+	Q50_LANE4(Y9, 52, Y5, 416) \
+	Q50_LANE4(Y9, 56, Y6, 672) \
+	Q50_PD \
+	Q50_LANE4(Y8, 112, Y4, 288) \
+	Q50_LANE4(Y8, 116, Y5, 544) \
+	Q50_LANE4(Y8, 120, Y6, 800) \
+	Q50_PE \
+	Q50_LANE4(Y9, 64, Y4, 192) \
+	Q50_LANE4(Y9, 68, Y5, 448) \
+	Q50_LANE4(Y9, 72, Y6, 704) \
+	Q50_PF \
+	Q50_LANE4(Y8, 128, Y4, 320) \
+	Q50_LANE4(Y8, 132, Y5, 576) \
+	Q50_LANE4(Y8, 136, Y6, 832) \
+	Q50_PG \
+	Q50_LANE4(Y9, 80, Y4, 224) \
+	Q50_LANE4(Y9, 84, Y5, 480) \
+	Q50_LANE4(Y9, 88, Y6, 736) \
+	Q50_PH \
+	Q50_LANE4(Y8, 144, Y4, 352) \
+	Q50_LANE4(Y8, 148, Y5, 608) \
+	Q50_LANE4(Y8, 152, Y6, 864)
+
+#define Q50_COL4 \
+	Q50_DW \
+	Q50_D(0, Y4) \
+	Q50_D(1, Y5) \
+	Q50_D(2, Y6) \
+	Q50_D(3, Y7) \
+	Q50_PA \
 	Q50_LANE4(Y9, 32, Y4, 128) \
 	Q50_LANE4(Y9, 36, Y5, 384) \
 	Q50_LANE4(Y9, 40, Y6, 640) \
 	Q50_LANE4(Y9, 44, Y7, 896) \
-	Q50_UHI0 \
-	VPSUBB Y14, Y8, Y12 \
-	VPABSB Y12, Y8 \
+	Q50_PB \
 	Q50_LANE4(Y8, 96, Y4, 256) \
 	Q50_LANE4(Y8, 100, Y5, 512) \
 	Q50_LANE4(Y8, 104, Y6, 768) \
 	Q50_LANE4(Y8, 108, Y7, 1024) \
-	VMOVDQU 80(SI), Y8 \
-	Q50_ULO(3) \
-	VPSUBB Y14, Y9, Y12 \
-	VPABSB Y12, Y9 \
+	Q50_PC \
 	Q50_LANE4(Y9, 48, Y4, 160) \
 	Q50_LANE4(Y9, 52, Y5, 416) \
 	Q50_LANE4(Y9, 56, Y6, 672) \
 	Q50_LANE4(Y9, 60, Y7, 928) \
-	Q50_UHI(1) \
-	VPSUBB Y14, Y8, Y12 \
-	VPABSB Y12, Y8 \
+	Q50_PD \
 	Q50_LANE4(Y8, 112, Y4, 288) \
 	Q50_LANE4(Y8, 116, Y5, 544) \
 	Q50_LANE4(Y8, 120, Y6, 800) \
 	Q50_LANE4(Y8, 124, Y7, 1056) \
-	VMOVDQU 112(SI), Y8 \
-	Q50_ULO(2) \
-	VPSUBB Y14, Y9, Y12 \
-	VPABSB Y12, Y9 \
+	Q50_PE \
 	Q50_LANE4(Y9, 64, Y4, 192) \
 	Q50_LANE4(Y9, 68, Y5, 448) \
 	Q50_LANE4(Y9, 72, Y6, 704) \
 	Q50_LANE4(Y9, 76, Y7, 960) \
-	Q50_UHI(2) \
-	VPSUBB Y14, Y8, Y12 \
-	VPABSB Y12, Y8 \
+	Q50_PF \
 	Q50_LANE4(Y8, 128, Y4, 320) \
 	Q50_LANE4(Y8, 132, Y5, 576) \
 	Q50_LANE4(Y8, 136, Y6, 832) \
 	Q50_LANE4(Y8, 140, Y7, 1088) \
-	VMOVDQU 144(SI), Y8 \
-	Q50_ULO(1) \
-	VPSUBB Y14, Y9, Y12 \
-	VPABSB Y12, Y9 \
+	Q50_PG \
 	Q50_LANE4(Y9, 80, Y4, 224) \
 	Q50_LANE4(Y9, 84, Y5, 480) \
 	Q50_LANE4(Y9, 88, Y6, 736) \
 	Q50_LANE4(Y9, 92, Y7, 992) \
-	Q50_UHI(3) \
-	VPSUBB Y14, Y8, Y12 \
-	VPABSB Y12, Y8 \
+	Q50_PH \
 	Q50_LANE4(Y8, 144, Y4, 352) \
 	Q50_LANE4(Y8, 148, Y5, 608) \
 	Q50_LANE4(Y8, 152, Y6, 864) \
@@ -348,9 +443,32 @@ q50gv4done:
 	VMOVUPS Y0, (DX)     \
 	ADDQ    BX, DX
 
-// One group of eight rows against the ntok (1..4) tokens of the quad
-// blocks: out[t*ostride+r]. Every token takes the gemv's steps (same
-// bits); the accumulators live in the frame.
+// One group of eight rows against the first ntok (1..4) tokens of the
+// quad blocks: out[t*ostride+r]. Every token takes the gemv's steps (same
+// bits); the accumulators live in the frame. The two- and three-token
+// variants unpack each piece for only those tokens (the four-token one
+// costs a whole quad whatever ntok).
+
+// The frame's accumulators cleared, then the block columns (COL: the
+// tokens' Q50_COLn).
+#define Q50_GM_LOOP(loop, done, COL) \
+	Q50_CONSTS \
+	Q50_ZERO8 \
+	Q50_STORE8(128) \
+	Q50_STORE8(384) \
+	Q50_STORE8(640) \
+	Q50_STORE8(896) \
+	TESTQ CX, CX \
+	JZ    done \
+loop: \
+	PREFETCHT0 Q50PF(SI) \
+	PREFETCHT0 Q50PF+64(SI) \
+	PREFETCHT0 Q50PF+128(SI) \
+	COL \
+	ADDQ $176, SI \
+	ADDQ $160, DI \
+	DECQ CX \
+	JNZ  loop
 
 // func q5_0x8GemmAVX2(nb int, w, a *byte, out *float32, ostride, ntok int)
 // Not NOSPLIT (the frame, as above).
@@ -358,24 +476,7 @@ TEXT ·q5_0x8GemmAVX2(SB), 0, $1152-48
 	MOVQ nb+0(FP), CX
 	MOVQ w+8(FP), SI
 	MOVQ a+16(FP), DI
-	Q50_CONSTS
-	Q50_ZERO8
-	Q50_STORE8(128)
-	Q50_STORE8(384)
-	Q50_STORE8(640)
-	Q50_STORE8(896)
-	TESTQ CX, CX
-	JZ    q50gmdone
-
-q50gmloop:
-	PREFETCHT0 Q50PF(SI)
-	PREFETCHT0 Q50PF+64(SI)
-	PREFETCHT0 Q50PF+128(SI)
-	Q50_COL4
-	ADDQ $176, SI
-	ADDQ $160, DI
-	DECQ CX
-	JNZ  q50gmloop
+	Q50_GM_LOOP(q50gmloop, q50gmdone, Q50_COL4)
 
 q50gmdone:
 	MOVQ out+24(FP), DX
@@ -388,5 +489,46 @@ q50gmdone:
 	Q50_OUT4(896, 3, q50gmend)
 
 q50gmend:
+	VZEROUPPER
+	RET
+
+// func q5_0x8Gemm3AVX2(nb int, w, a *byte, out *float32, ostride, ntok int)
+// Tokens 0-2 (ntok 3).
+TEXT ·q5_0x8Gemm3AVX2(SB), 0, $1152-48
+	MOVQ nb+0(FP), CX
+	MOVQ w+8(FP), SI
+	MOVQ a+16(FP), DI
+	Q50_GM_LOOP(q50gm3loop, q50gm3done, Q50_COL3)
+
+q50gm3done:
+	MOVQ out+24(FP), DX
+	MOVQ ostride+32(FP), BX
+	SHLQ $2, BX
+	MOVQ $3, AX
+	Q50_OUT4(128, 0, q50gm3end)
+	Q50_OUT4(384, 1, q50gm3end)
+	Q50_OUT4(640, 2, q50gm3end)
+
+q50gm3end:
+	VZEROUPPER
+	RET
+
+// func q5_0x8Gemm2AVX2(nb int, w, a *byte, out *float32, ostride, ntok int)
+// Tokens 0-1 (ntok 2).
+TEXT ·q5_0x8Gemm2AVX2(SB), 0, $1152-48
+	MOVQ nb+0(FP), CX
+	MOVQ w+8(FP), SI
+	MOVQ a+16(FP), DI
+	Q50_GM_LOOP(q50gm2loop, q50gm2done, Q50_COL2)
+
+q50gm2done:
+	MOVQ out+24(FP), DX
+	MOVQ ostride+32(FP), BX
+	SHLQ $2, BX
+	MOVQ $2, AX
+	Q50_OUT4(128, 0, q50gm2end)
+	Q50_OUT4(384, 1, q50gm2end)
+
+q50gm2end:
 	VZEROUPPER
 	RET

@@ -197,10 +197,11 @@
 	VFNMADD231PS Y9, Y13, Y10 \
 	VMOVUPS      Y10, 256+32*t(SP)
 
-// Q5K_HEAD4 stores the scale pairs of the block column of the group at SI,
-// the four tokens' d_w*d_a (128+32t) and adds their min terms (256+32t)
-// (Y4-Y13 scratch).
-#define Q5K_HEAD4 \
+// Q5K_HEADN_A stores the scale pairs of the block column of the group at
+// SI, and its d_w in Y8 and dmin_w in Y12; Q5K_D(t) then stores token t's
+// d_w*d_a (128+32t), Q5K_HEADN_B loads the group's mins (Y4-Y7) and
+// Q5K_MINS4(t) adds token t's min terms (256+32t) (Y4-Y13 scratch).
+#define Q5K_HEADN_A \
 	VPMOVZXBW 32(SI), Y8 \
 	VMOVDQU   Y8, 0(SP) \
 	VPMOVZXBW 48(SI), Y8 \
@@ -210,33 +211,57 @@
 	VPMOVZXBW 80(SI), Y8 \
 	VMOVDQU   Y8, 96(SP) \
 	VCVTPH2PS    (SI), Y8 \
-	VCVTPH2PS    16(SI), Y12 \
-	VBROADCASTSS 0(DI), Y13 \
+	VCVTPH2PS    16(SI), Y12
+
+#define Q5K_D(t) \
+	VBROADCASTSS 4*t(DI), Y13 \
 	VMULPS       Y13, Y8, Y9 \
-	VMOVUPS      Y9, 128(SP) \
-	VBROADCASTSS 4(DI), Y13 \
-	VMULPS       Y13, Y8, Y9 \
-	VMOVUPS      Y9, 160(SP) \
-	VBROADCASTSS 8(DI), Y13 \
-	VMULPS       Y13, Y8, Y9 \
-	VMOVUPS      Y9, 192(SP) \
-	VBROADCASTSS 12(DI), Y13 \
-	VMULPS       Y13, Y8, Y9 \
-	VMOVUPS      Y9, 224(SP) \
+	VMOVUPS      Y9, 128+32*t(SP)
+
+#define Q5K_HEADN_B \
 	VPMOVZXBW    96(SI), Y4 \
 	VPMOVZXBW    112(SI), Y5 \
 	VPMOVZXBW    128(SI), Y6 \
-	VPMOVZXBW    144(SI), Y7 \
+	VPMOVZXBW    144(SI), Y7
+
+// The block column's head for the first two, three or four tokens.
+#define Q5K_HEAD2 \
+	Q5K_HEADN_A \
+	Q5K_D(0) \
+	Q5K_D(1) \
+	Q5K_HEADN_B \
+	Q5K_MINS4(0) \
+	Q5K_MINS4(1)
+
+#define Q5K_HEAD3 \
+	Q5K_HEADN_A \
+	Q5K_D(0) \
+	Q5K_D(1) \
+	Q5K_D(2) \
+	Q5K_HEADN_B \
+	Q5K_MINS4(0) \
+	Q5K_MINS4(1) \
+	Q5K_MINS4(2)
+
+#define Q5K_HEAD4 \
+	Q5K_HEADN_A \
+	Q5K_D(0) \
+	Q5K_D(1) \
+	Q5K_D(2) \
+	Q5K_D(3) \
+	Q5K_HEADN_B \
 	Q5K_MINS4(0) \
 	Q5K_MINS4(1) \
 	Q5K_MINS4(2) \
 	Q5K_MINS4(3)
 
-// Q5K_LANE4 adds lane g (R11 = 160g, R12 = 32g) of the block column of the
-// group at SI for the four tokens of the quad block at DI, each piece
-// unpacked once, into token t's lanes at 384+256t(SP). Y0-Y3 are the
-// tokens' int32 lanes; Y4-Y13 scratch.
-#define Q5K_LANE4 \
+// The gemm's lanes: lane g (R11 = 160g, R12 = 32g) of the block column of
+// the group at SI for the first two, three or four tokens of the quad
+// block at DI, each piece unpacked once for them (Q5K_PIECE0..3: low
+// nibbles plus high bit into Y11, high nibbles plus high bit into Y10;
+// Y9 the high-bit planes), into token t's lanes at 384+256t(SP). Yt (Y0-
+// Y3) are the tokens' int32 lanes; Y4-Y13 scratch.
+#define Q5K_PIECE0 \
 	VMOVDQU 160(SI)(R11*1), Y9 \
 	VMOVDQU 192(SI)(R11*1), Y10 \
 	VPAND  Y15, Y10, Y11 \
@@ -247,31 +272,9 @@
 	VPAND  Y15, Y10, Y10 \
 	VPSLLW $3, Y9, Y12 \
 	VPAND  Y14, Y12, Y12 \
-	VPOR   Y12, Y10, Y10 \
-	VPBROADCASTD 80(DI)(R12*1), Y13 \
-	VPMADDUBSW   Y13, Y11, Y5 \
-	VPBROADCASTD 96(DI)(R12*1), Y13 \
-	VPMADDUBSW   Y13, Y10, Y6 \
-	VPADDW       Y6, Y5, Y5 \
-	VPMADDWD     0(SP), Y5, Y0 \
-	VPBROADCASTD 84(DI)(R12*1), Y13 \
-	VPMADDUBSW   Y13, Y11, Y5 \
-	VPBROADCASTD 100(DI)(R12*1), Y13 \
-	VPMADDUBSW   Y13, Y10, Y6 \
-	VPADDW       Y6, Y5, Y5 \
-	VPMADDWD     0(SP), Y5, Y1 \
-	VPBROADCASTD 88(DI)(R12*1), Y13 \
-	VPMADDUBSW   Y13, Y11, Y5 \
-	VPBROADCASTD 104(DI)(R12*1), Y13 \
-	VPMADDUBSW   Y13, Y10, Y6 \
-	VPADDW       Y6, Y5, Y5 \
-	VPMADDWD     0(SP), Y5, Y2 \
-	VPBROADCASTD 92(DI)(R12*1), Y13 \
-	VPMADDUBSW   Y13, Y11, Y5 \
-	VPBROADCASTD 108(DI)(R12*1), Y13 \
-	VPMADDUBSW   Y13, Y10, Y6 \
-	VPADDW       Y6, Y5, Y5 \
-	VPMADDWD     0(SP), Y5, Y3 \
+	VPOR   Y12, Y10, Y10
+
+#define Q5K_PIECE1 \
 	VMOVDQU 224(SI)(R11*1), Y10 \
 	VPAND  Y15, Y10, Y11 \
 	VPSLLW $2, Y9, Y12 \
@@ -281,35 +284,9 @@
 	VPAND  Y15, Y10, Y10 \
 	VPSLLW $1, Y9, Y12 \
 	VPAND  Y14, Y12, Y12 \
-	VPOR   Y12, Y10, Y10 \
-	VPBROADCASTD 336(DI)(R12*1), Y13 \
-	VPMADDUBSW   Y13, Y11, Y5 \
-	VPBROADCASTD 352(DI)(R12*1), Y13 \
-	VPMADDUBSW   Y13, Y10, Y6 \
-	VPADDW       Y6, Y5, Y5 \
-	VPMADDWD     32(SP), Y5, Y5 \
-	VPADDD       Y5, Y0, Y0 \
-	VPBROADCASTD 340(DI)(R12*1), Y13 \
-	VPMADDUBSW   Y13, Y11, Y5 \
-	VPBROADCASTD 356(DI)(R12*1), Y13 \
-	VPMADDUBSW   Y13, Y10, Y6 \
-	VPADDW       Y6, Y5, Y5 \
-	VPMADDWD     32(SP), Y5, Y5 \
-	VPADDD       Y5, Y1, Y1 \
-	VPBROADCASTD 344(DI)(R12*1), Y13 \
-	VPMADDUBSW   Y13, Y11, Y5 \
-	VPBROADCASTD 360(DI)(R12*1), Y13 \
-	VPMADDUBSW   Y13, Y10, Y6 \
-	VPADDW       Y6, Y5, Y5 \
-	VPMADDWD     32(SP), Y5, Y5 \
-	VPADDD       Y5, Y2, Y2 \
-	VPBROADCASTD 348(DI)(R12*1), Y13 \
-	VPMADDUBSW   Y13, Y11, Y5 \
-	VPBROADCASTD 364(DI)(R12*1), Y13 \
-	VPMADDUBSW   Y13, Y10, Y6 \
-	VPADDW       Y6, Y5, Y5 \
-	VPMADDWD     32(SP), Y5, Y5 \
-	VPADDD       Y5, Y3, Y3 \
+	VPOR   Y12, Y10, Y10
+
+#define Q5K_PIECE2 \
 	VMOVDQU 256(SI)(R11*1), Y10 \
 	VPAND  Y15, Y10, Y11 \
 	VPAND  Y14, Y9, Y12 \
@@ -318,35 +295,9 @@
 	VPAND  Y15, Y10, Y10 \
 	VPSRLW $1, Y9, Y12 \
 	VPAND  Y14, Y12, Y12 \
-	VPOR   Y12, Y10, Y10 \
-	VPBROADCASTD 592(DI)(R12*1), Y13 \
-	VPMADDUBSW   Y13, Y11, Y5 \
-	VPBROADCASTD 608(DI)(R12*1), Y13 \
-	VPMADDUBSW   Y13, Y10, Y6 \
-	VPADDW       Y6, Y5, Y5 \
-	VPMADDWD     64(SP), Y5, Y5 \
-	VPADDD       Y5, Y0, Y0 \
-	VPBROADCASTD 596(DI)(R12*1), Y13 \
-	VPMADDUBSW   Y13, Y11, Y5 \
-	VPBROADCASTD 612(DI)(R12*1), Y13 \
-	VPMADDUBSW   Y13, Y10, Y6 \
-	VPADDW       Y6, Y5, Y5 \
-	VPMADDWD     64(SP), Y5, Y5 \
-	VPADDD       Y5, Y1, Y1 \
-	VPBROADCASTD 600(DI)(R12*1), Y13 \
-	VPMADDUBSW   Y13, Y11, Y5 \
-	VPBROADCASTD 616(DI)(R12*1), Y13 \
-	VPMADDUBSW   Y13, Y10, Y6 \
-	VPADDW       Y6, Y5, Y5 \
-	VPMADDWD     64(SP), Y5, Y5 \
-	VPADDD       Y5, Y2, Y2 \
-	VPBROADCASTD 604(DI)(R12*1), Y13 \
-	VPMADDUBSW   Y13, Y11, Y5 \
-	VPBROADCASTD 620(DI)(R12*1), Y13 \
-	VPMADDUBSW   Y13, Y10, Y6 \
-	VPADDW       Y6, Y5, Y5 \
-	VPMADDWD     64(SP), Y5, Y5 \
-	VPADDD       Y5, Y3, Y3 \
+	VPOR   Y12, Y10, Y10
+
+#define Q5K_PIECE3 \
 	VMOVDQU 288(SI)(R11*1), Y10 \
 	VPAND  Y15, Y10, Y11 \
 	VPSRLW $2, Y9, Y12 \
@@ -356,51 +307,98 @@
 	VPAND  Y15, Y10, Y10 \
 	VPSRLW $3, Y9, Y12 \
 	VPAND  Y14, Y12, Y12 \
-	VPOR   Y12, Y10, Y10 \
-	VPBROADCASTD 848(DI)(R12*1), Y13 \
+	VPOR   Y12, Y10, Y10
+
+// Token t's products with piece 0 (its activation slots at ao), its lanes
+// started in Yt.
+#define Q5K_TOK0(t, Yt) \
+	VPBROADCASTD 80+4*t(DI)(R12*1), Y13 \
 	VPMADDUBSW   Y13, Y11, Y5 \
-	VPBROADCASTD 864(DI)(R12*1), Y13 \
+	VPBROADCASTD 96+4*t(DI)(R12*1), Y13 \
 	VPMADDUBSW   Y13, Y10, Y6 \
 	VPADDW       Y6, Y5, Y5 \
-	VPMADDWD     96(SP), Y5, Y5 \
-	VPADDD       Y5, Y0, Y0 \
-	VPBROADCASTD 852(DI)(R12*1), Y13 \
+	VPMADDWD     0(SP), Y5, Yt
+
+// Token t's products with piece k (1..3: slots at ao, scale pairs at sc)
+// added to Yt.
+#define Q5K_TOK(t, Yt, ao, sc) \
+	VPBROADCASTD ao+4*t(DI)(R12*1), Y13 \
 	VPMADDUBSW   Y13, Y11, Y5 \
-	VPBROADCASTD 868(DI)(R12*1), Y13 \
+	VPBROADCASTD ao+16+4*t(DI)(R12*1), Y13 \
 	VPMADDUBSW   Y13, Y10, Y6 \
 	VPADDW       Y6, Y5, Y5 \
-	VPMADDWD     96(SP), Y5, Y5 \
-	VPADDD       Y5, Y1, Y1 \
-	VPBROADCASTD 856(DI)(R12*1), Y13 \
-	VPMADDUBSW   Y13, Y11, Y5 \
-	VPBROADCASTD 872(DI)(R12*1), Y13 \
-	VPMADDUBSW   Y13, Y10, Y6 \
-	VPADDW       Y6, Y5, Y5 \
-	VPMADDWD     96(SP), Y5, Y5 \
-	VPADDD       Y5, Y2, Y2 \
-	VPBROADCASTD 860(DI)(R12*1), Y13 \
-	VPMADDUBSW   Y13, Y11, Y5 \
-	VPBROADCASTD 876(DI)(R12*1), Y13 \
-	VPMADDUBSW   Y13, Y10, Y6 \
-	VPADDW       Y6, Y5, Y5 \
-	VPMADDWD     96(SP), Y5, Y5 \
-	VPADDD       Y5, Y3, Y3 \
-	VCVTDQ2PS    Y0, Y0 \
-	VMOVUPS      384(SP)(R12*1), Y4 \
-	VFMADD231PS  128(SP), Y0, Y4 \
-	VMOVUPS      Y4, 384(SP)(R12*1) \
-	VCVTDQ2PS    Y1, Y1 \
-	VMOVUPS      640(SP)(R12*1), Y4 \
-	VFMADD231PS  160(SP), Y1, Y4 \
-	VMOVUPS      Y4, 640(SP)(R12*1) \
-	VCVTDQ2PS    Y2, Y2 \
-	VMOVUPS      896(SP)(R12*1), Y4 \
-	VFMADD231PS  192(SP), Y2, Y4 \
-	VMOVUPS      Y4, 896(SP)(R12*1) \
-	VCVTDQ2PS    Y3, Y3 \
-	VMOVUPS      1152(SP)(R12*1), Y4 \
-	VFMADD231PS  224(SP), Y3, Y4 \
-	VMOVUPS      Y4, 1152(SP)(R12*1)
+	VPMADDWD     sc(SP), Y5, Y5 \
+	VPADDD       Y5, Yt, Yt
+
+// Token t's lanes Yt times its d_w*d_a into its float lanes.
+#define Q5K_FLOAT(t, Yt) \
+	VCVTDQ2PS    Yt, Yt \
+	VMOVUPS      384+256*t(SP)(R12*1), Y4 \
+	VFMADD231PS  128+32*t(SP), Yt, Y4 \
+	VMOVUPS      Y4, 384+256*t(SP)(R12*1)
+
+#define Q5K_LANE2 \
+	Q5K_PIECE0 \
+	Q5K_TOK0(0, Y0) \
+	Q5K_TOK0(1, Y1) \
+	Q5K_PIECE1 \
+	Q5K_TOK(0, Y0, 336, 32) \
+	Q5K_TOK(1, Y1, 336, 32) \
+	Q5K_PIECE2 \
+	Q5K_TOK(0, Y0, 592, 64) \
+	Q5K_TOK(1, Y1, 592, 64) \
+	Q5K_PIECE3 \
+	Q5K_TOK(0, Y0, 848, 96) \
+	Q5K_TOK(1, Y1, 848, 96) \
+	Q5K_FLOAT(0, Y0) \
+	Q5K_FLOAT(1, Y1)
+
+#define Q5K_LANE3 \
+	Q5K_PIECE0 \
+	Q5K_TOK0(0, Y0) \
+	Q5K_TOK0(1, Y1) \
+	Q5K_TOK0(2, Y2) \
+	Q5K_PIECE1 \
+	Q5K_TOK(0, Y0, 336, 32) \
+	Q5K_TOK(1, Y1, 336, 32) \
+	Q5K_TOK(2, Y2, 336, 32) \
+	Q5K_PIECE2 \
+	Q5K_TOK(0, Y0, 592, 64) \
+	Q5K_TOK(1, Y1, 592, 64) \
+	Q5K_TOK(2, Y2, 592, 64) \
+	Q5K_PIECE3 \
+	Q5K_TOK(0, Y0, 848, 96) \
+	Q5K_TOK(1, Y1, 848, 96) \
+	Q5K_TOK(2, Y2, 848, 96) \
+	Q5K_FLOAT(0, Y0) \
+	Q5K_FLOAT(1, Y1) \
+	Q5K_FLOAT(2, Y2)
+
+#define Q5K_LANE4 \
+	Q5K_PIECE0 \
+	Q5K_TOK0(0, Y0) \
+	Q5K_TOK0(1, Y1) \
+	Q5K_TOK0(2, Y2) \
+	Q5K_TOK0(3, Y3) \
+	Q5K_PIECE1 \
+	Q5K_TOK(0, Y0, 336, 32) \
+	Q5K_TOK(1, Y1, 336, 32) \
+	Q5K_TOK(2, Y2, 336, 32) \
+	Q5K_TOK(3, Y3, 336, 32) \
+	Q5K_PIECE2 \
+	Q5K_TOK(0, Y0, 592, 64) \
+	Q5K_TOK(1, Y1, 592, 64) \
+	Q5K_TOK(2, Y2, 592, 64) \
+	Q5K_TOK(3, Y3, 592, 64) \
+	Q5K_PIECE3 \
+	Q5K_TOK(0, Y0, 848, 96) \
+	Q5K_TOK(1, Y1, 848, 96) \
+	Q5K_TOK(2, Y2, 848, 96) \
+	Q5K_TOK(3, Y3, 848, 96) \
+	Q5K_FLOAT(0, Y0) \
+	Q5K_FLOAT(1, Y1) \
+	Q5K_FLOAT(2, Y2) \
+	Q5K_FLOAT(3, Y3)
 
 // One Q5_K group against token 0: out[0..7] (frame block at 0).
 
@@ -543,8 +541,69 @@ q5kgv4done:
 	VZEROUPPER
 	RET
 
-// One group of eight rows against the ntok (1..4) tokens of the quad
-// blocks: out[t*ostride+r], every token in the gemv's steps (same bits).
+// One group of eight rows against the first ntok (1..4) tokens of the
+// quad blocks: out[t*ostride+r], every token in the gemv's steps (same
+// bits). The two- and three-token variants unpack each piece for only
+// those tokens (the four-token one costs a whole quad whatever ntok).
+
+// Clears the tokens' min floats (256+32t) and lanes (384+256t).
+#define Q5K_GM_ZERO \
+	VXORPS Y0, Y0, Y0 \
+	VMOVUPS Y0, 256(SP) \
+	VMOVUPS Y0, 288(SP) \
+	VMOVUPS Y0, 320(SP) \
+	VMOVUPS Y0, 352(SP) \
+	VMOVUPS Y0, 384(SP) \
+	VMOVUPS Y0, 416(SP) \
+	VMOVUPS Y0, 448(SP) \
+	VMOVUPS Y0, 480(SP) \
+	VMOVUPS Y0, 512(SP) \
+	VMOVUPS Y0, 544(SP) \
+	VMOVUPS Y0, 576(SP) \
+	VMOVUPS Y0, 608(SP) \
+	VMOVUPS Y0, 640(SP) \
+	VMOVUPS Y0, 672(SP) \
+	VMOVUPS Y0, 704(SP) \
+	VMOVUPS Y0, 736(SP) \
+	VMOVUPS Y0, 768(SP) \
+	VMOVUPS Y0, 800(SP) \
+	VMOVUPS Y0, 832(SP) \
+	VMOVUPS Y0, 864(SP) \
+	VMOVUPS Y0, 896(SP) \
+	VMOVUPS Y0, 928(SP) \
+	VMOVUPS Y0, 960(SP) \
+	VMOVUPS Y0, 992(SP) \
+	VMOVUPS Y0, 1024(SP) \
+	VMOVUPS Y0, 1056(SP) \
+	VMOVUPS Y0, 1088(SP) \
+	VMOVUPS Y0, 1120(SP) \
+	VMOVUPS Y0, 1152(SP) \
+	VMOVUPS Y0, 1184(SP) \
+	VMOVUPS Y0, 1216(SP) \
+	VMOVUPS Y0, 1248(SP) \
+	VMOVUPS Y0, 1280(SP) \
+	VMOVUPS Y0, 1312(SP) \
+	VMOVUPS Y0, 1344(SP) \
+	VMOVUPS Y0, 1376(SP)
+
+// The block columns (R11, R12: the lanes), HEAD and LANE for the tokens.
+#define Q5K_GM_LOOP(loop, lane, done, HEAD, LANE) \
+	TESTQ CX, CX \
+	JZ    done \
+loop: \
+	HEAD \
+	XORQ R11, R11 \
+	XORQ R12, R12 \
+lane: \
+	LANE \
+	ADDQ $160, R11 \
+	ADDQ $32, R12 \
+	CMPQ R12, $256 \
+	JLT  lane \
+	ADDQ $1440, SI \
+	ADDQ $Q8K_QUAD_MAIN, DI \
+	DECQ CX \
+	JNZ  loop
 
 // func q5_Kx8GemmAVX2(nb int, w, a *byte, out *float32, ostride, ntok int)
 // Not NOSPLIT: the frame is larger than a nosplit function may take.
@@ -553,61 +612,8 @@ TEXT ·q5_Kx8GemmAVX2(SB), 0, $1408-48
 	MOVQ w+8(FP), SI
 	MOVQ a+16(FP), DI
 	Q5K_CONSTS
-	VXORPS Y0, Y0, Y0
-	VMOVUPS Y0, 256(SP)
-	VMOVUPS Y0, 288(SP)
-	VMOVUPS Y0, 320(SP)
-	VMOVUPS Y0, 352(SP)
-	VMOVUPS Y0, 384(SP)
-	VMOVUPS Y0, 416(SP)
-	VMOVUPS Y0, 448(SP)
-	VMOVUPS Y0, 480(SP)
-	VMOVUPS Y0, 512(SP)
-	VMOVUPS Y0, 544(SP)
-	VMOVUPS Y0, 576(SP)
-	VMOVUPS Y0, 608(SP)
-	VMOVUPS Y0, 640(SP)
-	VMOVUPS Y0, 672(SP)
-	VMOVUPS Y0, 704(SP)
-	VMOVUPS Y0, 736(SP)
-	VMOVUPS Y0, 768(SP)
-	VMOVUPS Y0, 800(SP)
-	VMOVUPS Y0, 832(SP)
-	VMOVUPS Y0, 864(SP)
-	VMOVUPS Y0, 896(SP)
-	VMOVUPS Y0, 928(SP)
-	VMOVUPS Y0, 960(SP)
-	VMOVUPS Y0, 992(SP)
-	VMOVUPS Y0, 1024(SP)
-	VMOVUPS Y0, 1056(SP)
-	VMOVUPS Y0, 1088(SP)
-	VMOVUPS Y0, 1120(SP)
-	VMOVUPS Y0, 1152(SP)
-	VMOVUPS Y0, 1184(SP)
-	VMOVUPS Y0, 1216(SP)
-	VMOVUPS Y0, 1248(SP)
-	VMOVUPS Y0, 1280(SP)
-	VMOVUPS Y0, 1312(SP)
-	VMOVUPS Y0, 1344(SP)
-	VMOVUPS Y0, 1376(SP)
-	TESTQ CX, CX
-	JZ    q5kgmdone
-
-q5kgmloop:
-	Q5K_HEAD4
-	XORQ R11, R11
-	XORQ R12, R12
-
-q5kgmlane:
-	Q5K_LANE4
-	ADDQ $160, R11
-	ADDQ $32, R12
-	CMPQ R12, $256
-	JLT  q5kgmlane
-	ADDQ $1440, SI
-	ADDQ $Q8K_QUAD_MAIN, DI
-	DECQ CX
-	JNZ  q5kgmloop
+	Q5K_GM_ZERO
+	Q5K_GM_LOOP(q5kgmloop, q5kgmlane, q5kgmdone, Q5K_HEAD4, Q5K_LANE4)
 
 q5kgmdone:
 	MOVQ out+24(FP), DX
@@ -626,5 +632,44 @@ q5kgmdone:
 	Q5K_OUT(1152, 352)
 
 q5kgmend:
+	VZEROUPPER
+	RET
+
+// func q5_Kx8Gemm3AVX2(nb int, w, a *byte, out *float32, ostride, ntok int)
+// Tokens 0-2 (ntok 3).
+TEXT ·q5_Kx8Gemm3AVX2(SB), 0, $1408-48
+	MOVQ nb+0(FP), CX
+	MOVQ w+8(FP), SI
+	MOVQ a+16(FP), DI
+	Q5K_CONSTS
+	Q5K_GM_ZERO
+	Q5K_GM_LOOP(q5kgm3loop, q5kgm3lane, q5kgm3done, Q5K_HEAD3, Q5K_LANE3)
+
+q5kgm3done:
+	MOVQ out+24(FP), DX
+	MOVQ ostride+32(FP), BX
+	SHLQ $2, BX
+	Q5K_OUT(384, 256)
+	Q5K_OUT(640, 288)
+	Q5K_OUT(896, 320)
+	VZEROUPPER
+	RET
+
+// func q5_Kx8Gemm2AVX2(nb int, w, a *byte, out *float32, ostride, ntok int)
+// Tokens 0-1 (ntok 2).
+TEXT ·q5_Kx8Gemm2AVX2(SB), 0, $1408-48
+	MOVQ nb+0(FP), CX
+	MOVQ w+8(FP), SI
+	MOVQ a+16(FP), DI
+	Q5K_CONSTS
+	Q5K_GM_ZERO
+	Q5K_GM_LOOP(q5kgm2loop, q5kgm2lane, q5kgm2done, Q5K_HEAD2, Q5K_LANE2)
+
+q5kgm2done:
+	MOVQ out+24(FP), DX
+	MOVQ ostride+32(FP), BX
+	SHLQ $2, BX
+	Q5K_OUT(384, 256)
+	Q5K_OUT(640, 288)
 	VZEROUPPER
 	RET
