@@ -12,6 +12,11 @@ import (
 // one activation row a in the weight's vec-dot type (see vecdot_generic.go).
 type vecDotFunc func(n int, w, a []byte) float32
 
+// vecDotR4x2Func computes four weight rows (w, w[wstride:], ...) against two
+// activation rows (a, a[astride:]) into out[k*rstride+t*tstride], each
+// pair in its single-row kernel's float order.
+type vecDotR4x2Func func(n int, w []byte, wstride int, a []byte, astride int, out []float32, rstride, tstride int)
+
 // vecDot4Func computes one weight row w against four activation rows a,
 // a[stride:], a[2*stride:], a[3*stride:] into out[0], out[ostride],
 // out[2*ostride], out[3*ostride] (the prefill micro-kernel: each decoded
@@ -46,12 +51,15 @@ type kernelSet struct {
 	name      string
 	available bool
 
-	vecDot    [maxType]vecDotFunc   // indexed by weight type
-	vecDot1   [maxType]vecDotFunc   // one-token batches where llama.cpp's order differs; nil: vecDot
-	vecDot4   [maxType]vecDot4Func  // one row x 4 tokens; nil: use vecDot
-	vecDot8   [maxType]vecDot4Func  // one row x 8 tokens (stride/ostride as vecDot4); nil: use vecDot4
-	vecDotR4  [maxType]vecDotR4Func // 4 rows x one token; nil: use vecDot
-	vecDot1R4 [maxType]vecDotR4Func // 4 rows x one token in vecDot1's order; nil: use vecDot1
+	vecDot  [maxType]vecDotFunc  // indexed by weight type
+	vecDot1 [maxType]vecDotFunc  // one-token batches where llama.cpp's order differs; nil: vecDot
+	vecDot4 [maxType]vecDot4Func // one row x 4 tokens; nil: use vecDot
+	// vecDotR4x2 is vecDotR4 for two tokens (a, a[astride:]) at once:
+	// out[k*rstride+t*tstride] for row k, token t. nil: none.
+	vecDotR4x2 [maxType]vecDotR4x2Func
+	vecDot8    [maxType]vecDot4Func  // one row x 8 tokens (stride/ostride as vecDot4); nil: use vecDot4
+	vecDotR4   [maxType]vecDotR4Func // 4 rows x one token; nil: use vecDot
+	vecDot1R4  [maxType]vecDotR4Func // 4 rows x one token in vecDot1's order; nil: use vecDot1
 	// vecDot1R4F32 is vecDot1R4 reading the token widened to float32 (token
 	// 0 of its quad, actQuad); preferred over vecDot1R4 when the quad exists.
 	vecDot1R4F32 [maxType]vecDotR4Func

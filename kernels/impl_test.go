@@ -140,9 +140,10 @@ func BenchmarkVecDot(b *testing.B) {
 	}
 }
 
-// TestVecDot4VsVecDot checks every multi-token kernel against four calls of
-// the same implementation's single-token kernel (bit for bit), with strided,
-// unaligned activation rows and outputs.
+// TestVecDot4VsVecDot checks every multi-token kernel (four tokens, and
+// four rows x two tokens where the type has one) against calls of the same implementation's
+// single-token kernel (bit for bit), with strided, unaligned activation
+// rows and outputs.
 func TestVecDot4VsVecDot(t *testing.T) {
 	r := rand.New(rand.NewPCG(25, 26))
 	for _, s := range simdSets(t) {
@@ -182,6 +183,24 @@ func TestVecDot4VsVecDot(t *testing.T) {
 				}
 				if out[0] != 0 || out[len(out)-1] != 0 {
 					t.Errorf("%s %v: x4 kernel wrote outside its outputs", s.name, wt)
+				}
+				if f := s.vecDotR4x2[wt]; f != nil {
+					// Four rows (the same one, wstride 0) x the first two
+					// tokens.
+					const rstride, tstride = 3, 13
+					out2 := make([]float32, 3+3*rstride+tstride)
+					f(n, w, 0, abuf[1:], stride, out2[1:], rstride, tstride)
+					for k := 0; k < 2; k++ {
+						want := s.tokenDot(wt, k, 2)(n, w, abuf[1+k*stride:1+k*stride+arow])
+						for row := 0; row < 4; row++ {
+							if got := out2[1+row*rstride+k*tstride]; got != want {
+								t.Errorf("%s %v nb=%d row %d token %d: r4x2 %v, single %v", s.name, wt, nb, row, k, got, want)
+							}
+						}
+					}
+					if out2[0] != 0 || out2[len(out2)-1] != 0 {
+						t.Errorf("%s %v: r4x2 kernel wrote outside its outputs", s.name, wt)
+					}
 				}
 			}
 		}

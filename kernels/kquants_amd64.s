@@ -302,9 +302,14 @@ GLOBL q3kScaleBits<>(SB), RODATA|NOPTR, $48
 	Q6_K_TOK(R9, ao, Y12) \
 	Q6_K_TOK(R10, ao, Y14)
 
+#define Q6_K_TOKS2(ao) \
+	Q6_K_TOK(DI, ao, Y2)  \
+	Q6_K_TOK(R8, ao, Y3)
+
 // Half of a Q6_K block: ql at qlo(SI), qh at qho(SI), activations at ao,
-// scale masks at mo..mo+48.
-#define Q6_K_HALF4(qlo, qho, ao, m0, m1, m2, m3) \
+// scale masks at mo..mo+48, for the tokens of TOKS (Q6_K_TOKS4 or
+// Q6_K_TOKS2).
+#define Q6_K_HALFN(qlo, qho, ao, m0, m1, m2, m3, TOKS) \
 	VMOVDQU qlo(SI), Y10          \
 	VMOVDQU qlo+32(SI), Y11       \
 	VPAND   Y15, Y10, Y5          \
@@ -313,20 +318,20 @@ GLOBL q3kScaleBits<>(SB), RODATA|NOPTR, $48
 	VPAND   Y13, Y7, Y7           \
 	VPOR    Y7, Y5, Y5            \
 	Q6_K_SCALES(m0)               \
-	Q6_K_TOKS4(ao)                \
+	TOKS(ao)                \
 	VPAND   Y15, Y11, Y5          \
 	VMOVDQU qho(SI), Y7           \
 	VPSLLW  $2, Y7, Y7            \
 	VPAND   Y13, Y7, Y7           \
 	VPOR    Y7, Y5, Y5            \
 	Q6_K_SCALES(m1)               \
-	Q6_K_TOKS4(ao+32)             \
+	TOKS(ao+32)             \
 	VPSRLW  $4, Y10, Y5           \
 	VPAND   Y15, Y5, Y5           \
 	VPAND   qho(SI), Y13, Y7      \
 	VPOR    Y7, Y5, Y5            \
 	Q6_K_SCALES(m2)               \
-	Q6_K_TOKS4(ao+64)             \
+	TOKS(ao+64)             \
 	VPSRLW  $4, Y11, Y5           \
 	VPAND   Y15, Y5, Y5           \
 	VMOVDQU qho(SI), Y7           \
@@ -334,7 +339,7 @@ GLOBL q3kScaleBits<>(SB), RODATA|NOPTR, $48
 	VPAND   Y13, Y7, Y7           \
 	VPOR    Y7, Y5, Y5            \
 	Q6_K_SCALES(m3)               \
-	Q6_K_TOKS4(ao+96)
+	TOKS(ao+96)
 
 // acc += y.d * x.d * (sumi - 32 * scales.bsums); Y10 = x.d.
 #define Q6_K_FINISH(P, sumi, acc) \
@@ -774,8 +779,8 @@ q6kx4loop:
 	VPXOR   Y3, Y3, Y3
 	VPXOR   Y12, Y12, Y12
 	VPXOR   Y14, Y14, Y14
-	Q6_K_HALF4(0, 128, 4, 0, 16, 32, 48)
-	Q6_K_HALF4(64, 160, 132, 64, 80, 96, 112)
+	Q6_K_HALFN(0, 128, 4, 0, 16, 32, 48, Q6_K_TOKS4)
+	Q6_K_HALFN(64, 160, 132, 64, 80, 96, 112, Q6_K_TOKS4)
 
 	VPBROADCASTW 208(SI), X10
 	VCVTPH2PS    X10, Y10
@@ -791,6 +796,116 @@ q6kx4loop:
 
 q6kx4done:
 	X4_EPILOGUE
+
+// Q6_K_R4X2ROW runs vecDotQ6_KQ8_Kx4AVX2's block for two tokens (DI, R8)
+// on the row at base, its
+// two accumulators kept at slot(SP) and slot+32(SP) between blocks.
+#define Q6_K_R4X2ROW(base, slot) \
+	MOVQ    base, SI         \
+	VMOVUPS slot(SP), Y0     \
+	VMOVUPS slot+32(SP), Y1  \
+	VMOVDQU 192(SI), X4      \
+	VPXOR   Y2, Y2, Y2       \
+	VPXOR   Y3, Y3, Y3       \
+	Q6_K_HALFN(0, 128, 4, 0, 16, 32, 48, Q6_K_TOKS2) \
+	Q6_K_HALFN(64, 160, 132, 64, 80, 96, 112, Q6_K_TOKS2) \
+	VPBROADCASTW 208(SI), X10 \
+	VCVTPH2PS    X10, Y10    \
+	Q6_K_FINISH(DI, Y2, Y0)  \
+	Q6_K_FINISH(R8, Y3, Y1)  \
+	VMOVUPS Y0, slot(SP)     \
+	VMOVUPS Y1, slot+32(SP)
+
+// Four rows wstride bytes apart (decode's four streams) against two tokens
+// (DI, DI+astride), block by block: out[k*rstride+t*tstride] for row k,
+// token t, each in the single-row kernel's steps (same bits).
+
+// func vecDotQ6_KQ8_Kr4x2AVX2(nb int, w *byte, wstride int, a *byte, astride int, out *float32, rstride, tstride int)
+TEXT ·vecDotQ6_KQ8_Kr4x2AVX2(SB), NOSPLIT, $256-64
+	MOVQ nb+0(FP), CX
+	MOVQ w+8(FP), R11
+	MOVQ wstride+16(FP), BX
+	MOVQ a+24(FP), DI
+	MOVQ astride+32(FP), R8
+	ADDQ DI, R8
+	LEAQ (R11)(BX*1), R12
+	LEAQ (R12)(BX*1), R13
+	LEAQ (R13)(BX*1), R14
+	VXORPS  Y0, Y0, Y0
+	VMOVUPS Y0, 0(SP)
+	VMOVUPS Y0, 32(SP)
+	VMOVUPS Y0, 64(SP)
+	VMOVUPS Y0, 96(SP)
+	VMOVUPS Y0, 128(SP)
+	VMOVUPS Y0, 160(SP)
+	VMOVUPS Y0, 192(SP)
+	VMOVUPS Y0, 224(SP)
+	BYTE_CONST($0x0F0F0F0F, X15, Y15)
+	BYTE_CONST($0x30303030, X13, Y13)
+	TESTQ CX, CX
+	JZ    q6kr4x2done
+
+q6kr4x2loop:
+	PREFETCHT0 1024(R11)
+	PREFETCHT0 1088(R11)
+	PREFETCHT0 1152(R11)
+	PREFETCHT0 1024(R12)
+	PREFETCHT0 1088(R12)
+	PREFETCHT0 1152(R12)
+	PREFETCHT0 1024(R13)
+	PREFETCHT0 1088(R13)
+	PREFETCHT0 1152(R13)
+	PREFETCHT0 1024(R14)
+	PREFETCHT0 1088(R14)
+	PREFETCHT0 1152(R14)
+	Q6_K_R4X2ROW(R11, 0)
+	Q6_K_R4X2ROW(R12, 64)
+	Q6_K_R4X2ROW(R13, 128)
+	Q6_K_R4X2ROW(R14, 192)
+	ADDQ $210, R11
+	ADDQ $210, R12
+	ADDQ $210, R13
+	ADDQ $210, R14
+	ADDQ $292, DI
+	ADDQ $292, R8
+	DECQ CX
+	JNZ  q6kr4x2loop
+
+q6kr4x2done:
+	MOVQ out+40(FP), DX
+	MOVQ rstride+48(FP), BX
+	SHLQ $2, BX
+	MOVQ tstride+56(FP), R11
+	SHLQ $2, R11
+	VMOVUPS 0(SP), Y0
+	HSUM(Y0, X0, X2)
+	VMOVSS  X0, (DX)
+	VMOVUPS 32(SP), Y0
+	HSUM(Y0, X0, X2)
+	VMOVSS  X0, (DX)(R11*1)
+	ADDQ    BX, DX
+	VMOVUPS 64(SP), Y0
+	HSUM(Y0, X0, X2)
+	VMOVSS  X0, (DX)
+	VMOVUPS 96(SP), Y0
+	HSUM(Y0, X0, X2)
+	VMOVSS  X0, (DX)(R11*1)
+	ADDQ    BX, DX
+	VMOVUPS 128(SP), Y0
+	HSUM(Y0, X0, X2)
+	VMOVSS  X0, (DX)
+	VMOVUPS 160(SP), Y0
+	HSUM(Y0, X0, X2)
+	VMOVSS  X0, (DX)(R11*1)
+	ADDQ    BX, DX
+	VMOVUPS 192(SP), Y0
+	HSUM(Y0, X0, X2)
+	VMOVSS  X0, (DX)
+	VMOVUPS 224(SP), Y0
+	HSUM(Y0, X0, X2)
+	VMOVSS  X0, (DX)(R11*1)
+	VZEROUPPER
+	RET
 
 // func vecDotQ5_KQ8_KAVX2(nb int, w, a *byte) float32
 TEXT ·vecDotQ5_KQ8_KAVX2(SB), NOSPLIT, $0-28

@@ -58,14 +58,15 @@ type matmulJob struct {
 	wRow     int // bytes per weight row
 	aRow     int // bytes per activation row
 	dot      vecDotFunc
-	dotQ     vecDotFunc    // tokens before quadEnd (vecDotQuad); nil: none
-	quadEnd  int           // ntok&^3 when dotQ is set, else 0
-	dot4     vecDot4Func   // nil: the type has no multi-token kernel
-	dot8     vecDot4Func   // nil: the type has no 8-token kernel
-	dotR4    vecDotR4Func  // nil: the type has no four-row kernel
-	aR4      []byte        // the token as dotR4 reads it, when not a (vecDot1R4F32)
-	dot2x4   vecDot2x4Func // nil: the type has no rows x 4-token tile kernel
-	tileRows int           // rows per dot2x4 call (2, 3 or 4)
+	dotQ     vecDotFunc     // tokens before quadEnd (vecDotQuad); nil: none
+	quadEnd  int            // ntok&^3 when dotQ is set, else 0
+	dot4     vecDot4Func    // nil: the type has no multi-token kernel
+	dotR4x2  vecDotR4x2Func // nil: the type has no four-row two-token kernel
+	dot8     vecDot4Func    // nil: the type has no 8-token kernel
+	dotR4    vecDotR4Func   // nil: the type has no four-row kernel
+	aR4      []byte         // the token as dotR4 reads it, when not a (vecDot1R4F32)
+	dot2x4   vecDot2x4Func  // nil: the type has no rows x 4-token tile kernel
+	tileRows int            // rows per dot2x4 call (2, 3 or 4)
 	// q8Rows, when set, converts the tiled rows of each row unit to Q8_0
 	// rows of q8Row bytes (into a buffer of bufs) that dot2x4 reads.
 	q8Rows  func(dst, src []byte)
@@ -188,7 +189,7 @@ func (p *Pool) newMatmulJob(out []float32, w *Matrix, a *Acts) (matmulJob, int) 
 		rows: w.Rows, cols: w.Cols, ntok: a.NTok,
 		wRow: wRow, aRow: a.rowBytes,
 		dot: active.vecDot[w.Type], dot4: active.vecDot4[w.Type], dotR4: active.vecDotR4[w.Type],
-		dot8:   active.vecDot8[w.Type],
+		dot8: active.vecDot8[w.Type], dotR4x2: active.vecDotR4x2[w.Type],
 		dot2x4: active.vecDot2x4[w.Type], tileRows: 2,
 		prefill: a.NTok > 1, rowUnits: 1,
 	}
@@ -224,7 +225,7 @@ func (p *Pool) newMatmulJob(out []float32, w *Matrix, a *Acts) (matmulJob, int) 
 	if d1 := active.vecDot1[w.Type]; d1 != nil && job.prefill && w.tokenwise {
 		// Each token in the one-token order: no multi-token kernels, and
 		// dotR4 its four-row twin.
-		job.dot, job.dot4, job.dot8, job.dot2x4, job.dotQ, job.quadEnd = d1, nil, nil, nil, nil, 0
+		job.dot, job.dot4, job.dot8, job.dotR4x2, job.dot2x4, job.dotQ, job.quadEnd = d1, nil, nil, nil, nil, nil, 0
 		job.dotR4 = active.vecDot1R4[w.Type]
 	}
 	mp := w.packedFor(p)
@@ -414,7 +415,13 @@ func (j *matmulJob) run(lo, hi int) {
 // the rows left over row by row.
 func (j *matmulJob) runFew(r0, r1 int) {
 	r := r0
-	if q := (r1 - r0) / 4; q > 0 {
+	if q := (r1 - r0) / 4; q > 0 && j.ntok == 2 && j.dotR4x2 != nil {
+		// Both tokens at once, each block decoded once for the two.
+		for ; r < r0+q; r++ {
+			j.dotR4x2(j.cols, j.w[r*j.wRow:(r+3*q+1)*j.wRow], q*j.wRow, j.a[:2*j.aRow], j.aRow, j.out[r:], q, j.rows)
+		}
+		r = r0 + 4*q
+	} else if q > 0 {
 		for ; r < r0+q; r++ {
 			w := j.w[r*j.wRow : (r+3*q+1)*j.wRow]
 			for t := 0; t < j.ntok; t++ {

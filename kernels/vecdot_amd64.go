@@ -31,6 +31,7 @@ func fillAVX2VecDot(s *kernelSet) {
 	s.vecDot4[ggml.Q4_K] = vecDotQ4_KQ8_Kx4Asm
 	s.vecDot4[ggml.Q5_K] = vecDotQ5_KQ8_Kx4Asm
 	s.vecDot4[ggml.Q6_K] = vecDotQ6_KQ8_Kx4Asm
+	s.vecDotR4x2[ggml.Q6_K] = vecDotQ6_KQ8_Kr4x2Asm
 	s.vecDot4[ggml.Q3_K] = vecDotQ3_KQ8_Kx4Asm
 }
 
@@ -151,6 +152,9 @@ func vecDotQ3_KQ8_Kx4AVX2(nb int, w, a *byte, stride int, out *float32, ostride 
 //go:noescape
 func vecDotQ6_KQ8_Kx4AVX2(nb int, w, a *byte, stride int, out *float32, ostride int)
 
+//go:noescape
+func vecDotQ6_KQ8_Kr4x2AVX2(nb int, w *byte, wstride int, a *byte, astride int, out *float32, rstride, tstride int)
+
 // x4Args checks that w holds the row, a the four activation rows and out
 // the four outputs.
 func x4Args(n, bs, wb, ab int, w, a []byte, stride int, out []float32, ostride int) (int, *byte, *byte, int, *float32, int) {
@@ -209,6 +213,20 @@ func vecDotQ6_KQ8_Kx4Asm(n int, w, a []byte, stride int, out []float32, ostride 
 		return
 	}
 	vecDotQ6_KQ8_Kx4AVX2(x4Args(n, qkK, q6_KBytes, q8_KBytes, w, a, stride, out, ostride))
+}
+
+func vecDotQ6_KQ8_Kr4x2Asm(n int, w []byte, wstride int, a []byte, astride int, out []float32, rstride, tstride int) {
+	if n < qkK {
+		for k := 0; k < 4; k++ {
+			out[k*rstride], out[k*rstride+tstride] = 0, 0
+		}
+		return
+	}
+	nb := n / qkK
+	_ = w[3*wstride+nb*q6_KBytes-1]
+	_ = a[astride+nb*q8_KBytes-1]
+	_ = out[3*rstride+tstride]
+	vecDotQ6_KQ8_Kr4x2AVX2(nb, &w[0], wstride, &a[0], astride, &out[0], rstride, tstride)
 }
 
 // The r4 kernels compute four weight rows (nb blocks each at w, w+wstride,
