@@ -51,15 +51,15 @@ type kernelSet struct {
 	name      string
 	available bool
 
-	vecDot  [maxType]vecDotFunc  // indexed by weight type
-	vecDot1 [maxType]vecDotFunc  // one-token batches where llama.cpp's order differs; nil: vecDot
-	vecDot4 [maxType]vecDot4Func // one row x 4 tokens; nil: use vecDot
-	// vecDotR4x2 is vecDotR4 for two tokens (a, a[astride:]) at once:
-	// out[k*rstride+t*tstride] for row k, token t. nil: none.
+	vecDot    [maxType]vecDotFunc   // indexed by weight type
+	vecDot1   [maxType]vecDotFunc   // one-token batches where llama.cpp's order differs; nil: vecDot
+	vecDot4   [maxType]vecDot4Func  // one row x 4 tokens; nil: use vecDot
+	vecDot8   [maxType]vecDot4Func  // one row x 8 tokens (stride/ostride as vecDot4); nil: use vecDot4
+	vecDotR4  [maxType]vecDotR4Func // 4 rows x one token; nil: use vecDot
+	vecDot1R4 [maxType]vecDotR4Func // 4 rows x one token in vecDot1's order; nil: use vecDot1
+	// vecDotR4x2 is vecDotR4 for two tokens (a, a[astride:]) at once, the
+	// few-token path's batches of two. nil: each token in turn.
 	vecDotR4x2 [maxType]vecDotR4x2Func
-	vecDot8    [maxType]vecDot4Func  // one row x 8 tokens (stride/ostride as vecDot4); nil: use vecDot4
-	vecDotR4   [maxType]vecDotR4Func // 4 rows x one token; nil: use vecDot
-	vecDot1R4  [maxType]vecDotR4Func // 4 rows x one token in vecDot1's order; nil: use vecDot1
 	// vecDot1R4F32 is vecDot1R4 reading the token widened to float32 (token
 	// 0 of its quad, actQuad); preferred over vecDot1R4 when the quad exists.
 	vecDot1R4F32 [maxType]vecDotR4Func

@@ -141,9 +141,9 @@ func BenchmarkVecDot(b *testing.B) {
 }
 
 // TestVecDot4VsVecDot checks every multi-token kernel (four tokens, and
-// four rows x two tokens where the type has one) against calls of the same implementation's
-// single-token kernel (bit for bit), with strided, unaligned activation
-// rows and outputs.
+// four rows x two tokens where the type has one) against calls of the
+// same implementation's single-token kernel (bit for bit), with strided,
+// unaligned activation rows and outputs.
 func TestVecDot4VsVecDot(t *testing.T) {
 	r := rand.New(rand.NewPCG(25, 26))
 	for _, s := range simdSets(t) {

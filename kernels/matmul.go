@@ -61,9 +61,9 @@ type matmulJob struct {
 	dotQ     vecDotFunc     // tokens before quadEnd (vecDotQuad); nil: none
 	quadEnd  int            // ntok&^3 when dotQ is set, else 0
 	dot4     vecDot4Func    // nil: the type has no multi-token kernel
-	dotR4x2  vecDotR4x2Func // nil: the type has no four-row two-token kernel
 	dot8     vecDot4Func    // nil: the type has no 8-token kernel
 	dotR4    vecDotR4Func   // nil: the type has no four-row kernel
+	dotR4x2  vecDotR4x2Func // nil: the type has no four-row two-token kernel
 	aR4      []byte         // the token as dotR4 reads it, when not a (vecDot1R4F32)
 	dot2x4   vecDot2x4Func  // nil: the type has no rows x 4-token tile kernel
 	tileRows int            // rows per dot2x4 call (2, 3 or 4)

@@ -98,33 +98,41 @@ func q4_0x8GemmAsm(nb int, w, a []byte, out []float32, ostride, ntok int) {
 		return
 	}
 	nb, pw, pa, po := packedArgs(nb, q4_0GroupBytes, q8_0QuadBytes, w, a, out, packRows)
-	// One token the gemv; two or three a gemm that computes only those
-	// (the four-token one costs a whole quad whatever ntok). On an AMD
-	// EPYC Zen3, TinyLlama Q4_0 --parallel 2/3/6: 52.3/69.5/75.0 ->
-	// 59.3/77.8/90.4 tok/s (medians of 4 alternating runs). Two gemvs
-	// instead ran --parallel 2 at 0.77x.
-	switch ntok {
-	case 1:
-		q4_0x8GemvAVX2(nb, pw, pa, po)
-	case 2:
-		q4_0x8Gemm2AVX2(nb, pw, pa, po, ostride, ntok)
-	case 3:
-		q4_0x8Gemm3AVX2(nb, pw, pa, po, ostride, ntok)
-	default:
-		q4_0x8GemmAVX2(nb, pw, pa, po, ostride, ntok)
-	}
+	// (Two gemvs instead of the two-token gemm ran --parallel 2 at 0.77x.)
+	gemmByTokens(ntok, nb, pw, pa, po, ostride, q4_0x8GemvAVX2, q4_0x8Gemm2AVX2, q4_0x8Gemm3AVX2, q4_0x8GemmAVX2)
 }
 
-// Partial quads. The AVX2 packed gemms of Q4_0, Q5_0, Q3_K and Q5_K come
-// in two-, three- and four-token variants, and one token takes the gemv:
-// the four-token gemm computes all four tokens whatever ntok, and in L1
-// one gemv costs 0.35-0.5 of it (BenchmarkPacked, Zen3). Same bits: every
-// token of a gemm takes the gemv's steps, and the quad layouts put token
-// t's fields 4t bytes into their slots. (Q4_K's gemm takes whole quads
-// only; its few-token batches run gemv4 per token, packedKernels.fewTokens.)
-// Gemvs for the one or two tokens after a quad, on that Zen3, 5632x2048
-// from DRAM: Q4_0 5 tokens 0.78-0.83 -> 0.53-0.62 ms, Q5_0 1.6 -> 1.23,
-// Q3_K 1.15-1.25 -> 0.76-0.84, Q5_K 1.17-1.28 -> 0.86-0.92.
+// gemmByTokens multiplies a packed group with the first ntok tokens of a
+// quad. The AVX2 packed gemms of Q4_0, Q5_0, Q3_K and Q5_K come in two-,
+// three- and four-token variants, and one token takes the gemv: the
+// four-token gemm computes all four tokens whatever ntok (in L1 one gemv
+// costs 0.35-0.5 of it, BenchmarkPacked, Zen3), and two gemvs unpack each
+// piece twice. Same bits: every token of a gemm takes the gemv's steps,
+// and the quad layouts put token t's fields 4t bytes into their slots.
+// (Q4_K's gemm takes whole quads only; its few-token batches run gemv4 per
+// token, packedKernels.fewTokens.) On an AMD EPYC Zen3, TinyLlama,
+// alternating builds (medians of 2-4 runs), the variants against the
+// four-token gemm and the gemvs before them: Q4_0 --parallel 2/3/6
+// 52.3/69.5/75.0 -> 59.3/77.8/90.4 tok/s, Q5_0 2/3/6 28.4/32.3/39.0 ->
+// 35.3/41.4/47.0, Q3_K_M 2/3/7 36.5/51.4/66.8 -> 38.9/57.3/71.9, Q5_K_M
+// 2/3/6/7 26.4/38.0/54.5/61.5 -> 29.9/40.9/59.7/67.3. Gemvs for the one
+// or two tokens after a quad had taken, 5632x2048 from DRAM: Q4_0 5 tokens
+// 0.78-0.83 -> 0.53-0.62 ms, Q5_0 1.6 -> 1.23, Q3_K 1.15-1.25 -> 0.76-0.84,
+// Q5_K 1.17-1.28 -> 0.86-0.92. (Q3_K's kernels take the quad's sums too:
+// its wrapper has its own switch.)
+func gemmByTokens(ntok, nb int, w, a *byte, out *float32, ostride int,
+	gemv func(nb int, w, a *byte, out *float32), gemm2, gemm3, gemm4 func(nb int, w, a *byte, out *float32, ostride, ntok int)) {
+	switch ntok {
+	case 1:
+		gemv(nb, w, a, out)
+	case 2:
+		gemm2(nb, w, a, out, ostride, ntok)
+	case 3:
+		gemm3(nb, w, a, out, ostride, ntok)
+	default:
+		gemm4(nb, w, a, out, ostride, ntok)
+	}
+}
 
 // checkGemmOut checks that out holds ntok (1..4) runs of packRows outputs,
 // ostride apart.

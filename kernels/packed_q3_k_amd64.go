@@ -47,10 +47,7 @@ func q3_Kx8GemmAsm(nb int, w, a []byte, out []float32, ostride, ntok int) {
 		return
 	}
 	nb, pw, pa, po := packedArgs(nb, q3_KGroupBytes, q8_KQuadBytes, w, a, out, packRows)
-	// One token the gemv; two or three a gemm that unpacks each piece for
-	// only those (two gemvs unpack it twice). Zen3, TinyLlama Q3_K_M
-	// --parallel 2/3: 36.5/51.4 -> 38.9/57.3 tok/s (medians of 3
-	// alternating runs).
+	// As gemmByTokens, with the quad's sums.
 	switch ntok {
 	case 1:
 		q3_Kx8GemvAVX2(nb, pw, pa, q8_KSums(nb, a), po)

@@ -45,18 +45,5 @@ func q5_0x8GemmAsm(nb int, w, a []byte, out []float32, ostride, ntok int) {
 		return
 	}
 	nb, pw, pa, po := packedArgs(nb, q5_0GroupBytes, q8_0QuadBytes, w, a, out, packRows)
-	// One token the gemv; two or three a gemm that unpacks each piece for
-	// only those (two gemvs unpack it twice). Zen3, TinyLlama Q5_0
-	// --parallel 2/3/6: 28.4/32.3/39.0 -> 35.3/41.4/47.0 tok/s (medians
-	// of 3, 3 and 2 alternating runs).
-	switch ntok {
-	case 1:
-		q5_0x8GemvAVX2(nb, pw, pa, po)
-	case 2:
-		q5_0x8Gemm2AVX2(nb, pw, pa, po, ostride, ntok)
-	case 3:
-		q5_0x8Gemm3AVX2(nb, pw, pa, po, ostride, ntok)
-	default:
-		q5_0x8GemmAVX2(nb, pw, pa, po, ostride, ntok)
-	}
+	gemmByTokens(ntok, nb, pw, pa, po, ostride, q5_0x8GemvAVX2, q5_0x8Gemm2AVX2, q5_0x8Gemm3AVX2, q5_0x8GemmAVX2)
 }

@@ -45,18 +45,5 @@ func q5_Kx8GemmAsm(nb int, w, a []byte, out []float32, ostride, ntok int) {
 		return
 	}
 	nb, pw, pa, po := packedArgs(nb, q5_KGroupBytes, q8_KQuadBytes, w, a, out, packRows)
-	// One token the gemv; two or three a gemm that unpacks each piece for
-	// only those (two gemvs unpack it twice). Zen3, TinyLlama Q5_K_M
-	// --parallel 2/3: 26.4/38.0 -> 29.9/40.9 tok/s (medians of 4
-	// alternating runs; its Q6_K matrices unchanged).
-	switch ntok {
-	case 1:
-		q5_Kx8GemvAVX2(nb, pw, pa, po)
-	case 2:
-		q5_Kx8Gemm2AVX2(nb, pw, pa, po, ostride, ntok)
-	case 3:
-		q5_Kx8Gemm3AVX2(nb, pw, pa, po, ostride, ntok)
-	default:
-		q5_Kx8GemmAVX2(nb, pw, pa, po, ostride, ntok)
-	}
+	gemmByTokens(ntok, nb, pw, pa, po, ostride, q5_Kx8GemvAVX2, q5_Kx8Gemm2AVX2, q5_Kx8Gemm3AVX2, q5_Kx8GemmAVX2)
 }
