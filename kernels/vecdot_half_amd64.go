@@ -25,6 +25,8 @@ func fillAVX2Half(s *kernelSet) {
 	s.actQuad[ggml.BF16] = halfQuadBF16
 	s.vecDot3x4[ggml.F16] = f16Tile3x4Asm
 	s.vecDot3x4[ggml.BF16] = bf16Tile3x4F32Asm
+	s.vecDot3x4Few[ggml.F16] = f16Tile3x4PfAsm
+	s.vecDot3x4Few[ggml.BF16] = bf16Tile3x4F32PfAsm
 }
 
 //go:noescape
@@ -217,9 +219,30 @@ func f16Tile3x4AVX2(n8 int, w *byte, wstride int, a *byte, astride int, out *flo
 //go:noescape
 func bf16Tile3x4F32AVX2(n8 int, w *byte, wstride int, a *byte, astride int, out *float32, ostride int)
 
+//go:noescape
+func f16Tile3x4PfAVX2(n8 int, w *byte, wstride int, a *byte, astride int, out *float32, ostride int)
+
+//go:noescape
+func bf16Tile3x4F32PfAVX2(n8 int, w *byte, wstride int, a *byte, astride int, out *float32, ostride int)
+
 // f16Tile3x4Asm is the AVX2 F16 tile over the tokens' F16 rows a (no
 // quad); rows that are not whole groups of 8 run the generic kernel.
 func f16Tile3x4Asm(n int, w []byte, wstride int, a []byte, astride int, aq []byte, out []float32, ostride int) {
+	f16Tile3x4With(f16Tile3x4AVX2, n, w, wstride, a, astride, out, ostride)
+}
+
+// f16Tile3x4PfAsm is f16Tile3x4Asm prefetching the next tile's rows
+// (vecDot3x4Few).
+func f16Tile3x4PfAsm(n int, w []byte, wstride int, a []byte, astride int, aq []byte, out []float32, ostride int) {
+	f16Tile3x4With(f16Tile3x4PfAVX2, n, w, wstride, a, astride, out, ostride)
+}
+
+func bf16Tile3x4F32PfAsm(n int, w []byte, wstride int, a []byte, astride int, aq []byte, out []float32, ostride int) {
+	halfTileF32(bf16Tile3x4F32PfAVX2, vecDotBF16BF16Generic, 3, n, w, wstride, a, astride, aq, out, ostride)
+}
+
+func f16Tile3x4With(kern func(n8 int, w *byte, wstride int, a *byte, astride int, out *float32, ostride int),
+	n int, w []byte, wstride int, a []byte, astride int, out []float32, ostride int) {
 	if n%8 != 0 || n == 0 {
 		tileGeneric(vecDotF16F16Generic, 3, n, w, wstride, a, astride, out, ostride)
 		return
@@ -227,7 +250,7 @@ func f16Tile3x4Asm(n int, w []byte, wstride int, a []byte, astride int, aq []byt
 	_ = w[2*wstride+2*n-1]
 	_ = a[3*astride+2*n-1]
 	_ = out[3*ostride+2]
-	f16Tile3x4AVX2(n/8, &w[0], wstride, &a[0], astride, &out[0], ostride)
+	kern(n/8, &w[0], wstride, &a[0], astride, &out[0], ostride)
 }
 
 func bf16Tile3x4F32Asm(n int, w []byte, wstride int, a []byte, astride int, aq []byte, out []float32, ostride int) {

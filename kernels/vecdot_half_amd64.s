@@ -77,8 +77,24 @@
 	VFMADD231PS Y15, Y13, Y10      \
 	VFMADD231PS Y15, Y14, Y11
 
-// TSTEP is a token group's bytes (16 or 32).
-#define HALF_TILE3X4(loop4, loop1, tail, done, WIDEN, TOKEN, TSTEP) \
+// The tiles of batches of a few quads (vecDot3x4Few) ask for the next
+// tile's rows (3*wstride on, R14, DX, R15) one cache line per turn: those
+// batches read each weight row from DRAM once, and the tile waited on it.
+#define HALF_PF_SETUP \
+	LEAQ (R12)(BX*1), R14 \
+	LEAQ (R14)(BX*1), DX  \
+	LEAQ (DX)(BX*1), R15
+
+#define HALF_PF \
+	PREFETCHT0 (R14)(AX*1) \
+	PREFETCHT0 (DX)(AX*1)  \
+	PREFETCHT0 (R15)(AX*1)
+
+#define HALF_NONE
+
+// TSTEP is a token group's bytes (16 or 32); PFSETUP and PF HALF_PF_SETUP
+// and HALF_PF, or HALF_NONE.
+#define HALF_TILE3X4(loop4, loop1, tail, done, WIDEN, TOKEN, TSTEP, PFSETUP, PF) \
 	MOVQ n8+0(FP), CX             \
 	MOVQ w+8(FP), SI              \
 	MOVQ wstride+16(FP), BX       \
@@ -89,6 +105,7 @@
 	LEAQ (R9)(DX*1), R10          \
 	LEAQ (SI)(BX*1), R11          \
 	LEAQ (R11)(BX*1), R12         \
+	PFSETUP                       \
 	VXORPS Y0, Y0, Y0             \
 	VXORPS Y1, Y1, Y1             \
 	VXORPS Y2, Y2, Y2             \
@@ -107,6 +124,7 @@
 	SHRQ  $2, BX                  \
 	JZ    loop1                   \
 loop4:                            \
+	PF                            \
 	HALF_STEP(0, 0, WIDEN, TOKEN)   \
 	HALF_STEP(16, TSTEP, WIDEN, TOKEN) \
 	HALF_STEP(32, 2*TSTEP, WIDEN, TOKEN) \
@@ -651,11 +669,19 @@ f16VecR4AVX512_done:
 
 // func f16Tile3x4AVX2(n8 int, w *byte, wstride int, a *byte, astride int, out *float32, ostride int)
 TEXT ·f16Tile3x4AVX2(SB), NOSPLIT, $0-56
-	HALF_TILE3X4(f16t34loop4, f16t34loop1, f16t34tail, f16t34done, WIDEN_F16, WIDEN_F16, 16)
+	HALF_TILE3X4(f16t34loop4, f16t34loop1, f16t34tail, f16t34done, WIDEN_F16, WIDEN_F16, 16, HALF_NONE, HALF_NONE)
+
+// func f16Tile3x4PfAVX2(n8 int, w *byte, wstride int, a *byte, astride int, out *float32, ostride int)
+TEXT ·f16Tile3x4PfAVX2(SB), NOSPLIT, $0-56
+	HALF_TILE3X4(f16t34ploop4, f16t34ploop1, f16t34ptail, f16t34pdone, WIDEN_F16, WIDEN_F16, 16, HALF_PF_SETUP, HALF_PF)
 
 // func bf16Tile3x4F32AVX2(n8 int, w *byte, wstride int, a *byte, astride int, out *float32, ostride int)
 TEXT ·bf16Tile3x4F32AVX2(SB), NOSPLIT, $0-56
-	HALF_TILE3X4(bf16t34loop4, bf16t34loop1, bf16t34tail, bf16t34done, WIDEN_BF16, LOAD_F32, 32)
+	HALF_TILE3X4(bf16t34loop4, bf16t34loop1, bf16t34tail, bf16t34done, WIDEN_BF16, LOAD_F32, 32, HALF_NONE, HALF_NONE)
+
+// func bf16Tile3x4F32PfAVX2(n8 int, w *byte, wstride int, a *byte, astride int, out *float32, ostride int)
+TEXT ·bf16Tile3x4F32PfAVX2(SB), NOSPLIT, $0-56
+	HALF_TILE3X4(bf16t34ploop4, bf16t34ploop1, bf16t34ptail, bf16t34pdone, WIDEN_BF16, LOAD_F32, 32, HALF_PF_SETUP, HALF_PF)
 
 // func f16ToF32BytesAVX2(n8 int, dst, src *byte)
 TEXT ·f16ToF32BytesAVX2(SB), NOSPLIT, $0-24
