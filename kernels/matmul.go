@@ -428,10 +428,18 @@ func (j *matmulJob) run(lo, hi int) {
 // the rows left over row by row.
 func (j *matmulJob) runFew(r0, r1 int) {
 	r := r0
-	if q := (r1 - r0) / 4; q > 0 && j.ntok == 2 && j.dotR4x2 != nil {
-		// Both tokens at once, each block decoded once for the two.
+	if q := (r1 - r0) / 4; q > 0 && j.dotR4x2 != nil {
+		// Tokens by pairs, each block decoded once for the two; a third
+		// token alone.
 		for ; r < r0+q; r++ {
-			j.dotR4x2(j.cols, j.w[r*j.wRow:(r+3*q+1)*j.wRow], q*j.wRow, j.a[:2*j.aRow], j.aRow, j.out[r:], q, j.rows)
+			w := j.w[r*j.wRow : (r+3*q+1)*j.wRow]
+			t := 0
+			for ; t+2 <= j.ntok; t += 2 {
+				j.dotR4x2(j.cols, w, q*j.wRow, j.a[t*j.aRow:(t+2)*j.aRow], j.aRow, j.out[t*j.rows+r:], q, j.rows)
+			}
+			if t < j.ntok {
+				j.dotR4(j.cols, w, q*j.wRow, j.a[t*j.aRow:(t+1)*j.aRow], j.out[t*j.rows+r:], q)
+			}
 		}
 		r = r0 + 4*q
 	} else if q > 0 {
