@@ -12,10 +12,10 @@ import (
 // one activation row a in the weight's vec-dot type (see vecdot_generic.go).
 type vecDotFunc func(n int, w, a []byte) float32
 
-// vecDotR4x2Func computes four weight rows (w, w[wstride:], ...) against two
-// activation rows (a, a[astride:]) into out[k*rstride+t*tstride], each
-// pair in its single-row kernel's float order.
-type vecDotR4x2Func func(n int, w []byte, wstride int, a []byte, astride int, out []float32, rstride, tstride int)
+// vecDotR4xNFunc computes four weight rows (w, w[wstride:], ...) against N
+// activation rows (a, a[astride:], ...) into out[k*rstride+t*tstride],
+// each pair in its single-row kernel's float order.
+type vecDotR4xNFunc func(n int, w []byte, wstride int, a []byte, astride int, out []float32, rstride, tstride int)
 
 // vecDot4Func computes one weight row w against four activation rows a,
 // a[stride:], a[2*stride:], a[3*stride:] into out[0], out[ostride],
@@ -57,9 +57,11 @@ type kernelSet struct {
 	vecDot8   [maxType]vecDot4Func  // one row x 8 tokens (stride/ostride as vecDot4); nil: use vecDot4
 	vecDotR4  [maxType]vecDotR4Func // 4 rows x one token; nil: use vecDot
 	vecDot1R4 [maxType]vecDotR4Func // 4 rows x one token in vecDot1's order; nil: use vecDot1
-	// vecDotR4x2 is vecDotR4 for two tokens (a, a[astride:]) at once, the
-	// few-token path's batches of two. nil: each token in turn.
-	vecDotR4x2 [maxType]vecDotR4x2Func
+	// vecDotR4x2 and vecDotR4x4 are vecDotR4 for two and four tokens at
+	// once (vecDotR4xNFunc), for the few-token path: decode's four
+	// streams, each block decoded once for the tokens. nil: none.
+	vecDotR4x2 [maxType]vecDotR4xNFunc
+	vecDotR4x4 [maxType]vecDotR4xNFunc
 	// vecDot1R4F32 is vecDot1R4 reading the token widened to float32 (token
 	// 0 of its quad, actQuad); preferred over vecDot1R4 when the quad exists.
 	vecDot1R4F32 [maxType]vecDotR4Func

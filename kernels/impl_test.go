@@ -141,9 +141,9 @@ func BenchmarkVecDot(b *testing.B) {
 }
 
 // TestVecDot4VsVecDot checks every multi-token kernel (four tokens, and
-// four rows x two tokens where the type has one) against calls of the
-// same implementation's single-token kernel (bit for bit), with strided,
-// unaligned activation rows and outputs.
+// four rows x two or four tokens where the type has them) against calls
+// of the same implementation's single-token kernel (bit for bit), with
+// strided, unaligned activation rows and outputs.
 func TestVecDot4VsVecDot(t *testing.T) {
 	r := rand.New(rand.NewPCG(25, 26))
 	for _, s := range simdSets(t) {
@@ -184,22 +184,25 @@ func TestVecDot4VsVecDot(t *testing.T) {
 				if out[0] != 0 || out[len(out)-1] != 0 {
 					t.Errorf("%s %v: x4 kernel wrote outside its outputs", s.name, wt)
 				}
-				if f := s.vecDotR4x2[wt]; f != nil {
-					// Four rows (the same one, wstride 0) x the first two
+				for ntok, f := range map[int]vecDotR4xNFunc{2: s.vecDotR4x2[wt], 4: s.vecDotR4x4[wt]} {
+					if f == nil {
+						continue
+					}
+					// Four rows (the same one, wstride 0) x the first ntok
 					// tokens.
 					const rstride, tstride = 3, 13
-					out2 := make([]float32, 3+3*rstride+tstride)
+					out2 := make([]float32, 2+3*rstride+(ntok-1)*tstride+1)
 					f(n, w, 0, abuf[1:], stride, out2[1:], rstride, tstride)
-					for k := 0; k < 2; k++ {
-						want := s.tokenDot(wt, k, 2)(n, w, abuf[1+k*stride:1+k*stride+arow])
+					for k := 0; k < ntok; k++ {
+						want := s.tokenDot(wt, k, ntok)(n, w, abuf[1+k*stride:1+k*stride+arow])
 						for row := 0; row < 4; row++ {
 							if got := out2[1+row*rstride+k*tstride]; got != want {
-								t.Errorf("%s %v nb=%d row %d token %d: r4x2 %v, single %v", s.name, wt, nb, row, k, got, want)
+								t.Errorf("%s %v nb=%d row %d token %d: r4x%d %v, single %v", s.name, wt, nb, row, k, ntok, got, want)
 							}
 						}
 					}
 					if out2[0] != 0 || out2[len(out2)-1] != 0 {
-						t.Errorf("%s %v: r4x2 kernel wrote outside its outputs", s.name, wt)
+						t.Errorf("%s %v: r4x%d kernel wrote outside its outputs", s.name, wt, ntok)
 					}
 				}
 			}

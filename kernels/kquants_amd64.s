@@ -907,6 +907,123 @@ q6kr4x2done:
 	VZEROUPPER
 	RET
 
+// Q6_K_R4X4ROW runs vecDotQ6_KQ8_Kx4AVX2's block (tokens DI, R8, R9, R10)
+// on the row at base, its four accumulators kept at slot..slot+96(SP)
+// between blocks.
+#define Q6_K_R4X4ROW(base, slot) \
+	MOVQ    base, SI         \
+	VMOVUPS slot(SP), Y0     \
+	VMOVUPS slot+32(SP), Y1  \
+	VMOVUPS slot+64(SP), Y8  \
+	VMOVUPS slot+96(SP), Y9  \
+	VMOVDQU 192(SI), X4      \
+	VPXOR   Y2, Y2, Y2       \
+	VPXOR   Y3, Y3, Y3       \
+	VPXOR   Y12, Y12, Y12    \
+	VPXOR   Y14, Y14, Y14    \
+	Q6_K_HALFN(0, 128, 4, 0, 16, 32, 48, Q6_K_TOKS4) \
+	Q6_K_HALFN(64, 160, 132, 64, 80, 96, 112, Q6_K_TOKS4) \
+	VPBROADCASTW 208(SI), X10 \
+	VCVTPH2PS    X10, Y10    \
+	Q6_K_FINISH(DI, Y2, Y0)  \
+	Q6_K_FINISH(R8, Y3, Y1)  \
+	Q6_K_FINISH(R9, Y12, Y8) \
+	Q6_K_FINISH(R10, Y14, Y9) \
+	VMOVUPS Y0, slot(SP)     \
+	VMOVUPS Y1, slot+32(SP)  \
+	VMOVUPS Y8, slot+64(SP)  \
+	VMOVUPS Y9, slot+96(SP)
+
+// Stores the sum of the accumulator at off(SP) to (DX)(idx) (Y0, X2
+// scratch).
+#define Q6_K_R4OUT(off, idx) \
+	VMOVUPS off(SP), Y0 \
+	HSUM(Y0, X0, X2)    \
+	VMOVSS  X0, idx
+
+// vecDotQ6_KQ8_Kr4x2AVX2 for four tokens (DI, DI+astride, ...), the row
+// accumulators at 128k(SP).
+
+// func vecDotQ6_KQ8_Kr4x4AVX2(nb int, w *byte, wstride int, a *byte, astride int, out *float32, rstride, tstride int)
+TEXT ·vecDotQ6_KQ8_Kr4x4AVX2(SB), NOSPLIT, $512-64
+	MOVQ nb+0(FP), CX
+	MOVQ w+8(FP), R11
+	MOVQ wstride+16(FP), BX
+	MOVQ a+24(FP), DI
+	MOVQ astride+32(FP), DX
+	LEAQ (DI)(DX*1), R8
+	LEAQ (R8)(DX*1), R9
+	LEAQ (R9)(DX*1), R10
+	LEAQ (R11)(BX*1), R12
+	LEAQ (R12)(BX*1), R13
+	LEAQ (R13)(BX*1), R14
+	VXORPS Y0, Y0, Y0
+	XORQ   AX, AX
+
+q6kr4x4zero:
+	VMOVUPS Y0, (SP)(AX*1)
+	ADDQ    $32, AX
+	CMPQ    AX, $512
+	JLT     q6kr4x4zero
+	BYTE_CONST($0x0F0F0F0F, X15, Y15)
+	BYTE_CONST($0x30303030, X13, Y13)
+	TESTQ CX, CX
+	JZ    q6kr4x4done
+
+q6kr4x4loop:
+	PREFETCHT0 1024(R11)
+	PREFETCHT0 1088(R11)
+	PREFETCHT0 1152(R11)
+	PREFETCHT0 1024(R12)
+	PREFETCHT0 1088(R12)
+	PREFETCHT0 1152(R12)
+	PREFETCHT0 1024(R13)
+	PREFETCHT0 1088(R13)
+	PREFETCHT0 1152(R13)
+	PREFETCHT0 1024(R14)
+	PREFETCHT0 1088(R14)
+	PREFETCHT0 1152(R14)
+	Q6_K_R4X4ROW(R11, 0)
+	Q6_K_R4X4ROW(R12, 128)
+	Q6_K_R4X4ROW(R13, 256)
+	Q6_K_R4X4ROW(R14, 384)
+	ADDQ $210, R11
+	ADDQ $210, R12
+	ADDQ $210, R13
+	ADDQ $210, R14
+	ADVANCE4(292)
+	DECQ CX
+	JNZ  q6kr4x4loop
+
+q6kr4x4done:
+	MOVQ out+40(FP), DX
+	MOVQ rstride+48(FP), BX
+	SHLQ $2, BX
+	MOVQ tstride+56(FP), R11
+	SHLQ $2, R11
+	LEAQ (R11)(R11*2), R12
+	Q6_K_R4OUT(0, (DX))
+	Q6_K_R4OUT(32, (DX)(R11*1))
+	Q6_K_R4OUT(64, (DX)(R11*2))
+	Q6_K_R4OUT(96, (DX)(R12*1))
+	ADDQ BX, DX
+	Q6_K_R4OUT(128, (DX))
+	Q6_K_R4OUT(160, (DX)(R11*1))
+	Q6_K_R4OUT(192, (DX)(R11*2))
+	Q6_K_R4OUT(224, (DX)(R12*1))
+	ADDQ BX, DX
+	Q6_K_R4OUT(256, (DX))
+	Q6_K_R4OUT(288, (DX)(R11*1))
+	Q6_K_R4OUT(320, (DX)(R11*2))
+	Q6_K_R4OUT(352, (DX)(R12*1))
+	ADDQ BX, DX
+	Q6_K_R4OUT(384, (DX))
+	Q6_K_R4OUT(416, (DX)(R11*1))
+	Q6_K_R4OUT(448, (DX)(R11*2))
+	Q6_K_R4OUT(480, (DX)(R12*1))
+	VZEROUPPER
+	RET
+
 // func vecDotQ5_KQ8_KAVX2(nb int, w, a *byte) float32
 TEXT ·vecDotQ5_KQ8_KAVX2(SB), NOSPLIT, $0-28
 	MOVQ nb+0(FP), CX

@@ -63,7 +63,8 @@ type matmulJob struct {
 	dot4     vecDot4Func    // nil: the type has no multi-token kernel
 	dot8     vecDot4Func    // nil: the type has no 8-token kernel
 	dotR4    vecDotR4Func   // nil: the type has no four-row kernel
-	dotR4x2  vecDotR4x2Func // nil: the type has no four-row two-token kernel
+	dotR4x2  vecDotR4xNFunc // nil: the type has no four-row two-token kernel
+	dotR4x4  vecDotR4xNFunc // nil: the type has no four-row four-token kernel
 	aR4      []byte         // the token as dotR4 reads it, when not a (vecDot1R4F32)
 	dot2x4   vecDot2x4Func  // nil: the type has no rows x 4-token tile kernel
 	tileRows int            // rows per dot2x4 call (2, 3 or 4)
@@ -73,10 +74,11 @@ type matmulJob struct {
 	q8Row   int
 	bufs    *rowBufs
 	prefill bool
-	// few: a batch of 2-3 tokens (no quad) of row-major weights, each
-	// group of four rows a quarter of the unit apart multiplied with
-	// dotR4 for every token in turn (decode's four streams; the later
-	// tokens find the rows in the core's caches).
+	// few: a batch of 2-3 tokens (no quad; 4 with dotR4x4) of row-major
+	// weights, each group of four rows a quarter of the unit apart
+	// multiplied with dotR4 for every token in turn, or dotR4x2/x4 for
+	// several at once (decode's four streams; the later tokens find the
+	// rows in the core's caches).
 	few      bool
 	rowUnits int // rows per scheduling unit
 
@@ -189,7 +191,7 @@ func (p *Pool) newMatmulJob(out []float32, w *Matrix, a *Acts) (matmulJob, int) 
 		rows: w.Rows, cols: w.Cols, ntok: a.NTok,
 		wRow: wRow, aRow: a.rowBytes,
 		dot: active.vecDot[w.Type], dot4: active.vecDot4[w.Type], dotR4: active.vecDotR4[w.Type],
-		dot8: active.vecDot8[w.Type], dotR4x2: active.vecDotR4x2[w.Type],
+		dot8: active.vecDot8[w.Type], dotR4x2: active.vecDotR4x2[w.Type], dotR4x4: active.vecDotR4x4[w.Type],
 		dot2x4: active.vecDot2x4[w.Type], tileRows: 2,
 		prefill: a.NTok > 1, rowUnits: 1,
 	}
@@ -228,12 +230,17 @@ func (p *Pool) newMatmulJob(out []float32, w *Matrix, a *Acts) (matmulJob, int) 
 	if d1 := active.vecDot1[w.Type]; d1 != nil && job.prefill && w.tokenwise {
 		// Each token in the one-token order: no multi-token kernels, and
 		// dotR4 its four-row twin.
-		job.dot, job.dot4, job.dot8, job.dotR4x2, job.dot2x4, job.dotQ, job.quadEnd = d1, nil, nil, nil, nil, nil, 0
+		job.dot, job.dot4, job.dot8, job.dot2x4, job.dotQ, job.quadEnd = d1, nil, nil, nil, nil, 0
+		job.dotR4x2, job.dotR4x4 = nil, nil
 		job.dotR4 = active.vecDot1R4[w.Type]
 	}
 	mp := w.packedFor(p)
 	packed := mp != nil && a.x4For == mp.kern.act
-	job.few = job.prefill && a.NTok < 4 && !packed && job.dotR4 != nil
+	// (A quad takes the few-token path too where the type has a four-row
+	// four-token kernel and no tile: Q6_K --parallel 4 on a Zen3 1.11-1.14x,
+	// TinyLlama Q4_K_M 1.07x; up to 16 tokens, pp16 ran at 0.91x.)
+	job.few = job.prefill && !packed && job.dotR4 != nil &&
+		(a.NTok < 4 || a.NTok == 4 && job.dotR4x4 != nil && job.dot2x4 == nil)
 	if job.prefill && !job.few {
 		job.rowUnits = prefillRowUnit(p, w.Rows, len(a.Data)+len(a.x4))
 		if job.dot2x4 != nil {
@@ -429,11 +436,16 @@ func (j *matmulJob) run(lo, hi int) {
 func (j *matmulJob) runFew(r0, r1 int) {
 	r := r0
 	if q := (r1 - r0) / 4; q > 0 && j.dotR4x2 != nil {
-		// Tokens by pairs, each block decoded once for the two; a third
-		// token alone.
+		// Tokens by quads and pairs, each block decoded once for them;
+		// an odd one alone.
 		for ; r < r0+q; r++ {
 			w := j.w[r*j.wRow : (r+3*q+1)*j.wRow]
 			t := 0
+			if j.dotR4x4 != nil {
+				for ; t+4 <= j.ntok; t += 4 {
+					j.dotR4x4(j.cols, w, q*j.wRow, j.a[t*j.aRow:(t+4)*j.aRow], j.aRow, j.out[t*j.rows+r:], q, j.rows)
+				}
+			}
 			for ; t+2 <= j.ntok; t += 2 {
 				j.dotR4x2(j.cols, w, q*j.wRow, j.a[t*j.aRow:(t+2)*j.aRow], j.aRow, j.out[t*j.rows+r:], q, j.rows)
 			}

@@ -32,6 +32,7 @@ func fillAVX2VecDot(s *kernelSet) {
 	s.vecDot4[ggml.Q5_K] = vecDotQ5_KQ8_Kx4Asm
 	s.vecDot4[ggml.Q6_K] = vecDotQ6_KQ8_Kx4Asm
 	s.vecDotR4x2[ggml.Q6_K] = vecDotQ6_KQ8_Kr4x2Asm
+	s.vecDotR4x4[ggml.Q6_K] = vecDotQ6_KQ8_Kr4x4Asm
 	s.vecDot4[ggml.Q3_K] = vecDotQ3_KQ8_Kx4Asm
 }
 
@@ -155,6 +156,9 @@ func vecDotQ6_KQ8_Kx4AVX2(nb int, w, a *byte, stride int, out *float32, ostride 
 //go:noescape
 func vecDotQ6_KQ8_Kr4x2AVX2(nb int, w *byte, wstride int, a *byte, astride int, out *float32, rstride, tstride int)
 
+//go:noescape
+func vecDotQ6_KQ8_Kr4x4AVX2(nb int, w *byte, wstride int, a *byte, astride int, out *float32, rstride, tstride int)
+
 // x4Args checks that w holds the row, a the four activation rows and out
 // the four outputs.
 func x4Args(n, bs, wb, ab int, w, a []byte, stride int, out []float32, ostride int) (int, *byte, *byte, int, *float32, int) {
@@ -216,17 +220,30 @@ func vecDotQ6_KQ8_Kx4Asm(n int, w, a []byte, stride int, out []float32, ostride 
 }
 
 func vecDotQ6_KQ8_Kr4x2Asm(n int, w []byte, wstride int, a []byte, astride int, out []float32, rstride, tstride int) {
+	q6_KR4xN(vecDotQ6_KQ8_Kr4x2AVX2, 2, n, w, wstride, a, astride, out, rstride, tstride)
+}
+
+func vecDotQ6_KQ8_Kr4x4Asm(n int, w []byte, wstride int, a []byte, astride int, out []float32, rstride, tstride int) {
+	q6_KR4xN(vecDotQ6_KQ8_Kr4x4AVX2, 4, n, w, wstride, a, astride, out, rstride, tstride)
+}
+
+// q6_KR4xN checks the arguments of a four-row, ntok-token Q6_K kernel and
+// runs it.
+func q6_KR4xN(kern func(nb int, w *byte, wstride int, a *byte, astride int, out *float32, rstride, tstride int),
+	ntok, n int, w []byte, wstride int, a []byte, astride int, out []float32, rstride, tstride int) {
 	if n < qkK {
 		for k := 0; k < 4; k++ {
-			out[k*rstride], out[k*rstride+tstride] = 0, 0
+			for t := 0; t < ntok; t++ {
+				out[k*rstride+t*tstride] = 0
+			}
 		}
 		return
 	}
 	nb := n / qkK
 	_ = w[3*wstride+nb*q6_KBytes-1]
-	_ = a[astride+nb*q8_KBytes-1]
-	_ = out[3*rstride+tstride]
-	vecDotQ6_KQ8_Kr4x2AVX2(nb, &w[0], wstride, &a[0], astride, &out[0], rstride, tstride)
+	_ = a[(ntok-1)*astride+nb*q8_KBytes-1]
+	_ = out[3*rstride+(ntok-1)*tstride]
+	kern(nb, &w[0], wstride, &a[0], astride, &out[0], rstride, tstride)
 }
 
 // The r4 kernels compute four weight rows (nb blocks each at w, w+wstride,
