@@ -26,6 +26,8 @@ func fillAVX2Half(s *kernelSet) {
 	s.vecDot3x4[ggml.F16] = f16Tile3x4Asm
 	s.vecDot3x4[ggml.BF16] = bf16Tile3x4F32Asm
 	s.vecDot3x4Few[ggml.F16] = f16Tile3x4PfAsm
+	s.vecDotR4x2[ggml.F16] = dotF16F16r4x2Asm
+	s.vecDotR4x2[ggml.BF16] = dotBF16BF16r4x2Asm
 	s.vecDot3x4Few[ggml.BF16] = bf16Tile3x4F32PfAsm
 }
 
@@ -255,4 +257,36 @@ func f16Tile3x4With(kern func(n8 int, w *byte, wstride int, a *byte, astride int
 
 func bf16Tile3x4F32Asm(n int, w []byte, wstride int, a []byte, astride int, aq []byte, out []float32, ostride int) {
 	halfTileF32(bf16Tile3x4F32AVX2, vecDotBF16BF16Generic, 3, n, w, wstride, a, astride, aq, out, ostride)
+}
+
+//go:noescape
+func dotF16F16r4x2AVX2(n8 int, w *byte, wstride int, a *byte, astride int, out *float32, rstride, tstride int)
+
+//go:noescape
+func dotBF16BF16r4x2AVX2(n8 int, w *byte, wstride int, a *byte, astride int, out *float32, rstride, tstride int)
+
+func dotF16F16r4x2Asm(n int, w []byte, wstride int, a []byte, astride int, out []float32, rstride, tstride int) {
+	halfR4x2(dotF16F16r4x2AVX2, vecDotF16F16Generic, n, w, wstride, a, astride, out, rstride, tstride)
+}
+
+func dotBF16BF16r4x2Asm(n int, w []byte, wstride int, a []byte, astride int, out []float32, rstride, tstride int) {
+	halfR4x2(dotBF16BF16r4x2AVX2, vecDotBF16BF16Generic, n, w, wstride, a, astride, out, rstride, tstride)
+}
+
+// halfR4x2 runs a half-precision four-row two-token kernel; rows that are
+// not whole groups of 8 run f pair by pair.
+func halfR4x2(kern func(n8 int, w *byte, wstride int, a *byte, astride int, out *float32, rstride, tstride int),
+	f vecDotFunc, n int, w []byte, wstride int, a []byte, astride int, out []float32, rstride, tstride int) {
+	if n%8 != 0 || n == 0 {
+		for k := 0; k < 4; k++ {
+			for t := 0; t < 2; t++ {
+				out[k*rstride+t*tstride] = f(n, w[k*wstride:k*wstride+2*n], a[t*astride:t*astride+2*n])
+			}
+		}
+		return
+	}
+	_ = w[3*wstride+2*n-1]
+	_ = a[astride+2*n-1]
+	_ = out[3*rstride+tstride]
+	kern(n/8, &w[0], wstride, &a[0], astride, &out[0], rstride, tstride)
 }

@@ -176,6 +176,81 @@ done:                      \
 	VZEROUPPER                    \
 	RET
 
+// The four-row kernels for two tokens (a, a+astride) at once: each weight
+// group widened once for both, row k token t into Y(k+4t), every pair in
+// the single-row kernel's steps (same bits); out[k*rstride+t*tstride].
+// Batches of two or three sequences decoded together (matmulJob.few).
+#define HALF_R4X2(loop, done, WIDEN) \
+	MOVQ n8+0(FP), CX           \
+	MOVQ w+8(FP), SI            \
+	MOVQ wstride+16(FP), BX     \
+	MOVQ a+24(FP), DI           \
+	MOVQ astride+32(FP), R11    \
+	ADDQ DI, R11                \
+	LEAQ (SI)(BX*1), R8         \
+	LEAQ (R8)(BX*1), R9         \
+	LEAQ (R9)(BX*1), R10        \
+	VXORPS Y0, Y0, Y0           \
+	VXORPS Y1, Y1, Y1           \
+	VXORPS Y2, Y2, Y2           \
+	VXORPS Y3, Y3, Y3           \
+	VXORPS Y4, Y4, Y4           \
+	VXORPS Y5, Y5, Y5           \
+	VXORPS Y6, Y6, Y6           \
+	VXORPS Y7, Y7, Y7           \
+	XORQ  AX, AX                \
+	TESTQ CX, CX                \
+	JZ    done                  \
+loop:                           \
+	PREFETCHT0 512(SI)(AX*1)    \
+	PREFETCHT0 512(R8)(AX*1)    \
+	PREFETCHT0 512(R9)(AX*1)    \
+	PREFETCHT0 512(R10)(AX*1)   \
+	WIDEN((DI)(AX*1), Y8)       \
+	WIDEN((R11)(AX*1), Y9)      \
+	WIDEN((SI)(AX*1), Y10)      \
+	VFMADD231PS Y8, Y10, Y0     \
+	VFMADD231PS Y9, Y10, Y4     \
+	WIDEN((R8)(AX*1), Y11)      \
+	VFMADD231PS Y8, Y11, Y1     \
+	VFMADD231PS Y9, Y11, Y5     \
+	WIDEN((R9)(AX*1), Y10)      \
+	VFMADD231PS Y8, Y10, Y2     \
+	VFMADD231PS Y9, Y10, Y6     \
+	WIDEN((R10)(AX*1), Y11)     \
+	VFMADD231PS Y8, Y11, Y3     \
+	VFMADD231PS Y9, Y11, Y7     \
+	ADDQ $16, AX                \
+	DECQ CX                     \
+	JNZ  loop                   \
+done:                           \
+	MOVQ out+40(FP), DX         \
+	MOVQ rstride+48(FP), BX     \
+	SHLQ $2, BX                 \
+	MOVQ tstride+56(FP), R11    \
+	SHLQ $2, R11                \
+	HSUMS(Y0, X0, X12)          \
+	HSUMS(Y4, X4, X12)          \
+	VMOVSS X0, (DX)             \
+	VMOVSS X4, (DX)(R11*1)      \
+	ADDQ   BX, DX               \
+	HSUMS(Y1, X1, X12)          \
+	HSUMS(Y5, X5, X12)          \
+	VMOVSS X1, (DX)             \
+	VMOVSS X5, (DX)(R11*1)      \
+	ADDQ   BX, DX               \
+	HSUMS(Y2, X2, X12)          \
+	HSUMS(Y6, X6, X12)          \
+	VMOVSS X2, (DX)             \
+	VMOVSS X6, (DX)(R11*1)      \
+	ADDQ   BX, DX               \
+	HSUMS(Y3, X3, X12)          \
+	HSUMS(Y7, X7, X12)          \
+	VMOVSS X3, (DX)             \
+	VMOVSS X7, (DX)(R11*1)      \
+	VZEROUPPER                  \
+	RET
+
 // func dotBF16BF16AVX2(n8 int, w, a *byte) float32
 TEXT ·dotBF16BF16AVX2(SB), NOSPLIT, $0-28
 	MOVQ n8+0(FP), CX
@@ -256,6 +331,14 @@ dotBF16BF16r4AVX2_done:
 	VMOVSS X3, (DX)
 	VZEROUPPER
 	RET
+
+// func dotBF16BF16r4x2AVX2(n8 int, w *byte, wstride int, a *byte, astride int, out *float32, rstride, tstride int)
+TEXT ·dotBF16BF16r4x2AVX2(SB), NOSPLIT, $0-64
+	HALF_R4X2(bf16r4x2loop, bf16r4x2done, WIDEN_BF16)
+
+// func dotF16F16r4x2AVX2(n8 int, w *byte, wstride int, a *byte, astride int, out *float32, rstride, tstride int)
+TEXT ·dotF16F16r4x2AVX2(SB), NOSPLIT, $0-64
+	HALF_R4X2(f16r4x2loop, f16r4x2done, WIDEN_F16)
 
 // func dotBF16BF16x4AVX2(n8 int, w, a *byte, stride int, out *float32, ostride int)
 // One row against four activation rows a, a+stride, ... (prefill tails).
