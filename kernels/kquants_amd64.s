@@ -606,6 +606,22 @@ q6kdone:
 	MOVSS X0, ret+24(FP)
 	RET
 
+// Q6_K_R4PF asks for the next cache lines of the four rows at A-D (the
+// four-row kernels: four DRAM streams).
+#define Q6_K_R4PF(A, B, C, D) \
+	PREFETCHT0 1024(A) \
+	PREFETCHT0 1088(A) \
+	PREFETCHT0 1152(A) \
+	PREFETCHT0 1024(B) \
+	PREFETCHT0 1088(B) \
+	PREFETCHT0 1152(B) \
+	PREFETCHT0 1024(C) \
+	PREFETCHT0 1088(C) \
+	PREFETCHT0 1152(C) \
+	PREFETCHT0 1024(D) \
+	PREFETCHT0 1088(D) \
+	PREFETCHT0 1152(D)
+
 // Q6_K_R4ROW runs Q6_K_BLOCK on the row at base with its accumulator kept
 // at slot(SP) between blocks.
 #define Q6_K_R4ROW(base, slot) \
@@ -641,18 +657,7 @@ TEXT ·vecDotQ6_KQ8_Kr4AVX2(SB), NOSPLIT, $128-48
 	JZ    q6kr4done
 
 q6kr4loop:
-	PREFETCHT0 1024(R11)
-	PREFETCHT0 1088(R11)
-	PREFETCHT0 1152(R11)
-	PREFETCHT0 1024(R8)
-	PREFETCHT0 1088(R8)
-	PREFETCHT0 1152(R8)
-	PREFETCHT0 1024(R9)
-	PREFETCHT0 1088(R9)
-	PREFETCHT0 1152(R9)
-	PREFETCHT0 1024(R10)
-	PREFETCHT0 1088(R10)
-	PREFETCHT0 1152(R10)
+	Q6_K_R4PF(R11, R8, R9, R10)
 	Q6_K_R4ROW(R11, 0)
 	Q6_K_R4ROW(R8, 32)
 	Q6_K_R4ROW(R9, 64)
@@ -797,28 +802,76 @@ q6kx4loop:
 q6kx4done:
 	X4_EPILOGUE
 
-// Q6_K_R4X2ROW runs vecDotQ6_KQ8_Kx4AVX2's block for two tokens (DI, R8)
-// on the row at base, its
-// two accumulators kept at slot(SP) and slot+32(SP) between blocks.
-#define Q6_K_R4X2ROW(base, slot) \
-	MOVQ    base, SI         \
-	VMOVUPS slot(SP), Y0     \
-	VMOVUPS slot+32(SP), Y1  \
-	VMOVDQU 192(SI), X4      \
-	VPXOR   Y2, Y2, Y2       \
-	VPXOR   Y3, Y3, Y3       \
-	Q6_K_HALFN(0, 128, 4, 0, 16, 32, 48, Q6_K_TOKS2) \
-	Q6_K_HALFN(64, 160, 132, 64, 80, 96, 112, Q6_K_TOKS2) \
-	VPBROADCASTW 208(SI), X10 \
-	VCVTPH2PS    X10, Y10    \
-	Q6_K_FINISH(DI, Y2, Y0)  \
-	Q6_K_FINISH(R8, Y3, Y1)  \
-	VMOVUPS Y0, slot(SP)     \
-	VMOVUPS Y1, slot+32(SP)
+// The four-row kernels for two and four tokens: per row the block of
+// vecDotQ6_KQ8_Kx4AVX2 for the tokens of EACH (Q6_K_EACH2: DI, R8;
+// Q6_K_EACH4: DI, R8, R9, R10), token t's accumulator of the row kept at
+// slot+32t(SP) between blocks, each pair in the single-row kernel's steps
+// (same bits). Rows wstride bytes apart (decode's four streams, R11-R14),
+// tokens astride apart: out[k*rstride+t*tstride] for row k, token t.
+// EACH applies M (token P, its int32 sums, its accumulator, its slot).
+#define Q6_K_EACH2(M, slot) \
+	M(DI, Y2, Y0, slot) \
+	M(R8, Y3, Y1, slot+32)
 
-// Four rows wstride bytes apart (decode's four streams) against two tokens
-// (DI, DI+astride), block by block: out[k*rstride+t*tstride] for row k,
-// token t, each in the single-row kernel's steps (same bits).
+#define Q6_K_EACH4(M, slot) \
+	Q6_K_EACH2(M, slot) \
+	M(R9, Y12, Y8, slot+64) \
+	M(R10, Y14, Y9, slot+96)
+
+#define Q6_K_ACCLOAD(P, sumi, acc, off) VMOVUPS off(SP), acc
+#define Q6_K_SUMZERO(P, sumi, acc, off) VPXOR sumi, sumi, sumi
+#define Q6_K_ACCSTORE(P, sumi, acc, off) VMOVUPS acc, off(SP)
+#define Q6_K_FINISHT(P, sumi, acc, off) Q6_K_FINISH(P, sumi, acc)
+
+#define Q6_K_R4NROW(base, slot, EACH, TOKS) \
+	MOVQ    base, SI                 \
+	EACH(Q6_K_ACCLOAD, slot)         \
+	VMOVDQU 192(SI), X4              \
+	EACH(Q6_K_SUMZERO, slot)         \
+	Q6_K_HALFN(0, 128, 4, 0, 16, 32, 48, TOKS) \
+	Q6_K_HALFN(64, 160, 132, 64, 80, 96, 112, TOKS) \
+	VPBROADCASTW 208(SI), X10        \
+	VCVTPH2PS    X10, Y10            \
+	EACH(Q6_K_FINISHT, slot)         \
+	EACH(Q6_K_ACCSTORE, slot)
+
+// The loop of a four-row kernel whose frame holds rowbytes of
+// accumulators per row, cleared first.
+#define Q6_K_R4N_LOOP(zero, loop, done, rowbytes, EACH, TOKS, ADV) \
+	VXORPS Y0, Y0, Y0             \
+	XORQ   AX, AX                 \
+zero:                             \
+	VMOVUPS Y0, (SP)(AX*1)        \
+	ADDQ    $32, AX               \
+	CMPQ    AX, $(4*rowbytes)     \
+	JLT     zero                  \
+	BYTE_CONST($0x0F0F0F0F, X15, Y15) \
+	BYTE_CONST($0x30303030, X13, Y13) \
+	TESTQ CX, CX                  \
+	JZ    done                    \
+loop:                             \
+	Q6_K_R4PF(R11, R12, R13, R14) \
+	Q6_K_R4NROW(R11, 0, EACH, TOKS) \
+	Q6_K_R4NROW(R12, rowbytes, EACH, TOKS) \
+	Q6_K_R4NROW(R13, 2*rowbytes, EACH, TOKS) \
+	Q6_K_R4NROW(R14, 3*rowbytes, EACH, TOKS) \
+	ADDQ $210, R11                \
+	ADDQ $210, R12                \
+	ADDQ $210, R13                \
+	ADDQ $210, R14                \
+	ADV                           \
+	DECQ CX                       \
+	JNZ  loop
+
+// Stores the sum of the accumulator at off(SP) to idx (Y0, X2 scratch).
+#define Q6_K_R4OUT(off, idx) \
+	VMOVUPS off(SP), Y0 \
+	HSUM(Y0, X0, X2)    \
+	VMOVSS  X0, idx
+
+#define Q6_K_R4X2ADV \
+	ADDQ $292, DI \
+	ADDQ $292, R8
 
 // func vecDotQ6_KQ8_Kr4x2AVX2(nb int, w *byte, wstride int, a *byte, astride int, out *float32, rstride, tstride int)
 TEXT ·vecDotQ6_KQ8_Kr4x2AVX2(SB), NOSPLIT, $256-64
@@ -831,45 +884,7 @@ TEXT ·vecDotQ6_KQ8_Kr4x2AVX2(SB), NOSPLIT, $256-64
 	LEAQ (R11)(BX*1), R12
 	LEAQ (R12)(BX*1), R13
 	LEAQ (R13)(BX*1), R14
-	VXORPS  Y0, Y0, Y0
-	VMOVUPS Y0, 0(SP)
-	VMOVUPS Y0, 32(SP)
-	VMOVUPS Y0, 64(SP)
-	VMOVUPS Y0, 96(SP)
-	VMOVUPS Y0, 128(SP)
-	VMOVUPS Y0, 160(SP)
-	VMOVUPS Y0, 192(SP)
-	VMOVUPS Y0, 224(SP)
-	BYTE_CONST($0x0F0F0F0F, X15, Y15)
-	BYTE_CONST($0x30303030, X13, Y13)
-	TESTQ CX, CX
-	JZ    q6kr4x2done
-
-q6kr4x2loop:
-	PREFETCHT0 1024(R11)
-	PREFETCHT0 1088(R11)
-	PREFETCHT0 1152(R11)
-	PREFETCHT0 1024(R12)
-	PREFETCHT0 1088(R12)
-	PREFETCHT0 1152(R12)
-	PREFETCHT0 1024(R13)
-	PREFETCHT0 1088(R13)
-	PREFETCHT0 1152(R13)
-	PREFETCHT0 1024(R14)
-	PREFETCHT0 1088(R14)
-	PREFETCHT0 1152(R14)
-	Q6_K_R4X2ROW(R11, 0)
-	Q6_K_R4X2ROW(R12, 64)
-	Q6_K_R4X2ROW(R13, 128)
-	Q6_K_R4X2ROW(R14, 192)
-	ADDQ $210, R11
-	ADDQ $210, R12
-	ADDQ $210, R13
-	ADDQ $210, R14
-	ADDQ $292, DI
-	ADDQ $292, R8
-	DECQ CX
-	JNZ  q6kr4x2loop
+	Q6_K_R4N_LOOP(q6kr4x2zero, q6kr4x2loop, q6kr4x2done, 64, Q6_K_EACH2, Q6_K_TOKS2, Q6_K_R4X2ADV)
 
 q6kr4x2done:
 	MOVQ out+40(FP), DX
@@ -877,72 +892,19 @@ q6kr4x2done:
 	SHLQ $2, BX
 	MOVQ tstride+56(FP), R11
 	SHLQ $2, R11
-	VMOVUPS 0(SP), Y0
-	HSUM(Y0, X0, X2)
-	VMOVSS  X0, (DX)
-	VMOVUPS 32(SP), Y0
-	HSUM(Y0, X0, X2)
-	VMOVSS  X0, (DX)(R11*1)
-	ADDQ    BX, DX
-	VMOVUPS 64(SP), Y0
-	HSUM(Y0, X0, X2)
-	VMOVSS  X0, (DX)
-	VMOVUPS 96(SP), Y0
-	HSUM(Y0, X0, X2)
-	VMOVSS  X0, (DX)(R11*1)
-	ADDQ    BX, DX
-	VMOVUPS 128(SP), Y0
-	HSUM(Y0, X0, X2)
-	VMOVSS  X0, (DX)
-	VMOVUPS 160(SP), Y0
-	HSUM(Y0, X0, X2)
-	VMOVSS  X0, (DX)(R11*1)
-	ADDQ    BX, DX
-	VMOVUPS 192(SP), Y0
-	HSUM(Y0, X0, X2)
-	VMOVSS  X0, (DX)
-	VMOVUPS 224(SP), Y0
-	HSUM(Y0, X0, X2)
-	VMOVSS  X0, (DX)(R11*1)
+	Q6_K_R4OUT(0, (DX))
+	Q6_K_R4OUT(32, (DX)(R11*1))
+	ADDQ BX, DX
+	Q6_K_R4OUT(64, (DX))
+	Q6_K_R4OUT(96, (DX)(R11*1))
+	ADDQ BX, DX
+	Q6_K_R4OUT(128, (DX))
+	Q6_K_R4OUT(160, (DX)(R11*1))
+	ADDQ BX, DX
+	Q6_K_R4OUT(192, (DX))
+	Q6_K_R4OUT(224, (DX)(R11*1))
 	VZEROUPPER
 	RET
-
-// Q6_K_R4X4ROW runs vecDotQ6_KQ8_Kx4AVX2's block (tokens DI, R8, R9, R10)
-// on the row at base, its four accumulators kept at slot..slot+96(SP)
-// between blocks.
-#define Q6_K_R4X4ROW(base, slot) \
-	MOVQ    base, SI         \
-	VMOVUPS slot(SP), Y0     \
-	VMOVUPS slot+32(SP), Y1  \
-	VMOVUPS slot+64(SP), Y8  \
-	VMOVUPS slot+96(SP), Y9  \
-	VMOVDQU 192(SI), X4      \
-	VPXOR   Y2, Y2, Y2       \
-	VPXOR   Y3, Y3, Y3       \
-	VPXOR   Y12, Y12, Y12    \
-	VPXOR   Y14, Y14, Y14    \
-	Q6_K_HALFN(0, 128, 4, 0, 16, 32, 48, Q6_K_TOKS4) \
-	Q6_K_HALFN(64, 160, 132, 64, 80, 96, 112, Q6_K_TOKS4) \
-	VPBROADCASTW 208(SI), X10 \
-	VCVTPH2PS    X10, Y10    \
-	Q6_K_FINISH(DI, Y2, Y0)  \
-	Q6_K_FINISH(R8, Y3, Y1)  \
-	Q6_K_FINISH(R9, Y12, Y8) \
-	Q6_K_FINISH(R10, Y14, Y9) \
-	VMOVUPS Y0, slot(SP)     \
-	VMOVUPS Y1, slot+32(SP)  \
-	VMOVUPS Y8, slot+64(SP)  \
-	VMOVUPS Y9, slot+96(SP)
-
-// Stores the sum of the accumulator at off(SP) to (DX)(idx) (Y0, X2
-// scratch).
-#define Q6_K_R4OUT(off, idx) \
-	VMOVUPS off(SP), Y0 \
-	HSUM(Y0, X0, X2)    \
-	VMOVSS  X0, idx
-
-// vecDotQ6_KQ8_Kr4x2AVX2 for four tokens (DI, DI+astride, ...), the row
-// accumulators at 128k(SP).
 
 // func vecDotQ6_KQ8_Kr4x4AVX2(nb int, w *byte, wstride int, a *byte, astride int, out *float32, rstride, tstride int)
 TEXT ·vecDotQ6_KQ8_Kr4x4AVX2(SB), NOSPLIT, $512-64
@@ -957,43 +919,7 @@ TEXT ·vecDotQ6_KQ8_Kr4x4AVX2(SB), NOSPLIT, $512-64
 	LEAQ (R11)(BX*1), R12
 	LEAQ (R12)(BX*1), R13
 	LEAQ (R13)(BX*1), R14
-	VXORPS Y0, Y0, Y0
-	XORQ   AX, AX
-
-q6kr4x4zero:
-	VMOVUPS Y0, (SP)(AX*1)
-	ADDQ    $32, AX
-	CMPQ    AX, $512
-	JLT     q6kr4x4zero
-	BYTE_CONST($0x0F0F0F0F, X15, Y15)
-	BYTE_CONST($0x30303030, X13, Y13)
-	TESTQ CX, CX
-	JZ    q6kr4x4done
-
-q6kr4x4loop:
-	PREFETCHT0 1024(R11)
-	PREFETCHT0 1088(R11)
-	PREFETCHT0 1152(R11)
-	PREFETCHT0 1024(R12)
-	PREFETCHT0 1088(R12)
-	PREFETCHT0 1152(R12)
-	PREFETCHT0 1024(R13)
-	PREFETCHT0 1088(R13)
-	PREFETCHT0 1152(R13)
-	PREFETCHT0 1024(R14)
-	PREFETCHT0 1088(R14)
-	PREFETCHT0 1152(R14)
-	Q6_K_R4X4ROW(R11, 0)
-	Q6_K_R4X4ROW(R12, 128)
-	Q6_K_R4X4ROW(R13, 256)
-	Q6_K_R4X4ROW(R14, 384)
-	ADDQ $210, R11
-	ADDQ $210, R12
-	ADDQ $210, R13
-	ADDQ $210, R14
-	ADVANCE4(292)
-	DECQ CX
-	JNZ  q6kr4x4loop
+	Q6_K_R4N_LOOP(q6kr4x4zero, q6kr4x4loop, q6kr4x4done, 128, Q6_K_EACH4, Q6_K_TOKS4, ADVANCE4(292))
 
 q6kr4x4done:
 	MOVQ out+40(FP), DX

@@ -189,7 +189,7 @@ q40gv4done:
 
 // Token k's products with the first piece of a block column (its int16
 // sums start in YS).
-#define Q40_GM_FIRST(k, YS) \
+#define Q40_GM_FIRST(k, YS, YF, c) \
 	VPBROADCASTD 32+4*k(DI), Y6 \
 	VPMADDUBSW   Y6, Y4, YS     \
 	VPBROADCASTD 96+4*k(DI), Y14 \
@@ -197,7 +197,7 @@ q40gv4done:
 	VPADDW       Y7, YS, YS
 
 // Token k's products with piece c (1..3) added to YS.
-#define Q40_GM_PIECE(k, YS, c) \
+#define Q40_GM_PIECE(k, YS, YF, c) \
 	VPBROADCASTD 32+16*c+4*k(DI), Y6 \
 	VPMADDUBSW   Y6, Y4, Y6  \
 	VPADDW       Y6, YS, YS  \
@@ -207,7 +207,7 @@ q40gv4done:
 
 // Token k's block sum (YS) scaled into its float accumulator YF; Y12
 // holds the rows' scales.
-#define Q40_GM_FLOAT(k, YS, YF) \
+#define Q40_GM_FLOAT(k, YS, YF, c) \
 	VPMADDWD     Y13, YS, YS   \
 	VPBROADCASTD 16+4*k(DI), Y6 \
 	VPSLLD       $3, Y6, Y6   \
@@ -225,14 +225,38 @@ q40gv4done:
 	VXORPS Y10, Y10, Y10 \
 	VXORPS Y11, Y11, Y11
 
-#define Q40_GM_PREFETCH \
-	PREFETCHT0 PKPF(SI)     \
-	PREFETCHT0 PKPF+64(SI)  \
-	PREFETCHT0 PKPF+128(SI)
+// Q40_EACHn applies the per-token macro M (above: k, its int16 then int32
+// sums YS, its float accumulator YF, and the piece c) to the first n tokens.
+#define Q40_EACH2(M, c) \
+	M(0, Y0, Y8, c) \
+	M(1, Y1, Y9, c)
 
-#define Q40_GM_NEXT \
-	ADDQ $144, SI \
-	ADDQ $160, DI \
+#define Q40_EACH3(M, c) \
+	Q40_EACH2(M, c) \
+	M(2, Y2, Y10, c)
+
+#define Q40_EACH4(M, c) \
+	Q40_EACH3(M, c) \
+	M(3, Y3, Y11, c)
+
+// One block column of the group at SI for the tokens of EACH (one of
+// Q40_EACHn), then on to the next; ZF as DECQ leaves it.
+#define Q40_GM_COL(EACH) \
+	PREFETCHT0 PKPF(SI)           \
+	PREFETCHT0 PKPF+64(SI)        \
+	PREFETCHT0 PKPF+128(SI)       \
+	PK_NIBBLES(16(SI))            \
+	EACH(Q40_GM_FIRST, 0)         \
+	PK_NIBBLES(48(SI))            \
+	EACH(Q40_GM_PIECE, 1)         \
+	PK_NIBBLES(80(SI))            \
+	EACH(Q40_GM_PIECE, 2)         \
+	PK_NIBBLES(112(SI))           \
+	EACH(Q40_GM_PIECE, 3)         \
+	VCVTPH2PS (SI), Y12           \
+	EACH(Q40_GM_FLOAT, 0)         \
+	ADDQ $144, SI                 \
+	ADDQ $160, DI                 \
 	DECQ CX
 
 // func q4_0x8GemmAVX2(nb int, w, a *byte, out *float32, ostride, ntok int)
@@ -246,33 +270,7 @@ TEXT ·q4_0x8GemmAVX2(SB), NOSPLIT, $0-48
 	JZ    q40gmdone
 
 q40gmloop:
-	Q40_GM_PREFETCH
-	PK_NIBBLES(16(SI))
-	Q40_GM_FIRST(0, Y0)
-	Q40_GM_FIRST(1, Y1)
-	Q40_GM_FIRST(2, Y2)
-	Q40_GM_FIRST(3, Y3)
-	PK_NIBBLES(48(SI))
-	Q40_GM_PIECE(0, Y0, 1)
-	Q40_GM_PIECE(1, Y1, 1)
-	Q40_GM_PIECE(2, Y2, 1)
-	Q40_GM_PIECE(3, Y3, 1)
-	PK_NIBBLES(80(SI))
-	Q40_GM_PIECE(0, Y0, 2)
-	Q40_GM_PIECE(1, Y1, 2)
-	Q40_GM_PIECE(2, Y2, 2)
-	Q40_GM_PIECE(3, Y3, 2)
-	PK_NIBBLES(112(SI))
-	Q40_GM_PIECE(0, Y0, 3)
-	Q40_GM_PIECE(1, Y1, 3)
-	Q40_GM_PIECE(2, Y2, 3)
-	Q40_GM_PIECE(3, Y3, 3)
-	VCVTPH2PS (SI), Y12
-	Q40_GM_FLOAT(0, Y0, Y8)
-	Q40_GM_FLOAT(1, Y1, Y9)
-	Q40_GM_FLOAT(2, Y2, Y10)
-	Q40_GM_FLOAT(3, Y3, Y11)
-	Q40_GM_NEXT
+	Q40_GM_COL(Q40_EACH4)
 	JNZ q40gmloop
 
 q40gmdone:
@@ -290,28 +288,7 @@ TEXT ·q4_0x8Gemm3AVX2(SB), NOSPLIT, $0-48
 	JZ    q40gm3done
 
 q40gm3loop:
-	Q40_GM_PREFETCH
-	PK_NIBBLES(16(SI))
-	Q40_GM_FIRST(0, Y0)
-	Q40_GM_FIRST(1, Y1)
-	Q40_GM_FIRST(2, Y2)
-	PK_NIBBLES(48(SI))
-	Q40_GM_PIECE(0, Y0, 1)
-	Q40_GM_PIECE(1, Y1, 1)
-	Q40_GM_PIECE(2, Y2, 1)
-	PK_NIBBLES(80(SI))
-	Q40_GM_PIECE(0, Y0, 2)
-	Q40_GM_PIECE(1, Y1, 2)
-	Q40_GM_PIECE(2, Y2, 2)
-	PK_NIBBLES(112(SI))
-	Q40_GM_PIECE(0, Y0, 3)
-	Q40_GM_PIECE(1, Y1, 3)
-	Q40_GM_PIECE(2, Y2, 3)
-	VCVTPH2PS (SI), Y12
-	Q40_GM_FLOAT(0, Y0, Y8)
-	Q40_GM_FLOAT(1, Y1, Y9)
-	Q40_GM_FLOAT(2, Y2, Y10)
-	Q40_GM_NEXT
+	Q40_GM_COL(Q40_EACH3)
 	JNZ q40gm3loop
 
 q40gm3done:
@@ -329,23 +306,7 @@ TEXT ·q4_0x8Gemm2AVX2(SB), NOSPLIT, $0-48
 	JZ    q40gm2done
 
 q40gm2loop:
-	Q40_GM_PREFETCH
-	PK_NIBBLES(16(SI))
-	Q40_GM_FIRST(0, Y0)
-	Q40_GM_FIRST(1, Y1)
-	PK_NIBBLES(48(SI))
-	Q40_GM_PIECE(0, Y0, 1)
-	Q40_GM_PIECE(1, Y1, 1)
-	PK_NIBBLES(80(SI))
-	Q40_GM_PIECE(0, Y0, 2)
-	Q40_GM_PIECE(1, Y1, 2)
-	PK_NIBBLES(112(SI))
-	Q40_GM_PIECE(0, Y0, 3)
-	Q40_GM_PIECE(1, Y1, 3)
-	VCVTPH2PS (SI), Y12
-	Q40_GM_FLOAT(0, Y0, Y8)
-	Q40_GM_FLOAT(1, Y1, Y9)
-	Q40_GM_NEXT
+	Q40_GM_COL(Q40_EACH2)
 	JNZ q40gm2loop
 
 q40gm2done:

@@ -182,13 +182,14 @@
 	ANDQ $128, R14
 
 
-// The gemm's lanes: lane g of the block column of the group at SI for the
-// first two, three or four tokens of the quad block at DI, each piece
+// The gemm's lanes (Q3K_LANEN): lane g of the block column of the group at
+// SI for the tokens of EACH (the first two, three or four) of the quad
+// block at DI, each piece
 // unpacked once for them, into token t's lanes at 384+256t(SP). Yt (Y0-Y3)
 // are the tokens' int32 lanes, Y10-Y12 the lane's planes; Y4-Y9 scratch.
 
 // Token t's products with piece 0, its lanes started in Yt.
-#define Q3K_T0(t, Yt) \
+#define Q3K_T0(t, Yt, slot, sum, sc) \
 	Q3K_PROD(Y4, Y5, 80+4*t, 4*t, Y8, Y9) \
 	Q3K_MADD0(0, Y8, Yt)
 
@@ -199,105 +200,49 @@
 	Q3K_MADD(sc, Y8, Yt)
 
 // Token t's lanes Yt times its d_w*d_a into its float lanes.
-#define Q3K_F(t, Yt) \
+#define Q3K_F(t, Yt, slot, sum, sc) \
 	VCVTDQ2PS   Yt, Yt \
 	VMOVUPS     384+256*t(SP)(R12*1), Y8 \
 	VFMADD231PS 256+32*t(SP), Yt, Y8 \
 	VMOVUPS     Y8, 384+256*t(SP)(R12*1)
 
-#define Q3K_LANE2 \
-	Q3K_PLANES(SI, Y10, Y11, Y12) \
-	Q3K_U0(Y10, Y4, Y5) \
-	Q3K_T0(0, Y0) \
-	Q3K_T0(1, Y1) \
-	Q3K_U1(Y10, Y11, Y12, Y4, Y5, Y6, Y7) \
-	Q3K_T(0, Y0, 336, 128, 32) \
-	Q3K_T(1, Y1, 336, 128, 32) \
-	Q3K_U2(Y11, Y12, Y4, Y5, Y6, Y7) \
-	Q3K_T(0, Y0, 592, 256, 64) \
-	Q3K_T(1, Y1, 592, 256, 64) \
-	Q3K_U3(Y12, Y4, Y5) \
-	Q3K_T(0, Y0, 848, 384, 96) \
-	Q3K_T(1, Y1, 848, 384, 96) \
-	Q3K_F(0, Y0) \
-	Q3K_F(1, Y1)
+// Q3K_EACHn applies M (t, its int32 lanes Yt, then slot, sum, sc; the
+// macros above use what they need) to the first n tokens.
+#define Q3K_EACH2(M, slot, sum, sc) \
+	M(0, Y0, slot, sum, sc) \
+	M(1, Y1, slot, sum, sc)
 
-#define Q3K_LANE3 \
-	Q3K_PLANES(SI, Y10, Y11, Y12) \
-	Q3K_U0(Y10, Y4, Y5) \
-	Q3K_T0(0, Y0) \
-	Q3K_T0(1, Y1) \
-	Q3K_T0(2, Y2) \
-	Q3K_U1(Y10, Y11, Y12, Y4, Y5, Y6, Y7) \
-	Q3K_T(0, Y0, 336, 128, 32) \
-	Q3K_T(1, Y1, 336, 128, 32) \
-	Q3K_T(2, Y2, 336, 128, 32) \
-	Q3K_U2(Y11, Y12, Y4, Y5, Y6, Y7) \
-	Q3K_T(0, Y0, 592, 256, 64) \
-	Q3K_T(1, Y1, 592, 256, 64) \
-	Q3K_T(2, Y2, 592, 256, 64) \
-	Q3K_U3(Y12, Y4, Y5) \
-	Q3K_T(0, Y0, 848, 384, 96) \
-	Q3K_T(1, Y1, 848, 384, 96) \
-	Q3K_T(2, Y2, 848, 384, 96) \
-	Q3K_F(0, Y0) \
-	Q3K_F(1, Y1) \
-	Q3K_F(2, Y2)
+#define Q3K_EACH3(M, slot, sum, sc) \
+	Q3K_EACH2(M, slot, sum, sc) \
+	M(2, Y2, slot, sum, sc)
 
-#define Q3K_LANE4 \
+#define Q3K_EACH4(M, slot, sum, sc) \
+	Q3K_EACH3(M, slot, sum, sc) \
+	M(3, Y3, slot, sum, sc)
+
+#define Q3K_LANEN(EACH) \
 	Q3K_PLANES(SI, Y10, Y11, Y12) \
 	Q3K_U0(Y10, Y4, Y5) \
-	Q3K_T0(0, Y0) \
-	Q3K_T0(1, Y1) \
-	Q3K_T0(2, Y2) \
-	Q3K_T0(3, Y3) \
+	EACH(Q3K_T0, 0, 0, 0) \
 	Q3K_U1(Y10, Y11, Y12, Y4, Y5, Y6, Y7) \
-	Q3K_T(0, Y0, 336, 128, 32) \
-	Q3K_T(1, Y1, 336, 128, 32) \
-	Q3K_T(2, Y2, 336, 128, 32) \
-	Q3K_T(3, Y3, 336, 128, 32) \
+	EACH(Q3K_T, 336, 128, 32) \
 	Q3K_U2(Y11, Y12, Y4, Y5, Y6, Y7) \
-	Q3K_T(0, Y0, 592, 256, 64) \
-	Q3K_T(1, Y1, 592, 256, 64) \
-	Q3K_T(2, Y2, 592, 256, 64) \
-	Q3K_T(3, Y3, 592, 256, 64) \
+	EACH(Q3K_T, 592, 256, 64) \
 	Q3K_U3(Y12, Y4, Y5) \
-	Q3K_T(0, Y0, 848, 384, 96) \
-	Q3K_T(1, Y1, 848, 384, 96) \
-	Q3K_T(2, Y2, 848, 384, 96) \
-	Q3K_T(3, Y3, 848, 384, 96) \
-	Q3K_F(0, Y0) \
-	Q3K_F(1, Y1) \
-	Q3K_F(2, Y2) \
-	Q3K_F(3, Y3)
+	EACH(Q3K_T, 848, 384, 96) \
+	EACH(Q3K_F, 0, 0, 0)
 
 // The block column's head: the scale pairs of the group at SI and the
 // tokens' d_w*d_a at 256+32t (Q3K_D; Y8-Y10 scratch).
-#define Q3K_D(t) \
+#define Q3K_D(t, Yt, slot, sum, sc) \
 	VBROADCASTSS 4*t(DI), Y9 \
 	VMULPS       Y9, Y8, Y10 \
 	VMOVUPS      Y10, 256+32*t(SP)
 
-#define Q3K_HEAD2 \
+#define Q3K_HEADN(EACH) \
 	Q3K_SCALES(SI, 0) \
 	VCVTPH2PS    (SI), Y8 \
-	Q3K_D(0) \
-	Q3K_D(1)
-
-#define Q3K_HEAD3 \
-	Q3K_SCALES(SI, 0) \
-	VCVTPH2PS    (SI), Y8 \
-	Q3K_D(0) \
-	Q3K_D(1) \
-	Q3K_D(2)
-
-#define Q3K_HEAD4 \
-	Q3K_SCALES(SI, 0) \
-	VCVTPH2PS    (SI), Y8 \
-	Q3K_D(0) \
-	Q3K_D(1) \
-	Q3K_D(2) \
-	Q3K_D(3)
+	EACH(Q3K_D, 0, 0, 0)
 
 // Q3K_ZERO8 zeroes eight lanes (256 bytes) of the frame at off; Y0 is
 // zero.
@@ -447,7 +392,7 @@ TEXT ·q3_Kx8GemmAVX2(SB), 0, $1408-56
 	Q3K_CONSTS
 	MOVQ s+24(FP), AX
 	Q3K_GM_ZERO
-	Q3K_GM_LOOP(q3kgmloop, q3kgmlane, q3kgmdone, Q3K_HEAD4, Q3K_LANE4)
+	Q3K_GM_LOOP(q3kgmloop, q3kgmlane, q3kgmdone, Q3K_HEADN(Q3K_EACH4), Q3K_LANEN(Q3K_EACH4))
 
 q3kgmdone:
 	MOVQ out+32(FP), DX
@@ -478,7 +423,7 @@ TEXT ·q3_Kx8Gemm3AVX2(SB), 0, $1408-56
 	Q3K_CONSTS
 	MOVQ s+24(FP), AX
 	Q3K_GM_ZERO
-	Q3K_GM_LOOP(q3kgm3loop, q3kgm3lane, q3kgm3done, Q3K_HEAD3, Q3K_LANE3)
+	Q3K_GM_LOOP(q3kgm3loop, q3kgm3lane, q3kgm3done, Q3K_HEADN(Q3K_EACH3), Q3K_LANEN(Q3K_EACH3))
 
 q3kgm3done:
 	MOVQ out+32(FP), DX
@@ -499,7 +444,7 @@ TEXT ·q3_Kx8Gemm2AVX2(SB), 0, $1408-56
 	Q3K_CONSTS
 	MOVQ s+24(FP), AX
 	Q3K_GM_ZERO
-	Q3K_GM_LOOP(q3kgm2loop, q3kgm2lane, q3kgm2done, Q3K_HEAD2, Q3K_LANE2)
+	Q3K_GM_LOOP(q3kgm2loop, q3kgm2lane, q3kgm2done, Q3K_HEADN(Q3K_EACH2), Q3K_LANEN(Q3K_EACH2))
 
 q3kgm2done:
 	MOVQ out+32(FP), DX

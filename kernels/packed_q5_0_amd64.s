@@ -261,177 +261,77 @@ q50gv4done:
 	VFMADD213PS  acc(SP), Yd, Y0 \
 	VMOVUPS      Y0, acc(SP)
 
-// Q50_COL2..4 add the block column of the group at SI to the first two,
-// three or four tokens' lane accumulators (token t lane l at
-// 128+256t+32l(SP)): each piece's quants are unpacked once for those
-// tokens, as signed q and |q| (Q50_PA..Q50_PH); Y4-Y7 = the tokens'
-// d_w*d_a (Q50_DW, Q50_D). (The piece sums of the gemv would cost a load
-// per lane and token here, where loads, not vector operations, bound.)
+// Q50_COL(EACH) adds the block column of the group at SI to the lane
+// accumulators of the tokens of EACH (Q50_EACHn: the first two, three or
+// four; token t lane l at 128+256t+32l(SP)): each piece's quants are
+// unpacked once for those tokens, as signed q and |q|;
+// Y4-Y7 = the tokens' d_w*d_a (Q50_DW, Q50_D; its last three arguments
+// unused). (The piece sums of the gemv would cost a load per lane and
+// token here, where loads, not vector operations, bound.)
 #define Q50_DW \
 	VMOVDQU      16(SI), Y10   \
 	VCVTPH2PS    (SI), Y12
 
-#define Q50_D(t, Yd) \
+#define Q50_D(t, Yd, Yabs, ao, acc) \
 	VBROADCASTSS 4*t(DI), Y11  \
 	VMULPS       Y11, Y12, Yd
 
-#define Q50_PA \
+// Token t's lane of the piece unpacked in Yabs (slots at ao, lanes at acc
+// for token 0).
+#define Q50_T(t, Yd, Yabs, ao, acc) \
+	Q50_LANE4(Yabs, ao+4*t, Yd, acc+256*t)
+
+// Q50_EACHn applies M (t, its d_w*d_a Yd, then Yabs, ao, acc) to the
+// first n tokens.
+#define Q50_EACH2(M, Yabs, ao, acc) \
+	M(0, Y4, Yabs, ao, acc) \
+	M(1, Y5, Yabs, ao, acc)
+
+#define Q50_EACH3(M, Yabs, ao, acc) \
+	Q50_EACH2(M, Yabs, ao, acc) \
+	M(2, Y6, Yabs, ao, acc)
+
+#define Q50_EACH4(M, Yabs, ao, acc) \
+	Q50_EACH3(M, Yabs, ao, acc) \
+	M(3, Y7, Yabs, ao, acc)
+
+// Q50_SIGNED turns the unsigned quants in Yu into signed q (Y12) and |q|
+// (Yu).
+#define Q50_SIGNED(Yu) \
+	VPSUBB Y14, Yu, Y12 \
+	VPABSB Y12, Yu
+
+#define Q50_COL(EACH) \
+	Q50_DW \
+	EACH(Q50_D, Y0, 0, 0) \
 	VMOVDQU 48(SI), Y8 \
 	Q50_ULO(4) \
-	VPSUBB Y14, Y9, Y12 \
-	VPABSB Y12, Y9
-
-#define Q50_PB \
+	Q50_SIGNED(Y9) \
+	EACH(Q50_T, Y9, 32, 128) \
 	Q50_UHI0 \
-	VPSUBB Y14, Y8, Y12 \
-	VPABSB Y12, Y8
-
-#define Q50_PC \
+	Q50_SIGNED(Y8) \
+	EACH(Q50_T, Y8, 96, 256) \
 	VMOVDQU 80(SI), Y8 \
 	Q50_ULO(3) \
-	VPSUBB Y14, Y9, Y12 \
-	VPABSB Y12, Y9
-
-#define Q50_PD \
+	Q50_SIGNED(Y9) \
+	EACH(Q50_T, Y9, 48, 160) \
 	Q50_UHI(1) \
-	VPSUBB Y14, Y8, Y12 \
-	VPABSB Y12, Y8
-
-#define Q50_PE \
+	Q50_SIGNED(Y8) \
+	EACH(Q50_T, Y8, 112, 288) \
 	VMOVDQU 112(SI), Y8 \
 	Q50_ULO(2) \
-	VPSUBB Y14, Y9, Y12 \
-	VPABSB Y12, Y9
-
-#define Q50_PF \
+	Q50_SIGNED(Y9) \
+	EACH(Q50_T, Y9, 64, 192) \
 	Q50_UHI(2) \
-	VPSUBB Y14, Y8, Y12 \
-	VPABSB Y12, Y8
-
-#define Q50_PG \
+	Q50_SIGNED(Y8) \
+	EACH(Q50_T, Y8, 128, 320) \
 	VMOVDQU 144(SI), Y8 \
 	Q50_ULO(1) \
-	VPSUBB Y14, Y9, Y12 \
-	VPABSB Y12, Y9
-
-#define Q50_PH \
+	Q50_SIGNED(Y9) \
+	EACH(Q50_T, Y9, 80, 224) \
 	Q50_UHI(3) \
-	VPSUBB Y14, Y8, Y12 \
-	VPABSB Y12, Y8
-
-#define Q50_COL2 \
-	Q50_DW \
-	Q50_D(0, Y4) \
-	Q50_D(1, Y5) \
-	Q50_PA \
-	Q50_LANE4(Y9, 32, Y4, 128) \
-	Q50_LANE4(Y9, 36, Y5, 384) \
-	Q50_PB \
-	Q50_LANE4(Y8, 96, Y4, 256) \
-	Q50_LANE4(Y8, 100, Y5, 512) \
-	Q50_PC \
-	Q50_LANE4(Y9, 48, Y4, 160) \
-	Q50_LANE4(Y9, 52, Y5, 416) \
-	Q50_PD \
-	Q50_LANE4(Y8, 112, Y4, 288) \
-	Q50_LANE4(Y8, 116, Y5, 544) \
-	Q50_PE \
-	Q50_LANE4(Y9, 64, Y4, 192) \
-	Q50_LANE4(Y9, 68, Y5, 448) \
-	Q50_PF \
-	Q50_LANE4(Y8, 128, Y4, 320) \
-	Q50_LANE4(Y8, 132, Y5, 576) \
-	Q50_PG \
-	Q50_LANE4(Y9, 80, Y4, 224) \
-	Q50_LANE4(Y9, 84, Y5, 480) \
-	Q50_PH \
-	Q50_LANE4(Y8, 144, Y4, 352) \
-	Q50_LANE4(Y8, 148, Y5, 608)
-
-#define Q50_COL3 \
-	Q50_DW \
-	Q50_D(0, Y4) \
-	Q50_D(1, Y5) \
-	Q50_D(2, Y6) \
-	Q50_PA \
-	Q50_LANE4(Y9, 32, Y4, 128) \
-	Q50_LANE4(Y9, 36, Y5, 384) \
-	Q50_LANE4(Y9, 40, Y6, 640) \
-	Q50_PB \
-	Q50_LANE4(Y8, 96, Y4, 256) \
-	Q50_LANE4(Y8, 100, Y5, 512) \
-	Q50_LANE4(Y8, 104, Y6, 768) \
-	Q50_PC \
-	Q50_LANE4(Y9, 48, Y4, 160) \
-	Q50_LANE4(Y9, 52, Y5, 416) \
-	Q50_LANE4(Y9, 56, Y6, 672) \
-	Q50_PD \
-	Q50_LANE4(Y8, 112, Y4, 288) \
-	Q50_LANE4(Y8, 116, Y5, 544) \
-	Q50_LANE4(Y8, 120, Y6, 800) \
-	Q50_PE \
-	Q50_LANE4(Y9, 64, Y4, 192) \
-	Q50_LANE4(Y9, 68, Y5, 448) \
-	Q50_LANE4(Y9, 72, Y6, 704) \
-	Q50_PF \
-	Q50_LANE4(Y8, 128, Y4, 320) \
-	Q50_LANE4(Y8, 132, Y5, 576) \
-	Q50_LANE4(Y8, 136, Y6, 832) \
-	Q50_PG \
-	Q50_LANE4(Y9, 80, Y4, 224) \
-	Q50_LANE4(Y9, 84, Y5, 480) \
-	Q50_LANE4(Y9, 88, Y6, 736) \
-	Q50_PH \
-	Q50_LANE4(Y8, 144, Y4, 352) \
-	Q50_LANE4(Y8, 148, Y5, 608) \
-	Q50_LANE4(Y8, 152, Y6, 864)
-
-#define Q50_COL4 \
-	Q50_DW \
-	Q50_D(0, Y4) \
-	Q50_D(1, Y5) \
-	Q50_D(2, Y6) \
-	Q50_D(3, Y7) \
-	Q50_PA \
-	Q50_LANE4(Y9, 32, Y4, 128) \
-	Q50_LANE4(Y9, 36, Y5, 384) \
-	Q50_LANE4(Y9, 40, Y6, 640) \
-	Q50_LANE4(Y9, 44, Y7, 896) \
-	Q50_PB \
-	Q50_LANE4(Y8, 96, Y4, 256) \
-	Q50_LANE4(Y8, 100, Y5, 512) \
-	Q50_LANE4(Y8, 104, Y6, 768) \
-	Q50_LANE4(Y8, 108, Y7, 1024) \
-	Q50_PC \
-	Q50_LANE4(Y9, 48, Y4, 160) \
-	Q50_LANE4(Y9, 52, Y5, 416) \
-	Q50_LANE4(Y9, 56, Y6, 672) \
-	Q50_LANE4(Y9, 60, Y7, 928) \
-	Q50_PD \
-	Q50_LANE4(Y8, 112, Y4, 288) \
-	Q50_LANE4(Y8, 116, Y5, 544) \
-	Q50_LANE4(Y8, 120, Y6, 800) \
-	Q50_LANE4(Y8, 124, Y7, 1056) \
-	Q50_PE \
-	Q50_LANE4(Y9, 64, Y4, 192) \
-	Q50_LANE4(Y9, 68, Y5, 448) \
-	Q50_LANE4(Y9, 72, Y6, 704) \
-	Q50_LANE4(Y9, 76, Y7, 960) \
-	Q50_PF \
-	Q50_LANE4(Y8, 128, Y4, 320) \
-	Q50_LANE4(Y8, 132, Y5, 576) \
-	Q50_LANE4(Y8, 136, Y6, 832) \
-	Q50_LANE4(Y8, 140, Y7, 1088) \
-	Q50_PG \
-	Q50_LANE4(Y9, 80, Y4, 224) \
-	Q50_LANE4(Y9, 84, Y5, 480) \
-	Q50_LANE4(Y9, 88, Y6, 736) \
-	Q50_LANE4(Y9, 92, Y7, 992) \
-	Q50_PH \
-	Q50_LANE4(Y8, 144, Y4, 352) \
-	Q50_LANE4(Y8, 148, Y5, 608) \
-	Q50_LANE4(Y8, 152, Y6, 864) \
-	Q50_LANE4(Y8, 156, Y7, 1120)
+	Q50_SIGNED(Y8) \
+	EACH(Q50_T, Y8, 144, 352)
 
 // Q50_OUT4 stores token t's eight sums (lanes at off(SP)) at (DX) unless t
 // >= ntok (AX), then moves DX on by BX bytes.
@@ -476,7 +376,7 @@ TEXT ·q5_0x8GemmAVX2(SB), 0, $1152-48
 	MOVQ nb+0(FP), CX
 	MOVQ w+8(FP), SI
 	MOVQ a+16(FP), DI
-	Q50_GM_LOOP(q50gmloop, q50gmdone, Q50_COL4)
+	Q50_GM_LOOP(q50gmloop, q50gmdone, Q50_COL(Q50_EACH4))
 
 q50gmdone:
 	MOVQ out+24(FP), DX
@@ -498,7 +398,7 @@ TEXT ·q5_0x8Gemm3AVX2(SB), 0, $1152-48
 	MOVQ nb+0(FP), CX
 	MOVQ w+8(FP), SI
 	MOVQ a+16(FP), DI
-	Q50_GM_LOOP(q50gm3loop, q50gm3done, Q50_COL3)
+	Q50_GM_LOOP(q50gm3loop, q50gm3done, Q50_COL(Q50_EACH3))
 
 q50gm3done:
 	MOVQ out+24(FP), DX
@@ -519,7 +419,7 @@ TEXT ·q5_0x8Gemm2AVX2(SB), 0, $1152-48
 	MOVQ nb+0(FP), CX
 	MOVQ w+8(FP), SI
 	MOVQ a+16(FP), DI
-	Q50_GM_LOOP(q50gm2loop, q50gm2done, Q50_COL2)
+	Q50_GM_LOOP(q50gm2loop, q50gm2done, Q50_COL(Q50_EACH2))
 
 q50gm2done:
 	MOVQ out+24(FP), DX

@@ -178,7 +178,7 @@
 // group's mins (Y4-Y7, chunk k in Y(4+k)) times the token's bsum pairs,
 // times d_a*dmin_w (dmin_w in Y12), subtracted as ggml does (Y9, Y10, Y13
 // scratch).
-#define Q5K_MINS4(t) \
+#define Q5K_MINS4(t, Yt, ao, sc) \
 	VPBROADCASTD 16+4*t(DI), Y10 \
 	VPMADDWD     Y10, Y4, Y9 \
 	VPBROADCASTD 32+4*t(DI), Y10 \
@@ -198,9 +198,9 @@
 	VMOVUPS      Y10, 256+32*t(SP)
 
 // Q5K_HEADN_A stores the scale pairs of the block column of the group at
-// SI, and its d_w in Y8 and dmin_w in Y12; Q5K_D(t) then stores token t's
+// SI, and its d_w in Y8 and dmin_w in Y12; Q5K_D then stores token t's
 // d_w*d_a (128+32t), Q5K_HEADN_B loads the group's mins (Y4-Y7) and
-// Q5K_MINS4(t) adds token t's min terms (256+32t) (Y4-Y13 scratch).
+// Q5K_MINS4 adds token t's min terms (256+32t) (Y4-Y13 scratch).
 #define Q5K_HEADN_A \
 	VPMOVZXBW 32(SI), Y8 \
 	VMOVDQU   Y8, 0(SP) \
@@ -213,7 +213,7 @@
 	VCVTPH2PS    (SI), Y8 \
 	VCVTPH2PS    16(SI), Y12
 
-#define Q5K_D(t) \
+#define Q5K_D(t, Yt, ao, sc) \
 	VBROADCASTSS 4*t(DI), Y13 \
 	VMULPS       Y13, Y8, Y9 \
 	VMOVUPS      Y9, 128+32*t(SP)
@@ -224,43 +224,34 @@
 	VPMOVZXBW    128(SI), Y6 \
 	VPMOVZXBW    144(SI), Y7
 
-// The block column's head for the first two, three or four tokens.
-#define Q5K_HEAD2 \
-	Q5K_HEADN_A \
-	Q5K_D(0) \
-	Q5K_D(1) \
-	Q5K_HEADN_B \
-	Q5K_MINS4(0) \
-	Q5K_MINS4(1)
+// Q5K_EACHn applies M (t, its int32 lanes Yt, then ao, sc; the per-token
+// macros use what they need) to the first n tokens.
+#define Q5K_EACH2(M, ao, sc) \
+	M(0, Y0, ao, sc) \
+	M(1, Y1, ao, sc)
 
-#define Q5K_HEAD3 \
-	Q5K_HEADN_A \
-	Q5K_D(0) \
-	Q5K_D(1) \
-	Q5K_D(2) \
-	Q5K_HEADN_B \
-	Q5K_MINS4(0) \
-	Q5K_MINS4(1) \
-	Q5K_MINS4(2)
+#define Q5K_EACH3(M, ao, sc) \
+	Q5K_EACH2(M, ao, sc) \
+	M(2, Y2, ao, sc)
 
-#define Q5K_HEAD4 \
-	Q5K_HEADN_A \
-	Q5K_D(0) \
-	Q5K_D(1) \
-	Q5K_D(2) \
-	Q5K_D(3) \
-	Q5K_HEADN_B \
-	Q5K_MINS4(0) \
-	Q5K_MINS4(1) \
-	Q5K_MINS4(2) \
-	Q5K_MINS4(3)
+#define Q5K_EACH4(M, ao, sc) \
+	Q5K_EACH3(M, ao, sc) \
+	M(3, Y3, ao, sc)
 
-// The gemm's lanes: lane g (R11 = 160g, R12 = 32g) of the block column of
-// the group at SI for the first two, three or four tokens of the quad
-// block at DI, each piece unpacked once for them (Q5K_PIECE0..3: low
-// nibbles plus high bit into Y11, high nibbles plus high bit into Y10;
-// Y9 the high-bit planes), into token t's lanes at 384+256t(SP). Yt (Y0-
-// Y3) are the tokens' int32 lanes; Y4-Y13 scratch.
+// The block column's head for the tokens of EACH (Q5K_EACHn).
+#define Q5K_HEADN(EACH) \
+	Q5K_HEADN_A \
+	EACH(Q5K_D, 0, 0) \
+	Q5K_HEADN_B \
+	EACH(Q5K_MINS4, 0, 0)
+
+// The gemm's lanes (Q5K_LANEN): lane g (R11 = 160g, R12 = 32g) of the
+// block column of the group at SI for the tokens of EACH (the first two,
+// three or four) of the quad block at DI, each piece unpacked once for
+// them (Q5K_PIECE0..3: low nibbles plus high bit into Y11, high nibbles
+// plus high bit into Y10; Y9 the high-bit planes), into token t's lanes
+// at 384+256t(SP). Yt (Y0-Y3) are the tokens' int32 lanes; Y4-Y13
+// scratch.
 #define Q5K_PIECE0 \
 	VMOVDQU 160(SI)(R11*1), Y9 \
 	VMOVDQU 192(SI)(R11*1), Y10 \
@@ -311,7 +302,7 @@
 
 // Token t's products with piece 0 (its activation slots at ao), its lanes
 // started in Yt.
-#define Q5K_TOK0(t, Yt) \
+#define Q5K_TOK0(t, Yt, ao, sc) \
 	VPBROADCASTD 80+4*t(DI)(R12*1), Y13 \
 	VPMADDUBSW   Y13, Y11, Y5 \
 	VPBROADCASTD 96+4*t(DI)(R12*1), Y13 \
@@ -331,74 +322,22 @@
 	VPADDD       Y5, Yt, Yt
 
 // Token t's lanes Yt times its d_w*d_a into its float lanes.
-#define Q5K_FLOAT(t, Yt) \
+#define Q5K_FLOAT(t, Yt, ao, sc) \
 	VCVTDQ2PS    Yt, Yt \
 	VMOVUPS      384+256*t(SP)(R12*1), Y4 \
 	VFMADD231PS  128+32*t(SP), Yt, Y4 \
 	VMOVUPS      Y4, 384+256*t(SP)(R12*1)
 
-#define Q5K_LANE2 \
+#define Q5K_LANEN(EACH) \
 	Q5K_PIECE0 \
-	Q5K_TOK0(0, Y0) \
-	Q5K_TOK0(1, Y1) \
+	EACH(Q5K_TOK0, 0, 0) \
 	Q5K_PIECE1 \
-	Q5K_TOK(0, Y0, 336, 32) \
-	Q5K_TOK(1, Y1, 336, 32) \
+	EACH(Q5K_TOK, 336, 32) \
 	Q5K_PIECE2 \
-	Q5K_TOK(0, Y0, 592, 64) \
-	Q5K_TOK(1, Y1, 592, 64) \
+	EACH(Q5K_TOK, 592, 64) \
 	Q5K_PIECE3 \
-	Q5K_TOK(0, Y0, 848, 96) \
-	Q5K_TOK(1, Y1, 848, 96) \
-	Q5K_FLOAT(0, Y0) \
-	Q5K_FLOAT(1, Y1)
-
-#define Q5K_LANE3 \
-	Q5K_PIECE0 \
-	Q5K_TOK0(0, Y0) \
-	Q5K_TOK0(1, Y1) \
-	Q5K_TOK0(2, Y2) \
-	Q5K_PIECE1 \
-	Q5K_TOK(0, Y0, 336, 32) \
-	Q5K_TOK(1, Y1, 336, 32) \
-	Q5K_TOK(2, Y2, 336, 32) \
-	Q5K_PIECE2 \
-	Q5K_TOK(0, Y0, 592, 64) \
-	Q5K_TOK(1, Y1, 592, 64) \
-	Q5K_TOK(2, Y2, 592, 64) \
-	Q5K_PIECE3 \
-	Q5K_TOK(0, Y0, 848, 96) \
-	Q5K_TOK(1, Y1, 848, 96) \
-	Q5K_TOK(2, Y2, 848, 96) \
-	Q5K_FLOAT(0, Y0) \
-	Q5K_FLOAT(1, Y1) \
-	Q5K_FLOAT(2, Y2)
-
-#define Q5K_LANE4 \
-	Q5K_PIECE0 \
-	Q5K_TOK0(0, Y0) \
-	Q5K_TOK0(1, Y1) \
-	Q5K_TOK0(2, Y2) \
-	Q5K_TOK0(3, Y3) \
-	Q5K_PIECE1 \
-	Q5K_TOK(0, Y0, 336, 32) \
-	Q5K_TOK(1, Y1, 336, 32) \
-	Q5K_TOK(2, Y2, 336, 32) \
-	Q5K_TOK(3, Y3, 336, 32) \
-	Q5K_PIECE2 \
-	Q5K_TOK(0, Y0, 592, 64) \
-	Q5K_TOK(1, Y1, 592, 64) \
-	Q5K_TOK(2, Y2, 592, 64) \
-	Q5K_TOK(3, Y3, 592, 64) \
-	Q5K_PIECE3 \
-	Q5K_TOK(0, Y0, 848, 96) \
-	Q5K_TOK(1, Y1, 848, 96) \
-	Q5K_TOK(2, Y2, 848, 96) \
-	Q5K_TOK(3, Y3, 848, 96) \
-	Q5K_FLOAT(0, Y0) \
-	Q5K_FLOAT(1, Y1) \
-	Q5K_FLOAT(2, Y2) \
-	Q5K_FLOAT(3, Y3)
+	EACH(Q5K_TOK, 848, 96) \
+	EACH(Q5K_FLOAT, 0, 0)
 
 // One Q5_K group against token 0: out[0..7] (frame block at 0).
 
@@ -613,7 +552,7 @@ TEXT ·q5_Kx8GemmAVX2(SB), 0, $1408-48
 	MOVQ a+16(FP), DI
 	Q5K_CONSTS
 	Q5K_GM_ZERO
-	Q5K_GM_LOOP(q5kgmloop, q5kgmlane, q5kgmdone, Q5K_HEAD4, Q5K_LANE4)
+	Q5K_GM_LOOP(q5kgmloop, q5kgmlane, q5kgmdone, Q5K_HEADN(Q5K_EACH4), Q5K_LANEN(Q5K_EACH4))
 
 q5kgmdone:
 	MOVQ out+24(FP), DX
@@ -643,7 +582,7 @@ TEXT ·q5_Kx8Gemm3AVX2(SB), 0, $1408-48
 	MOVQ a+16(FP), DI
 	Q5K_CONSTS
 	Q5K_GM_ZERO
-	Q5K_GM_LOOP(q5kgm3loop, q5kgm3lane, q5kgm3done, Q5K_HEAD3, Q5K_LANE3)
+	Q5K_GM_LOOP(q5kgm3loop, q5kgm3lane, q5kgm3done, Q5K_HEADN(Q5K_EACH3), Q5K_LANEN(Q5K_EACH3))
 
 q5kgm3done:
 	MOVQ out+24(FP), DX
@@ -663,7 +602,7 @@ TEXT ·q5_Kx8Gemm2AVX2(SB), 0, $1408-48
 	MOVQ a+16(FP), DI
 	Q5K_CONSTS
 	Q5K_GM_ZERO
-	Q5K_GM_LOOP(q5kgm2loop, q5kgm2lane, q5kgm2done, Q5K_HEAD2, Q5K_LANE2)
+	Q5K_GM_LOOP(q5kgm2loop, q5kgm2lane, q5kgm2done, Q5K_HEADN(Q5K_EACH2), Q5K_LANEN(Q5K_EACH2))
 
 q5kgm2done:
 	MOVQ out+24(FP), DX

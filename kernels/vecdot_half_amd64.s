@@ -180,6 +180,13 @@ done:                      \
 // group widened once for both, row k token t into Y(k+4t), every pair in
 // the single-row kernel's steps (same bits); out[k*rstride+t*tstride].
 // Batches of two or three sequences decoded together (matmulJob.few).
+// A row's two sums (tokens 0 and 1) to (DX) and (DX)(R11).
+#define HALF_R4X2_OUT(Ya, Xa, Yb, Xb) \
+	HSUMS(Ya, Xa, X12)     \
+	HSUMS(Yb, Xb, X12)     \
+	VMOVSS Xa, (DX)        \
+	VMOVSS Xb, (DX)(R11*1)
+
 #define HALF_R4X2(loop, done, WIDEN) \
 	MOVQ n8+0(FP), CX           \
 	MOVQ w+8(FP), SI            \
@@ -229,25 +236,13 @@ done:                           \
 	SHLQ $2, BX                 \
 	MOVQ tstride+56(FP), R11    \
 	SHLQ $2, R11                \
-	HSUMS(Y0, X0, X12)          \
-	HSUMS(Y4, X4, X12)          \
-	VMOVSS X0, (DX)             \
-	VMOVSS X4, (DX)(R11*1)      \
+	HALF_R4X2_OUT(Y0, X0, Y4, X4) \
 	ADDQ   BX, DX               \
-	HSUMS(Y1, X1, X12)          \
-	HSUMS(Y5, X5, X12)          \
-	VMOVSS X1, (DX)             \
-	VMOVSS X5, (DX)(R11*1)      \
+	HALF_R4X2_OUT(Y1, X1, Y5, X5) \
 	ADDQ   BX, DX               \
-	HSUMS(Y2, X2, X12)          \
-	HSUMS(Y6, X6, X12)          \
-	VMOVSS X2, (DX)             \
-	VMOVSS X6, (DX)(R11*1)      \
+	HALF_R4X2_OUT(Y2, X2, Y6, X6) \
 	ADDQ   BX, DX               \
-	HSUMS(Y3, X3, X12)          \
-	HSUMS(Y7, X7, X12)          \
-	VMOVSS X3, (DX)             \
-	VMOVSS X7, (DX)(R11*1)      \
+	HALF_R4X2_OUT(Y3, X3, Y7, X7) \
 	VZEROUPPER                  \
 	RET
 
