@@ -391,7 +391,24 @@ func (j *matmulJob) run(lo, hi int) {
 					}
 					tq = te
 				}
-				for t := tq; t < te; t++ {
+				t := tq
+				if j.dotR4x2 != nil && t >= j.quadEnd {
+					// Pairs left over: four rows by two tokens (dot's
+					// twin), each weight block decoded once for both.
+					for ; t+2 <= te; t += 2 {
+						at := j.a[t*j.aRow : (t+2)*j.aRow]
+						r := rt
+						for ; r+4 <= rEnd; r += 4 {
+							j.dotR4x2(j.cols, j.w[r*j.wRow:(r+4)*j.wRow], j.wRow, at, j.aRow, j.out[t*j.rows+r:], 1, j.rows)
+						}
+						for ; r < rEnd; r++ {
+							for k := t; k < t+2; k++ {
+								j.out[k*j.rows+r] = j.dot(j.cols, j.w[r*j.wRow:(r+1)*j.wRow], j.a[k*j.aRow:(k+1)*j.aRow])
+							}
+						}
+					}
+				}
+				for ; t < te; t++ {
 					at := j.a[t*j.aRow : (t+1)*j.aRow]
 					r := rt
 					if j.dotR4 != nil && t >= j.quadEnd {

@@ -32,6 +32,7 @@ func fillAVX2VecDot(s *kernelSet) {
 	s.vecDot4[ggml.Q5_K] = vecDotQ5_KQ8_Kx4Asm
 	s.vecDot4[ggml.Q6_K] = vecDotQ6_KQ8_Kx4Asm
 	s.vecDotR4x2[ggml.Q6_K] = vecDotQ6_KQ8_Kr4x2Asm
+	s.vecDotR4x2[ggml.Q8_0] = vecDotQ8_0Q8_0r4x2Asm
 	s.vecDotR4x4[ggml.Q6_K] = vecDotQ6_KQ8_Kr4x4Asm
 	s.vecDot4[ggml.Q3_K] = vecDotQ3_KQ8_Kx4Asm
 }
@@ -220,18 +221,22 @@ func vecDotQ6_KQ8_Kx4Asm(n int, w, a []byte, stride int, out []float32, ostride 
 }
 
 func vecDotQ6_KQ8_Kr4x2Asm(n int, w []byte, wstride int, a []byte, astride int, out []float32, rstride, tstride int) {
-	q6_KR4xN(vecDotQ6_KQ8_Kr4x2AVX2, 2, n, w, wstride, a, astride, out, rstride, tstride)
+	r4xN(vecDotQ6_KQ8_Kr4x2AVX2, 2, n, qkK, q6_KBytes, q8_KBytes, w, wstride, a, astride, out, rstride, tstride)
 }
 
 func vecDotQ6_KQ8_Kr4x4Asm(n int, w []byte, wstride int, a []byte, astride int, out []float32, rstride, tstride int) {
-	q6_KR4xN(vecDotQ6_KQ8_Kr4x4AVX2, 4, n, w, wstride, a, astride, out, rstride, tstride)
+	r4xN(vecDotQ6_KQ8_Kr4x4AVX2, 4, n, qkK, q6_KBytes, q8_KBytes, w, wstride, a, astride, out, rstride, tstride)
 }
 
-// q6_KR4xN checks the arguments of a four-row, ntok-token Q6_K kernel and
-// runs it.
-func q6_KR4xN(kern func(nb int, w *byte, wstride int, a *byte, astride int, out *float32, rstride, tstride int),
-	ntok, n int, w []byte, wstride int, a []byte, astride int, out []float32, rstride, tstride int) {
-	if n < qkK {
+func vecDotQ8_0Q8_0r4x2Asm(n int, w []byte, wstride int, a []byte, astride int, out []float32, rstride, tstride int) {
+	r4xN(vecDotQ8_0Q8_0r4x2AVX2, 2, n, qk, q8_0Bytes, q8_0Bytes, w, wstride, a, astride, out, rstride, tstride)
+}
+
+// r4xN checks the arguments of a four-row, ntok-token kernel of blocks of
+// bs elements (wb bytes of weights, ab of activations) and runs it.
+func r4xN(kern func(nb int, w *byte, wstride int, a *byte, astride int, out *float32, rstride, tstride int),
+	ntok, n, bs, wb, ab int, w []byte, wstride int, a []byte, astride int, out []float32, rstride, tstride int) {
+	if n < bs {
 		for k := 0; k < 4; k++ {
 			for t := 0; t < ntok; t++ {
 				out[k*rstride+t*tstride] = 0
@@ -239,9 +244,9 @@ func q6_KR4xN(kern func(nb int, w *byte, wstride int, a *byte, astride int, out 
 		}
 		return
 	}
-	nb := n / qkK
-	_ = w[3*wstride+nb*q6_KBytes-1]
-	_ = a[(ntok-1)*astride+nb*q8_KBytes-1]
+	nb := n / bs
+	_ = w[3*wstride+nb*wb-1]
+	_ = a[(ntok-1)*astride+nb*ab-1]
 	_ = out[3*rstride+(ntok-1)*tstride]
 	kern(nb, &w[0], wstride, &a[0], astride, &out[0], rstride, tstride)
 }
@@ -255,6 +260,9 @@ func vecDotQ4_0Q8_0r4AVX2(nb int, w *byte, wstride int, a *byte, out *float32, o
 
 //go:noescape
 func vecDotQ8_0Q8_0r4AVX2(nb int, w *byte, wstride int, a *byte, out *float32, ostride int)
+
+//go:noescape
+func vecDotQ8_0Q8_0r4x2AVX2(nb int, w *byte, wstride int, a *byte, astride int, out *float32, rstride, tstride int)
 
 // r4Args checks that w holds the four rows, a the activation row and out
 // four outputs ostride apart.

@@ -600,6 +600,114 @@ q80r4loop:
 q80r4done:
 	R4_EPILOGUE
 
+// Q8_0 row P of the four-row two-token kernel: the row's block decoded
+// once (Y4, |w| in Y6) against token 0's block Y5 into acc0 and token 1's
+// Y15 into acc1, each pair in Q8_0_R4ROW's steps; the scale products
+// d-16+k(SP) (token 0) and e-32+k(SP) (token 1).
+#define Q8_0_R4X2ROW(P, k, acc0, acc1) \
+	VMOVDQU      2(P), Y4          \
+	VPSIGNB      Y4, Y4, Y6        \
+	VPSIGNB      Y4, Y5, Y7        \
+	VPMADDUBSW   Y7, Y6, Y7        \
+	VPMADDWD     Y13, Y7, Y7       \
+	VCVTDQ2PS    Y7, Y7            \
+	VBROADCASTSS d-16+k(SP), Y3    \
+	VFMADD231PS  Y7, Y3, acc0      \
+	VPSIGNB      Y4, Y15, Y7       \
+	VPMADDUBSW   Y7, Y6, Y7        \
+	VPMADDWD     Y13, Y7, Y7       \
+	VCVTDQ2PS    Y7, Y7            \
+	VBROADCASTSS e-32+k(SP), Y3    \
+	VFMADD231PS  Y7, Y3, acc1
+
+// func vecDotQ8_0Q8_0r4x2AVX2(nb int, w *byte, wstride int, a *byte, astride int, out *float32, rstride, tstride int)
+//
+// vecDotQ8_0Q8_0r4AVX2 for two tokens (a, a+astride) at once: each weight
+// block is loaded and its sign split once for both, the pair (row k,
+// token t) summed in the single-row kernel's order into out[k*rstride +
+// t*tstride]. Token 0 accumulates in Y0, Y1, Y8, Y9, token 1 in Y10, Y11,
+// Y12, Y14.
+TEXT ·vecDotQ8_0Q8_0r4x2AVX2(SB), NOSPLIT, $32-64
+	MOVQ nb+0(FP), CX
+	MOVQ w+8(FP), SI
+	MOVQ wstride+16(FP), BX
+	MOVQ a+24(FP), DI
+	MOVQ astride+32(FP), DX
+	ADDQ DI, DX
+	LEAQ (SI)(BX*1), R8
+	LEAQ (R8)(BX*1), R9
+	LEAQ (R9)(BX*1), R10
+	VPCMPEQW Y13, Y13, Y13
+	VPSRLW   $15, Y13, Y13
+	VXORPS   Y0, Y0, Y0
+	VXORPS   Y1, Y1, Y1
+	VXORPS   Y8, Y8, Y8
+	VXORPS   Y9, Y9, Y9
+	VXORPS   Y10, Y10, Y10
+	VXORPS   Y11, Y11, Y11
+	VXORPS   Y12, Y12, Y12
+	VXORPS   Y14, Y14, Y14
+	VXORPS   X2, X2, X2
+	TESTQ    CX, CX
+	JZ       q80r4x2done
+
+q80r4x2loop:
+	PREFETCHT0   R4PF(SI)
+	PREFETCHT0   R4PF(R8)
+	PREFETCHT0   R4PF(R9)
+	PREFETCHT0   R4PF(R10)
+	VMOVDQU      2(DI), Y5
+	VMOVDQU      2(DX), Y15
+	VPINSRW      $0, 0(SI), X2, X2
+	VPINSRW      $1, 0(R8), X2, X2
+	VPINSRW      $2, 0(R9), X2, X2
+	VPINSRW      $3, 0(R10), X2, X2
+	VCVTPH2PS    X2, X2
+	VPBROADCASTW 0(DI), X3
+	VCVTPH2PS    X3, X3
+	VMULPS       X3, X2, X3
+	VMOVUPS      X3, d-16(SP)
+	VPBROADCASTW 0(DX), X3
+	VCVTPH2PS    X3, X3
+	VMULPS       X3, X2, X3
+	VMOVUPS      X3, e-32(SP)
+	Q8_0_R4X2ROW(SI, 0, Y0, Y10)
+	Q8_0_R4X2ROW(R8, 4, Y1, Y11)
+	Q8_0_R4X2ROW(R9, 8, Y8, Y12)
+	Q8_0_R4X2ROW(R10, 12, Y9, Y14)
+	R4_ADVANCE(34, 34)
+	ADDQ         $34, DX
+	DECQ         CX
+	JNZ          q80r4x2loop
+
+q80r4x2done:
+	MOVQ   out+40(FP), DX
+	MOVQ   rstride+48(FP), R11
+	SHLQ   $2, R11
+	MOVQ   tstride+56(FP), R12
+	SHLQ   $2, R12
+	HSUM(Y0, X0, X2)
+	HSUM(Y1, X1, X2)
+	HSUM(Y8, X8, X2)
+	HSUM(Y9, X9, X2)
+	HSUM(Y10, X10, X2)
+	HSUM(Y11, X11, X2)
+	HSUM(Y12, X12, X2)
+	HSUM(Y14, X14, X2)
+	VMOVSS X0, (DX)
+	VMOVSS X10, (DX)(R12*1)
+	ADDQ   R11, DX
+	VMOVSS X1, (DX)
+	VMOVSS X11, (DX)(R12*1)
+	ADDQ   R11, DX
+	VMOVSS X8, (DX)
+	VMOVSS X12, (DX)(R12*1)
+	ADDQ   R11, DX
+	VMOVSS X9, (DX)
+	VMOVSS X14, (DX)(R12*1)
+	VZEROUPPER
+	RET
+
 // Q4_0 follows the generic kernel's float order instead (vecdot_generic.go):
 // per block the exact integer sum s, then sum += float(s) * (d_w*d_a),
 // unfused. The multi-row/token kernels reduce four blocks' lane sums with
