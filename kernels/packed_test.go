@@ -36,7 +36,7 @@ func TestMatMulBitExact(t *testing.T) {
 			}
 			at := vecDotType[wt]
 			bs := max(blockSize(wt), blockSize(at))
-			shapes := []struct{ rows, nb int }{{8, 1}, {17, 3}, {64, 2}, {67, 5}, {16, 16}}
+			shapes := []struct{ rows, nb int }{{8, 1}, {17, 3}, {64, 2}, {67, 5}, {16, 16}, {23, 2}}
 			if bs <= 32 {
 				// Long rows (4800 columns for the 32-element blocks),
 				// rows past a row unit of the prefill tiles.
