@@ -1294,6 +1294,46 @@ q3kx4done:
 	VINSERTPS $0x30, X7, X0, X0
 	STORE_LANES4
 
+// Q2_K_BLOCK adds the block of the row at P against the activation block
+// at DI to acc, as ggml_vec_dot_q2_K_q8_K: the scales (low nibbles) and
+// mins (high) as int16, the int32 lanes of the eight groups (Y9) and of
+// the mins against the block sums, pairwise (Y3), then acc =
+// fma(-(y.d*x.dmin), min lanes, acc) and fma(y.d*x.d, lanes, acc), as
+// vecDotQ2_KQ8_KGeneric. Y15 = 0x03 bytes, Y14 = 0x0F bytes; Y2, Y3,
+// Y5-Y9 scratch.
+#define Q2_K_BLOCK(P, acc) \
+	VMOVDQU   0(P), X2            \
+	VPSRLW    $4, X2, X3          \
+	VPAND     X14, X2, X2         \
+	VPAND     X14, X3, X3         \
+	VPMOVZXBW X2, Y2              \
+	VPMOVZXBW X3, Y3              \
+	VPMADDWD  260(DI), Y3, Y3     \
+	VPERMQ    $0xee, Y2, Y8       \
+	VPERMQ    $0x44, Y2, Y2       \
+	VPXOR     Y9, Y9, Y9          \
+	VMOVDQU   16(P), Y5           \
+	Q2_K_GROUP(0, 4, Y2, 0)       \
+	Q2_K_GROUP(2, 36, Y2, 32)     \
+	Q2_K_GROUP(4, 68, Y2, 64)     \
+	Q2_K_GROUP(6, 100, Y2, 96)    \
+	VMOVDQU   48(P), Y5           \
+	Q2_K_GROUP(0, 132, Y8, 0)     \
+	Q2_K_GROUP(2, 164, Y8, 32)    \
+	Q2_K_GROUP(4, 196, Y8, 64)    \
+	Q2_K_GROUP(6, 228, Y8, 96)    \
+	VBROADCASTSS 0(DI), Y6        \
+	VPBROADCASTW 80(P), X7        \
+	VCVTPH2PS    X7, Y7           \
+	VPBROADCASTW 82(P), X8        \
+	VCVTPH2PS    X8, Y8           \
+	VMULPS       Y7, Y6, Y7       \
+	VMULPS       Y8, Y6, Y8       \
+	VCVTDQ2PS    Y3, Y3           \
+	VFNMADD231PS Y3, Y8, acc      \
+	VCVTDQ2PS    Y9, Y9           \
+	VFMADD231PS  Y9, Y7, acc
+
 // func vecDotQ2_KQ8_KAVX2(nb int, w, a *byte) float32
 TEXT ·vecDotQ2_KQ8_KAVX2(SB), NOSPLIT, $0-28
 	MOVQ nb+0(FP), CX
@@ -1309,44 +1349,7 @@ q2kloop:
 	PREFETCHT0 KPF(SI)
 	PREFETCHT0 KPF+64(SI)
 	PREFETCHT0 KPF+128(SI)
-	// scales (low nibbles) and mins (high nibbles) as int16
-	VMOVDQU   0(SI), X2
-	VPSRLW    $4, X2, X3
-	VPAND     X14, X2, X2
-	VPAND     X14, X3, X3
-	VPMOVZXBW X2, Y2
-	VPMOVZXBW X3, Y3
-	// the min lanes: mins . bsums pairwise
-	VPMADDWD  260(DI), Y3, Y3
-	VPERMQ    $0xee, Y2, Y8
-	VPERMQ    $0x44, Y2, Y2
-
-	VPXOR   Y9, Y9, Y9
-	VMOVDQU 16(SI), Y5
-	Q2_K_GROUP(0, 4, Y2, 0)
-	Q2_K_GROUP(2, 36, Y2, 32)
-	Q2_K_GROUP(4, 68, Y2, 64)
-	Q2_K_GROUP(6, 100, Y2, 96)
-	VMOVDQU 48(SI), Y5
-	Q2_K_GROUP(0, 132, Y8, 0)
-	Q2_K_GROUP(2, 164, Y8, 32)
-	Q2_K_GROUP(4, 196, Y8, 64)
-	Q2_K_GROUP(6, 228, Y8, 96)
-
-	// acc = fma(-(y.d*x.dmin), min lanes, acc), then fma(y.d*x.d, lanes,
-	// acc), as vecDotQ2_KQ8_KGeneric.
-	VBROADCASTSS 0(DI), Y6
-	VPBROADCASTW 80(SI), X7
-	VCVTPH2PS    X7, Y7
-	VPBROADCASTW 82(SI), X8
-	VCVTPH2PS    X8, Y8
-	VMULPS       Y7, Y6, Y7
-	VMULPS       Y8, Y6, Y8
-	VCVTDQ2PS    Y3, Y3
-	VFNMADD231PS Y3, Y8, Y0
-	VCVTDQ2PS    Y9, Y9
-	VFMADD231PS  Y9, Y7, Y0
-
+	Q2_K_BLOCK(SI, Y0)
 	ADDQ $84, SI
 	ADDQ $292, DI
 	DECQ CX
@@ -1357,3 +1360,160 @@ q2kdone:
 	VZEROUPPER
 	MOVSS X0, ret+24(FP)
 	RET
+
+// func vecDotQ2_KQ8_Kr4AVX2(nb int, w *byte, wstride int, a *byte, out *float32, ostride int)
+//
+// Four rows wstride bytes apart (SI, R8, R9, R10) against one activation
+// row, each with vecDotQ2_KQ8_KAVX2's steps (same bits) into Y0, Y1, Y4,
+// Y10; decode passes rows a quarter of its range apart (four DRAM
+// streams), each asked for 1 KiB ahead.
+TEXT ·vecDotQ2_KQ8_Kr4AVX2(SB), NOSPLIT, $0-48
+	MOVQ nb+0(FP), CX
+	MOVQ w+8(FP), SI
+	MOVQ wstride+16(FP), BX
+	MOVQ a+24(FP), DI
+	LEAQ (SI)(BX*1), R8
+	LEAQ (R8)(BX*1), R9
+	LEAQ (R9)(BX*1), R10
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+	VXORPS Y4, Y4, Y4
+	VXORPS Y10, Y10, Y10
+	BYTE_CONST($0x03030303, X15, Y15)
+	BYTE_CONST($0x0F0F0F0F, X14, Y14)
+	TESTQ CX, CX
+	JZ    q2kr4done
+
+q2kr4loop:
+	PREFETCHT0 1024(SI)
+	PREFETCHT0 1088(SI)
+	PREFETCHT0 1024(R8)
+	PREFETCHT0 1088(R8)
+	PREFETCHT0 1024(R9)
+	PREFETCHT0 1088(R9)
+	PREFETCHT0 1024(R10)
+	PREFETCHT0 1088(R10)
+	Q2_K_BLOCK(SI, Y0)
+	Q2_K_BLOCK(R8, Y1)
+	Q2_K_BLOCK(R9, Y4)
+	Q2_K_BLOCK(R10, Y10)
+	ADDQ $84, SI
+	ADDQ $84, R8
+	ADDQ $84, R9
+	ADDQ $84, R10
+	ADDQ $292, DI
+	DECQ CX
+	JNZ  q2kr4loop
+
+q2kr4done:
+	MOVQ   out+32(FP), DX
+	MOVQ   ostride+40(FP), BX
+	SHLQ   $2, BX
+	HSUM(Y0, X0, X2)
+	HSUM(Y1, X1, X2)
+	HSUM(Y4, X4, X2)
+	HSUM(Y10, X10, X2)
+	VMOVSS X0, (DX)
+	ADDQ   BX, DX
+	VMOVSS X1, (DX)
+	ADDQ   BX, DX
+	VMOVSS X4, (DX)
+	ADDQ   BX, DX
+	VMOVSS X10, (DX)
+	VZEROUPPER
+	RET
+
+// Q2_K, 4 tokens: one group's 2-bit quants (Y6) and scale pair k of Ysc
+// (Y10) computed once; each token adds maddubs(q, a) . scales to its
+// int32 lanes, Q2_K_GROUP's integers.
+#define Q2_K_GROUP4(sh, ao, Ysc, k) \
+	VPSRLW     $sh, Y5, Y6                  \
+	VPAND      Y15, Y6, Y6                  \
+	VPSHUFB    shufPairW16<>+k(SB), Ysc, Y10 \
+	Q2_K_TOK(DI, ao, Y0)                    \
+	Q2_K_TOK(R8, ao, Y1)                    \
+	Q2_K_TOK(R9, ao, Y8)                    \
+	Q2_K_TOK(R10, ao, Y9)
+
+#define Q2_K_TOK(P, ao, sumi) \
+	VPMADDUBSW ao(P), Y6, Y11  \
+	VPMADDWD   Y10, Y11, Y11   \
+	VPADDD     Y11, sumi, sumi
+
+// Token P's float steps of Q2_K_BLOCK on its lanes sumi, its float lanes
+// at acc (the frame): Y7 = x.d, Y12 = x.dmin, Y2 = the mins as int16.
+#define Q2_K_FINISH(P, sumi, acc) \
+	VBROADCASTSS 0(P), Y6        \
+	VMULPS       Y7, Y6, Y10     \
+	VMULPS       Y12, Y6, Y6     \
+	VPMADDWD     260(P), Y2, Y11 \
+	VCVTDQ2PS    Y11, Y11        \
+	VMOVUPS      acc, Y13        \
+	VFNMADD231PS Y11, Y6, Y13    \
+	VCVTDQ2PS    sumi, sumi      \
+	VFMADD231PS  sumi, Y10, Y13  \
+	VMOVUPS      Y13, acc
+
+// func vecDotQ2_KQ8_Kx4AVX2(nb int, w, a *byte, stride int, out *float32, ostride int)
+//
+// Each token's float steps are vecDotQ2_KQ8_KAVX2's: eight lanes, two FMAs
+// per block, the same horizontal sum.
+TEXT ·vecDotQ2_KQ8_Kx4AVX2(SB), NOSPLIT, $128-48
+	X4_PROLOGUE
+	VMOVUPS Y0, acc0-128(SP)
+	VMOVUPS Y0, acc1-96(SP)
+	VMOVUPS Y0, acc2-64(SP)
+	VMOVUPS Y0, acc3-32(SP)
+	BYTE_CONST($0x03030303, X15, Y15)
+	BYTE_CONST($0x0F0F0F0F, X14, Y14)
+	TESTQ CX, CX
+	JZ    q2kx4done
+
+q2kx4loop:
+	VMOVDQU   0(SI), X2
+	VPAND     X14, X2, X2
+	VPMOVZXBW X2, Y2
+	VPERMQ    $0xee, Y2, Y3
+	VPERMQ    $0x44, Y2, Y2
+	VPXOR     Y0, Y0, Y0
+	VPXOR     Y1, Y1, Y1
+	VPXOR     Y8, Y8, Y8
+	VPXOR     Y9, Y9, Y9
+	VMOVDQU   16(SI), Y5
+	Q2_K_GROUP4(0, 4, Y2, 0)
+	Q2_K_GROUP4(2, 36, Y2, 32)
+	Q2_K_GROUP4(4, 68, Y2, 64)
+	Q2_K_GROUP4(6, 100, Y2, 96)
+	VMOVDQU   48(SI), Y5
+	Q2_K_GROUP4(0, 132, Y3, 0)
+	Q2_K_GROUP4(2, 164, Y3, 32)
+	Q2_K_GROUP4(4, 196, Y3, 64)
+	Q2_K_GROUP4(6, 228, Y3, 96)
+
+	VMOVDQU      0(SI), X2
+	VPSRLW       $4, X2, X2
+	VPAND        X14, X2, X2
+	VPMOVZXBW    X2, Y2
+	VPBROADCASTW 80(SI), X7
+	VCVTPH2PS    X7, Y7
+	VPBROADCASTW 82(SI), X12
+	VCVTPH2PS    X12, Y12
+	Q2_K_FINISH(DI, Y0, acc0-128(SP))
+	Q2_K_FINISH(R8, Y1, acc1-96(SP))
+	Q2_K_FINISH(R9, Y8, acc2-64(SP))
+	Q2_K_FINISH(R10, Y9, acc3-32(SP))
+
+	ADDQ $84, SI
+	ADVANCE4(292)
+	DECQ CX
+	JNZ  q2kx4loop
+
+q2kx4done:
+	Q5_K_OUT(acc0-128(SP), X0)
+	Q5_K_OUT(acc1-96(SP), X5)
+	Q5_K_OUT(acc2-64(SP), X6)
+	Q5_K_OUT(acc3-32(SP), X7)
+	VINSERTPS $0x10, X5, X0, X0
+	VINSERTPS $0x20, X6, X0, X0
+	VINSERTPS $0x30, X7, X0, X0
+	STORE_LANES4

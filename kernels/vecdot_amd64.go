@@ -35,6 +35,8 @@ func fillAVX2VecDot(s *kernelSet) {
 	s.vecDotR4x2[ggml.Q8_0] = vecDotQ8_0Q8_0r4x2Asm
 	s.vecDotR4x4[ggml.Q6_K] = vecDotQ6_KQ8_Kr4x4Asm
 	s.vecDot4[ggml.Q3_K] = vecDotQ3_KQ8_Kx4Asm
+	s.vecDot4[ggml.Q2_K] = vecDotQ2_KQ8_Kx4Asm
+	s.vecDotR4[ggml.Q2_K] = vecDotQ2_KQ8_Kr4Asm
 }
 
 // The assembly functions below take nb whole blocks of weights at w and
@@ -149,6 +151,9 @@ func vecDotQ8_0Q8_0x4AVX2(nb int, w, a *byte, stride int, out *float32, ostride 
 func vecDotQ4_KQ8_Kx4AVX2(nb int, w, a *byte, stride int, out *float32, ostride int)
 
 //go:noescape
+func vecDotQ2_KQ8_Kx4AVX2(nb int, w, a *byte, stride int, out *float32, ostride int)
+
+//go:noescape
 func vecDotQ3_KQ8_Kx4AVX2(nb int, w, a *byte, stride int, out *float32, ostride int)
 
 //go:noescape
@@ -198,6 +203,27 @@ func vecDotQ4_KQ8_Kx4Asm(n int, w, a []byte, stride int, out []float32, ostride 
 		return
 	}
 	vecDotQ4_KQ8_Kx4AVX2(x4Args(n, qkK, q4_KBytes, q8_KBytes, w, a, stride, out, ostride))
+}
+
+func vecDotQ2_KQ8_Kx4Asm(n int, w, a []byte, stride int, out []float32, ostride int) {
+	if n < qkK {
+		for k := 0; k < 4; k++ {
+			out[k*ostride] = 0
+		}
+		return
+	}
+	vecDotQ2_KQ8_Kx4AVX2(x4Args(n, qkK, q2_KBytes, q8_KBytes, w, a, stride, out, ostride))
+}
+
+//go:noescape
+func vecDotQ2_KQ8_Kr4AVX2(nb int, w *byte, wstride int, a *byte, out *float32, ostride int)
+
+func vecDotQ2_KQ8_Kr4Asm(n int, w []byte, wstride int, a []byte, out []float32, ostride int) {
+	if n < qkK {
+		clearR4(out, ostride)
+		return
+	}
+	vecDotQ2_KQ8_Kr4AVX2(r4Args(n, qkK, q2_KBytes, q8_KBytes, w, wstride, a, out, ostride))
 }
 
 func vecDotQ3_KQ8_Kx4Asm(n int, w, a []byte, stride int, out []float32, ostride int) {
