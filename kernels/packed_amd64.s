@@ -677,6 +677,23 @@ q4kg4done:
 	Q4K_MINK(3, 2, Y2, Y6)   \
 	Q4K_MINK(3, 3, Y3, Y7)
 
+// Q4K_GMPF(o) asks for five cache lines of the block column four ahead
+// (4 x 1184 bytes), o bytes into it: 20 lines a column. The gemm has
+// compute enough per byte to wait on DRAM: a batch of one quad (four
+// sequences decoded together) reads every group from DRAM once, one
+// sequential stream per thread, and the hardware prefetchers alone left
+// the gemm waiting. On an AMD EPYC Zen3, TinyLlama Q4_K_M --parallel 4
+// ran 1.18x faster (medians of 5 alternating runs; 2.3 and 9.3 KiB ahead
+// measured 0.97x of this), pp512 and --parallel 8 unchanged. The Q5_K
+// and Q3_K gemms, with more work per byte, measured 0.97-1.06x with the
+// same prefetch (within noise; not kept).
+#define Q4K_GMPF(o) \
+	PREFETCHT0 4736+o(SI)     \
+	PREFETCHT0 4736+o+64(SI)  \
+	PREFETCHT0 4736+o+128(SI) \
+	PREFETCHT0 4736+o+192(SI) \
+	PREFETCHT0 4736+o+256(SI)
+
 // func q4_Kx8GemmAVX2(nb int, w, a *byte, out *float32, ostride, ntok int)
 //
 // A whole quad only (ntok 4): the Go wrapper runs partial quads, which
@@ -698,9 +715,13 @@ TEXT ·q4_Kx8GemmAVX2(SB), NOSPLIT, $128-48
 
 q4kgmloop:
 	Q4K_DD4
+	Q4K_GMPF(0)
 	Q4K_CHUNK4(0)
+	Q4K_GMPF(320)
 	Q4K_CHUNK4(1)
+	Q4K_GMPF(640)
 	Q4K_CHUNK4(2)
+	Q4K_GMPF(960)
 	Q4K_CHUNK4(3)
 	ADDQ $1184, SI
 	ADDQ $Q8K_QUAD_MAIN, DI
