@@ -36,6 +36,8 @@ func fillAVX2VecDot(s *kernelSet) {
 	s.vecDotR4x4[ggml.Q6_K] = vecDotQ6_KQ8_Kr4x4Asm
 	s.vecDot4[ggml.Q3_K] = vecDotQ3_KQ8_Kx4Asm
 	s.vecDot4[ggml.Q2_K] = vecDotQ2_KQ8_Kx4Asm
+	s.vecDotR4[ggml.Q4_1] = vecDotQ4_1Q8_1r4Asm
+	s.vecDotR4[ggml.Q5_1] = vecDotQ5_1Q8_1r4Asm
 	s.vecDotR4[ggml.Q2_K] = vecDotQ2_KQ8_Kr4Asm
 }
 
@@ -397,6 +399,28 @@ func vecDotQ5_0Q8_0r4Asm(n int, w []byte, wstride int, a []byte, out []float32, 
 		return
 	}
 	vecDotQ5_0Q8_0r4AVX2(r4Args(n, qk, q5_0Bytes, q8_0Bytes, w, wstride, a, out, ostride))
+}
+
+//go:noescape
+func vecDotQ4_1Q8_1r4AVX2(nb int, w *byte, wstride int, a *byte, out *float32, ostride int)
+
+//go:noescape
+func vecDotQ5_1Q8_1r4AVX2(nb int, w *byte, wstride int, a *byte, out *float32, ostride int)
+
+func vecDotQ4_1Q8_1r4Asm(n int, w []byte, wstride int, a []byte, out []float32, ostride int) {
+	if n < qk {
+		clearR4(out, ostride)
+		return
+	}
+	vecDotQ4_1Q8_1r4AVX2(r4Args(n, qk, q4_1Bytes, q8_1Bytes, w, wstride, a, out, ostride))
+}
+
+func vecDotQ5_1Q8_1r4Asm(n int, w []byte, wstride int, a []byte, out []float32, ostride int) {
+	if n < qk {
+		clearR4(out, ostride)
+		return
+	}
+	vecDotQ5_1Q8_1r4AVX2(r4Args(n, qk, q5_1Bytes, q8_1Bytes, w, wstride, a, out, ostride))
 }
 
 func vecDotQ4_1Q8_1x4Asm(n int, w, a []byte, stride int, out []float32, ostride int) {

@@ -912,6 +912,102 @@ q50r4loop:
 q50r4done:
 	R4_EPILOGUE
 
+// X14 += [m of the four rows' blocks at off] * fp16(a+aoff): the min
+// terms of the _1 types' four-row kernels, lane k = row k (MIN_TERM's
+// fused step per row); X7, X3 scratch.
+#define R4_MIN_TERM(off, aoff) \
+	VPINSRW      $0, off(SI), X7, X7  \
+	VPINSRW      $1, off(R8), X7, X7  \
+	VPINSRW      $2, off(R9), X7, X7  \
+	VPINSRW      $3, off(R10), X7, X7 \
+	VCVTPH2PS    X7, X7               \
+	VPBROADCASTW aoff(DI), X3         \
+	VCVTPH2PS    X3, X3               \
+	VFMADD231PS  X7, X3, X14
+
+// acc += d-16+k(SP) * float(lanes of the unsigned Y4 x the activation
+// block at 4(DI)): UNSIGNED_DOT with row k's scale product.
+#define R4_UNSIGNED_DOT(k, acc) \
+	VPMADDUBSW   4(DI), Y4, Y6  \
+	VPMADDWD     Y13, Y6, Y6    \
+	VCVTDQ2PS    Y6, Y6         \
+	VBROADCASTSS d-16+k(SP), Y7 \
+	VFMADD231PS  Y6, Y7, acc
+
+#define Q4_1_R4ROW(P, k, acc) \
+	NIBBLES(4(P))           \
+	R4_UNSIGNED_DOT(k, acc)
+
+// Q5_1 row P (Q5_1_BLOCK's decoding); Y12 = 0x10 bytes.
+#define Q5_1_R4ROW(P, k, acc) \
+	BITS_TO_BYTES(4(P))     \
+	VPAND Y12, Y7, Y7       \
+	NIBBLES(8(P))           \
+	VPOR  Y7, Y4, Y4        \
+	R4_UNSIGNED_DOT(k, acc)
+
+// func vecDotQ4_1Q8_1r4AVX2(nb int, w *byte, wstride int, a *byte, out *float32, ostride int)
+//
+// Four rows against one activation row, each in vecDotQ4_1Q8_1AVX2's
+// steps (same bits): the lanes as the other r4 kernels, the min terms
+// of the four rows in the lanes of X14, added after the horizontal sums.
+TEXT ·vecDotQ4_1Q8_1r4AVX2(SB), NOSPLIT, $16-48
+	R4_PROLOGUE
+	NIBBLE_CONSTS
+	VXORPS X14, X14, X14
+	TESTQ  CX, CX
+	JZ     q41r4done
+
+q41r4loop:
+	PREFETCHT0 R4PF(SI)
+	PREFETCHT0 R4PF(R8)
+	PREFETCHT0 R4PF(R9)
+	PREFETCHT0 R4PF(R10)
+	R4_SCALES(0, 0)
+	R4_MIN_TERM(2, 2)
+	Q4_1_R4ROW(SI, 0, Y0)
+	Q4_1_R4ROW(R8, 4, Y1)
+	Q4_1_R4ROW(R9, 8, Y8)
+	Q4_1_R4ROW(R10, 12, Y9)
+	R4_ADVANCE(20, 36)
+	DECQ CX
+	JNZ  q41r4loop
+
+q41r4done:
+	X4_EPILOGUE_MIN
+
+// func vecDotQ5_1Q8_1r4AVX2(nb int, w *byte, wstride int, a *byte, out *float32, ostride int)
+//
+// vecDotQ4_1Q8_1r4AVX2 for Q5_1 (vecDotQ5_1Q8_1AVX2's steps).
+TEXT ·vecDotQ5_1Q8_1r4AVX2(SB), NOSPLIT, $16-48
+	R4_PROLOGUE
+	NIBBLE_CONSTS
+	Q5_CONSTS
+	MOVL         $0x10101010, AX
+	VMOVD        AX, X12
+	VPBROADCASTD X12, Y12
+	VXORPS       X14, X14, X14
+	TESTQ        CX, CX
+	JZ           q51r4done
+
+q51r4loop:
+	PREFETCHT0 R4PF(SI)
+	PREFETCHT0 R4PF(R8)
+	PREFETCHT0 R4PF(R9)
+	PREFETCHT0 R4PF(R10)
+	R4_SCALES(0, 0)
+	R4_MIN_TERM(2, 2)
+	Q5_1_R4ROW(SI, 0, Y0)
+	Q5_1_R4ROW(R8, 4, Y1)
+	Q5_1_R4ROW(R9, 8, Y8)
+	Q5_1_R4ROW(R10, 12, Y9)
+	R4_ADVANCE(24, 36)
+	DECQ CX
+	JNZ  q51r4loop
+
+q51r4done:
+	X4_EPILOGUE_MIN
+
 // func vecDotQ4_1Q8_1x4AVX2(nb int, w, a *byte, stride int, out *float32, ostride int)
 TEXT ·vecDotQ4_1Q8_1x4AVX2(SB), NOSPLIT, $0-48
 	X4_PROLOGUE
