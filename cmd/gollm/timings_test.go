@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"encoding/json"
+	"fmt"
 	"io"
 	"math"
 	"os"
@@ -20,22 +21,26 @@ import (
 
 // TestGenerateTimingsJSON is the acceptance test of `generate --timings
 // --json` on stories260K (5 layers).
+//
+// The reconciliation (timed ops against the phase's wall time) is a
+// measurement: one preemption between two ops of the tiny model's 2-17 ms
+// prefill, on a machine busy with other test binaries, is already past
+// its 1 ms slack (seen once in CI: 1.6 ms untimed). A run that does not
+// reconcile is repeated, up to three runs; a gap the timers really miss
+// fails all three.
 func TestGenerateTimingsJSON(t *testing.T) {
 	model := filepath.Join(shared.Dir(t), "models", "stories260K.gguf")
-	out, _, err := instrRun(t, "generate", "--timings", "--json", "-m", model, "-p", "Once upon a time", "-n", "16", "--temp", "0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var raw map[string]json.RawMessage
-	if err := json.Unmarshal([]byte(out), &raw); err != nil {
-		t.Fatalf("output is not one JSON object: %v\n%s", err, out)
-	}
-	if _, ok := raw["timings"]; !ok {
-		t.Fatalf("no timings field in %s", out)
-	}
 	var g generateResult
-	if err := json.Unmarshal([]byte(out), &g); err != nil {
-		t.Fatal(err)
+	for run := 1; ; run++ {
+		g = timingsJSONRun(t, model)
+		errs := reconcileErrors(g.Timings)
+		if len(errs) == 0 || run == 3 {
+			for _, e := range errs {
+				t.Error(e)
+			}
+			break
+		}
+		t.Logf("run %d does not reconcile (%s); once more", run, strings.Join(errs, "; "))
 	}
 	tm := g.Timings
 	if g.NGen != 16 {
@@ -65,29 +70,6 @@ func TestGenerateTimingsJSON(t *testing.T) {
 			t.Errorf("op %s: bandwidth figures %+v", o.Op, o)
 		}
 	}
-	if len(tm.Reconcile) != 2 {
-		t.Fatalf("reconciliation %+v", tm.Reconcile)
-	}
-	for _, r := range tm.Reconcile {
-		if !r.OK || r.OpsMS != r.LayersMS || r.MeasuredMS <= 0 {
-			t.Errorf("%s does not reconcile: %+v", r.Phase, r)
-		}
-		// Independently of the report's own verdict: per-op rows add up to
-		// the measured time within 2% (or the absolute slack: stories260K's
-		// prefill takes about 2 ms).
-		var sum float64
-		for _, o := range tm.Ops {
-			if r.Phase == "prefill" {
-				sum += o.PrefillMS
-			} else {
-				sum += o.DecodeMSPerToken * float64(tm.DecodeTokens)
-			}
-		}
-		slackMS := float64(bench.ReconcileSlack) / float64(time.Millisecond)
-		if d := (sum - r.MeasuredMS) / r.MeasuredMS; (d > 0.02 || d < -0.02) && math.Abs(sum-r.MeasuredMS) > slackMS {
-			t.Errorf("%s: ops sum %.4f ms vs measured %.4f ms", r.Phase, sum, r.MeasuredMS)
-		}
-	}
 	if tm.PrefillTokens != int64(g.NPrompt) || tm.DecodeTokens != int64(g.NGen-1) {
 		t.Errorf("timed tokens prefill %d decode %d, want %d and %d", tm.PrefillTokens, tm.DecodeTokens, g.NPrompt, g.NGen-1)
 	}
@@ -104,6 +86,60 @@ func TestGenerateTimingsJSON(t *testing.T) {
 		tm.WeightBytesPerToken <= 0 {
 		t.Errorf("metrics %+v", tm)
 	}
+}
+
+// timingsJSONRun runs `generate --timings --json` on model and parses
+// its output.
+func timingsJSONRun(t *testing.T, model string) generateResult {
+	t.Helper()
+	out, _, err := instrRun(t, "generate", "--timings", "--json", "-m", model, "-p", "Once upon a time", "-n", "16", "--temp", "0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var raw map[string]json.RawMessage
+	if err := json.Unmarshal([]byte(out), &raw); err != nil {
+		t.Fatalf("output is not one JSON object: %v\n%s", err, out)
+	}
+	if _, ok := raw["timings"]; !ok {
+		t.Fatalf("no timings field in %s", out)
+	}
+	var g generateResult
+	if err := json.Unmarshal([]byte(out), &g); err != nil {
+		t.Fatal(err)
+	}
+	if g.Timings == nil {
+		t.Fatalf("null timings in %s", out)
+	}
+	return g
+}
+
+// reconcileErrors checks the report's reconciliation rows: its own
+// verdict, and independently of it that the per-op rows add up to each
+// phase's measured time within 2% (or the absolute slack: stories260K's
+// prefill takes about 2 ms).
+func reconcileErrors(tm *bench.Timings) []string {
+	if len(tm.Reconcile) != 2 {
+		return []string{fmt.Sprintf("reconciliation %+v", tm.Reconcile)}
+	}
+	var errs []string
+	for _, r := range tm.Reconcile {
+		if !r.OK || r.OpsMS != r.LayersMS || r.MeasuredMS <= 0 {
+			errs = append(errs, fmt.Sprintf("%s does not reconcile: %+v", r.Phase, r))
+		}
+		var sum float64
+		for _, o := range tm.Ops {
+			if r.Phase == "prefill" {
+				sum += o.PrefillMS
+			} else {
+				sum += o.DecodeMSPerToken * float64(tm.DecodeTokens)
+			}
+		}
+		slackMS := float64(bench.ReconcileSlack) / float64(time.Millisecond)
+		if d := (sum - r.MeasuredMS) / r.MeasuredMS; (d > 0.02 || d < -0.02) && math.Abs(sum-r.MeasuredMS) > slackMS {
+			errs = append(errs, fmt.Sprintf("%s: ops sum %.4f ms vs measured %.4f ms", r.Phase, sum, r.MeasuredMS))
+		}
+	}
+	return errs
 }
 
 // TestGenerateTimingsText checks the human report and that profiles are
