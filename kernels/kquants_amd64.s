@@ -489,7 +489,7 @@ GLOBL q3kScaleBits<>(SB), RODATA|NOPTR, $48
 	VPMADDUBSW ao(DI), Y6, Y6               \
 	VPSHUFB    shufPairW16<>+k(SB), Ysc, Y7 \
 	VPMADDWD   Y7, Y6, Y6                   \
-	VPADDD     Y6, Y9, Y9
+	VPADDD     Y6, Y10, Y10
 
 // func vecDotQ4_KQ8_KAVX2(nb int, w, a *byte) float32
 TEXT ·vecDotQ4_KQ8_KAVX2(SB), NOSPLIT, $0-28
@@ -1067,13 +1067,28 @@ q5kdone:
 	HSUM(Y12, X12, X13)  \
 	VMOVAPS X12, X
 
+// The four-token kernels whose float lanes live in the frame between
+// blocks (acc0-acc3): X4_PROLOGUE with them cleared, and X = the four
+// tokens' horizontal sums (lane t, X5-X7 and X12/X13 scratch).
+#define X4_FRAME_PROLOGUE \
+	X4_PROLOGUE              \
+	VMOVUPS Y0, acc0-128(SP) \
+	VMOVUPS Y0, acc1-96(SP)  \
+	VMOVUPS Y0, acc2-64(SP)  \
+	VMOVUPS Y0, acc3-32(SP)
+
+#define X4_FRAME_SUMS(X) \
+	Q5_K_OUT(acc0-128(SP), X) \
+	Q5_K_OUT(acc1-96(SP), X5) \
+	Q5_K_OUT(acc2-64(SP), X6) \
+	Q5_K_OUT(acc3-32(SP), X7) \
+	VINSERTPS $0x10, X5, X, X \
+	VINSERTPS $0x20, X6, X, X \
+	VINSERTPS $0x30, X7, X, X
+
 // func vecDotQ5_KQ8_Kx4AVX2(nb int, w, a *byte, stride int, out *float32, ostride int)
 TEXT ·vecDotQ5_KQ8_Kx4AVX2(SB), NOSPLIT, $128-48
-	X4_PROLOGUE
-	VMOVUPS Y0, acc0-128(SP)
-	VMOVUPS Y0, acc1-96(SP)
-	VMOVUPS Y0, acc2-64(SP)
-	VMOVUPS Y0, acc3-32(SP)
+	X4_FRAME_PROLOGUE
 	BYTE_CONST($0x0F0F0F0F, X15, Y15)
 	BYTE_CONST($0x01010101, X1, Y1)
 	TESTQ CX, CX
@@ -1149,13 +1164,7 @@ q5kx4loop:
 
 q5kx4done:
 	// out_t = hsum8(acc_t) + summs_t
-	Q5_K_OUT(acc0-128(SP), X4)
-	Q5_K_OUT(acc1-96(SP), X5)
-	Q5_K_OUT(acc2-64(SP), X6)
-	Q5_K_OUT(acc3-32(SP), X7)
-	VINSERTPS $0x10, X5, X4, X4
-	VINSERTPS $0x20, X6, X4, X4
-	VINSERTPS $0x30, X7, X4, X4
+	X4_FRAME_SUMS(X4)
 	VADDPS    X0, X4, X0
 	STORE_LANES4
 
@@ -1250,11 +1259,7 @@ q3kdone:
 // Each token's float steps are vecDotQ3_KQ8_KAVX2's: eight lanes, one FMA
 // per block, the same horizontal sum.
 TEXT ·vecDotQ3_KQ8_Kx4AVX2(SB), NOSPLIT, $128-48
-	X4_PROLOGUE
-	VMOVUPS Y0, acc0-128(SP)
-	VMOVUPS Y0, acc1-96(SP)
-	VMOVUPS Y0, acc2-64(SP)
-	VMOVUPS Y0, acc3-32(SP)
+	X4_FRAME_PROLOGUE
 	BYTE_CONST($0x03030303, X15, Y15)
 	BYTE_CONST($0x04040404, X14, Y14)
 	BYTE_CONST($0x20202020, X13, Y13)
@@ -1295,22 +1300,16 @@ q3kx4loop:
 	JNZ  q3kx4loop
 
 q3kx4done:
-	Q5_K_OUT(acc0-128(SP), X0)
-	Q5_K_OUT(acc1-96(SP), X5)
-	Q5_K_OUT(acc2-64(SP), X6)
-	Q5_K_OUT(acc3-32(SP), X7)
-	VINSERTPS $0x10, X5, X0, X0
-	VINSERTPS $0x20, X6, X0, X0
-	VINSERTPS $0x30, X7, X0, X0
+	X4_FRAME_SUMS(X0)
 	STORE_LANES4
 
 // Q2_K_BLOCK adds the block of the row at P against the activation block
 // at DI to acc, as ggml_vec_dot_q2_K_q8_K: the scales (low nibbles) and
-// mins (high) as int16, the int32 lanes of the eight groups (Y9) and of
+// mins (high) as int16, the int32 lanes of the eight groups (Y10) and of
 // the mins against the block sums, pairwise (Y3), then acc =
 // fma(-(y.d*x.dmin), min lanes, acc) and fma(y.d*x.d, lanes, acc), as
-// vecDotQ2_KQ8_KGeneric. Y15 = 0x03 bytes, Y14 = 0x0F bytes; Y2, Y3,
-// Y5-Y9 scratch.
+// vecDotQ2_KQ8_KGeneric. Y15 = 0x03 bytes, Y14 = 0x0F bytes; Y2-Y7 and
+// Y10 scratch.
 #define Q2_K_BLOCK(P, acc) \
 	VMOVDQU   0(P), X2            \
 	VPSRLW    $4, X2, X3          \
@@ -1319,30 +1318,30 @@ q3kx4done:
 	VPMOVZXBW X2, Y2              \
 	VPMOVZXBW X3, Y3              \
 	VPMADDWD  260(DI), Y3, Y3     \
-	VPERMQ    $0xee, Y2, Y8       \
+	VPERMQ    $0xee, Y2, Y4       \
 	VPERMQ    $0x44, Y2, Y2       \
-	VPXOR     Y9, Y9, Y9          \
+	VPXOR     Y10, Y10, Y10          \
 	VMOVDQU   16(P), Y5           \
 	Q2_K_GROUP(0, 4, Y2, 0)       \
 	Q2_K_GROUP(2, 36, Y2, 32)     \
 	Q2_K_GROUP(4, 68, Y2, 64)     \
 	Q2_K_GROUP(6, 100, Y2, 96)    \
 	VMOVDQU   48(P), Y5           \
-	Q2_K_GROUP(0, 132, Y8, 0)     \
-	Q2_K_GROUP(2, 164, Y8, 32)    \
-	Q2_K_GROUP(4, 196, Y8, 64)    \
-	Q2_K_GROUP(6, 228, Y8, 96)    \
+	Q2_K_GROUP(0, 132, Y4, 0)     \
+	Q2_K_GROUP(2, 164, Y4, 32)    \
+	Q2_K_GROUP(4, 196, Y4, 64)    \
+	Q2_K_GROUP(6, 228, Y4, 96)    \
 	VBROADCASTSS 0(DI), Y6        \
 	VPBROADCASTW 80(P), X7        \
 	VCVTPH2PS    X7, Y7           \
-	VPBROADCASTW 82(P), X8        \
-	VCVTPH2PS    X8, Y8           \
+	VPBROADCASTW 82(P), X4        \
+	VCVTPH2PS    X4, Y4           \
 	VMULPS       Y7, Y6, Y7       \
-	VMULPS       Y8, Y6, Y8       \
+	VMULPS       Y4, Y6, Y4       \
 	VCVTDQ2PS    Y3, Y3           \
-	VFNMADD231PS Y3, Y8, acc      \
-	VCVTDQ2PS    Y9, Y9           \
-	VFMADD231PS  Y9, Y7, acc
+	VFNMADD231PS Y3, Y4, acc      \
+	VCVTDQ2PS    Y10, Y10           \
+	VFMADD231PS  Y10, Y7, acc
 
 // func vecDotQ2_KQ8_KAVX2(nb int, w, a *byte) float32
 TEXT ·vecDotQ2_KQ8_KAVX2(SB), NOSPLIT, $0-28
@@ -1374,9 +1373,10 @@ q2kdone:
 // func vecDotQ2_KQ8_Kr4AVX2(nb int, w *byte, wstride int, a *byte, out *float32, ostride int)
 //
 // Four rows wstride bytes apart (SI, R8, R9, R10) against one activation
-// row, each with vecDotQ2_KQ8_KAVX2's steps (same bits) into Y0, Y1, Y4,
-// Y10; decode passes rows a quarter of its range apart (four DRAM
-// streams), each asked for 1 KiB ahead.
+// row, each with vecDotQ2_KQ8_KAVX2's steps (same bits) into Y0, Y1, Y8,
+// Y9; decode passes rows a quarter of its range apart (four DRAM
+// streams), each asked for 1 KiB ahead. Its arguments sit where the x4
+// kernels' do: X4_EPILOGUE stores the four sums.
 TEXT ·vecDotQ2_KQ8_Kr4AVX2(SB), NOSPLIT, $0-48
 	MOVQ nb+0(FP), CX
 	MOVQ w+8(FP), SI
@@ -1387,8 +1387,8 @@ TEXT ·vecDotQ2_KQ8_Kr4AVX2(SB), NOSPLIT, $0-48
 	LEAQ (R9)(BX*1), R10
 	VXORPS Y0, Y0, Y0
 	VXORPS Y1, Y1, Y1
-	VXORPS Y4, Y4, Y4
-	VXORPS Y10, Y10, Y10
+	VXORPS Y8, Y8, Y8
+	VXORPS Y9, Y9, Y9
 	BYTE_CONST($0x03030303, X15, Y15)
 	BYTE_CONST($0x0F0F0F0F, X14, Y14)
 	TESTQ CX, CX
@@ -1405,8 +1405,8 @@ q2kr4loop:
 	PREFETCHT0 1088(R10)
 	Q2_K_BLOCK(SI, Y0)
 	Q2_K_BLOCK(R8, Y1)
-	Q2_K_BLOCK(R9, Y4)
-	Q2_K_BLOCK(R10, Y10)
+	Q2_K_BLOCK(R9, Y8)
+	Q2_K_BLOCK(R10, Y9)
 	ADDQ $84, SI
 	ADDQ $84, R8
 	ADDQ $84, R9
@@ -1416,22 +1416,7 @@ q2kr4loop:
 	JNZ  q2kr4loop
 
 q2kr4done:
-	MOVQ   out+32(FP), DX
-	MOVQ   ostride+40(FP), BX
-	SHLQ   $2, BX
-	HSUM(Y0, X0, X2)
-	HSUM(Y1, X1, X2)
-	HSUM(Y4, X4, X2)
-	HSUM(Y10, X10, X2)
-	VMOVSS X0, (DX)
-	ADDQ   BX, DX
-	VMOVSS X1, (DX)
-	ADDQ   BX, DX
-	VMOVSS X4, (DX)
-	ADDQ   BX, DX
-	VMOVSS X10, (DX)
-	VZEROUPPER
-	RET
+	X4_EPILOGUE
 
 // Q2_K, 4 tokens: one group's 2-bit quants (Y6) and scale pair k of Ysc
 // (Y10) computed once; each token adds maddubs(q, a) . scales to its
@@ -1469,11 +1454,7 @@ q2kr4done:
 // Each token's float steps are vecDotQ2_KQ8_KAVX2's: eight lanes, two FMAs
 // per block, the same horizontal sum.
 TEXT ·vecDotQ2_KQ8_Kx4AVX2(SB), NOSPLIT, $128-48
-	X4_PROLOGUE
-	VMOVUPS Y0, acc0-128(SP)
-	VMOVUPS Y0, acc1-96(SP)
-	VMOVUPS Y0, acc2-64(SP)
-	VMOVUPS Y0, acc3-32(SP)
+	X4_FRAME_PROLOGUE
 	BYTE_CONST($0x03030303, X15, Y15)
 	BYTE_CONST($0x0F0F0F0F, X14, Y14)
 	TESTQ CX, CX
@@ -1519,11 +1500,5 @@ q2kx4loop:
 	JNZ  q2kx4loop
 
 q2kx4done:
-	Q5_K_OUT(acc0-128(SP), X0)
-	Q5_K_OUT(acc1-96(SP), X5)
-	Q5_K_OUT(acc2-64(SP), X6)
-	Q5_K_OUT(acc3-32(SP), X7)
-	VINSERTPS $0x10, X5, X0, X0
-	VINSERTPS $0x20, X6, X0, X0
-	VINSERTPS $0x30, X7, X0, X0
+	X4_FRAME_SUMS(X0)
 	STORE_LANES4

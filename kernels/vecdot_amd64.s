@@ -946,6 +946,29 @@ q50r4done:
 	VPOR  Y7, Y4, Y4        \
 	R4_UNSIGNED_DOT(k, acc)
 
+// The loop of the _1 types' four-row kernels: ROW (Q4_1_R4ROW or
+// Q5_1_R4ROW) on rows of wb-byte blocks, the min terms in X14.
+#define R4_MIN_LOOP(ROW, wb, loop, done) \
+	VXORPS X14, X14, X14   \
+	TESTQ  CX, CX          \
+	JZ     done            \
+loop:                      \
+	PREFETCHT0 R4PF(SI)    \
+	PREFETCHT0 R4PF(R8)    \
+	PREFETCHT0 R4PF(R9)    \
+	PREFETCHT0 R4PF(R10)   \
+	R4_SCALES(0, 0)        \
+	R4_MIN_TERM(2, 2)      \
+	ROW(SI, 0, Y0)         \
+	ROW(R8, 4, Y1)         \
+	ROW(R9, 8, Y8)         \
+	ROW(R10, 12, Y9)       \
+	R4_ADVANCE(wb, 36)     \
+	DECQ CX                \
+	JNZ  loop              \
+done:                      \
+	X4_EPILOGUE_MIN
+
 // func vecDotQ4_1Q8_1r4AVX2(nb int, w *byte, wstride int, a *byte, out *float32, ostride int)
 //
 // Four rows against one activation row, each in vecDotQ4_1Q8_1AVX2's
@@ -954,27 +977,7 @@ q50r4done:
 TEXT ·vecDotQ4_1Q8_1r4AVX2(SB), NOSPLIT, $16-48
 	R4_PROLOGUE
 	NIBBLE_CONSTS
-	VXORPS X14, X14, X14
-	TESTQ  CX, CX
-	JZ     q41r4done
-
-q41r4loop:
-	PREFETCHT0 R4PF(SI)
-	PREFETCHT0 R4PF(R8)
-	PREFETCHT0 R4PF(R9)
-	PREFETCHT0 R4PF(R10)
-	R4_SCALES(0, 0)
-	R4_MIN_TERM(2, 2)
-	Q4_1_R4ROW(SI, 0, Y0)
-	Q4_1_R4ROW(R8, 4, Y1)
-	Q4_1_R4ROW(R9, 8, Y8)
-	Q4_1_R4ROW(R10, 12, Y9)
-	R4_ADVANCE(20, 36)
-	DECQ CX
-	JNZ  q41r4loop
-
-q41r4done:
-	X4_EPILOGUE_MIN
+	R4_MIN_LOOP(Q4_1_R4ROW, 20, q41r4loop, q41r4done)
 
 // func vecDotQ5_1Q8_1r4AVX2(nb int, w *byte, wstride int, a *byte, out *float32, ostride int)
 //
@@ -986,27 +989,7 @@ TEXT ·vecDotQ5_1Q8_1r4AVX2(SB), NOSPLIT, $16-48
 	MOVL         $0x10101010, AX
 	VMOVD        AX, X12
 	VPBROADCASTD X12, Y12
-	VXORPS       X14, X14, X14
-	TESTQ        CX, CX
-	JZ           q51r4done
-
-q51r4loop:
-	PREFETCHT0 R4PF(SI)
-	PREFETCHT0 R4PF(R8)
-	PREFETCHT0 R4PF(R9)
-	PREFETCHT0 R4PF(R10)
-	R4_SCALES(0, 0)
-	R4_MIN_TERM(2, 2)
-	Q5_1_R4ROW(SI, 0, Y0)
-	Q5_1_R4ROW(R8, 4, Y1)
-	Q5_1_R4ROW(R9, 8, Y8)
-	Q5_1_R4ROW(R10, 12, Y9)
-	R4_ADVANCE(24, 36)
-	DECQ CX
-	JNZ  q51r4loop
-
-q51r4done:
-	X4_EPILOGUE_MIN
+	R4_MIN_LOOP(Q5_1_R4ROW, 24, q51r4loop, q51r4done)
 
 // func vecDotQ4_1Q8_1x4AVX2(nb int, w, a *byte, stride int, out *float32, ostride int)
 TEXT ·vecDotQ4_1Q8_1x4AVX2(SB), NOSPLIT, $0-48
