@@ -90,38 +90,42 @@ func runSchedule(t *testing.T, m *Model, prompts [][]int32, steps, chunk int, to
 // prompts long enough for the fast attention path.
 func TestEvalBatchInvariant(t *testing.T) {
 	for _, typ := range []string{"Q8_0", "Q4_0", "Q4_K_M", "F16"} {
-		t.Run(typ, func(t *testing.T) {
-			m := tinyModel(t, typ, Options{Threads: 2, Context: 512, Batch: 64})
-			r := rand.New(rand.NewPCG(5, 6))
-			var prompts [][]int32
-			for _, n := range []int{5, 300, 17, 270, 40, 1} {
-				p := make([]int32, n)
-				for i := range p {
-					p[i] = int32(1 + r.IntN(m.Config.Vocab-1))
+		t.Run(typ, func(t *testing.T) { checkBatchInvariant(t, typ) })
+	}
+}
+
+// checkBatchInvariant runs TestEvalBatchInvariant's schedules on a tiny
+// model of type typ under the active kernels.
+func checkBatchInvariant(t *testing.T, typ string) {
+	m := tinyModel(t, typ, Options{Threads: 2, Context: 512, Batch: 64})
+	r := rand.New(rand.NewPCG(5, 6))
+	var prompts [][]int32
+	for _, n := range []int{5, 300, 17, 270, 40, 1} {
+		p := make([]int32, n)
+		for i := range p {
+			p[i] = int32(1 + r.IntN(m.Config.Vocab-1))
+		}
+		prompts = append(prompts, p)
+	}
+	const steps = 4
+	alone := runSchedule(t, m, prompts, steps, 64, false)
+	for _, mode := range []struct {
+		name     string
+		chunk    int
+		together bool
+	}{{"alone in chunks of 7", 7, false}, {"together", 64, true}, {"together in chunks of 7", 7, true}, {"together in chunks of 3", 3, true}} {
+		got := runSchedule(t, m, prompts, steps, mode.chunk, mode.together)
+		for i := range prompts {
+			for s := range alone[i] {
+				if !bitsEqual(alone[i][s], got[i][s]) {
+					t.Fatalf("%s: sequence %d (prompt %d tokens) step %d: logits differ from the sequence alone (max rel diff %g)",
+						mode.name, i, len(prompts[i]), s, maxRelDiff(got[i][s], alone[i][s]))
 				}
-				prompts = append(prompts, p)
 			}
-			const steps = 4
-			alone := runSchedule(t, m, prompts, steps, 64, false)
-			for _, mode := range []struct {
-				name     string
-				chunk    int
-				together bool
-			}{{"alone in chunks of 7", 7, false}, {"together", 64, true}, {"together in chunks of 7", 7, true}, {"together in chunks of 3", 3, true}} {
-				got := runSchedule(t, m, prompts, steps, mode.chunk, mode.together)
-				for i := range prompts {
-					for s := range alone[i] {
-						if !bitsEqual(alone[i][s], got[i][s]) {
-							t.Fatalf("%s: sequence %d (prompt %d tokens) step %d: logits differ from the sequence alone (max rel diff %g)",
-								mode.name, i, len(prompts[i]), s, maxRelDiff(got[i][s], alone[i][s]))
-						}
-					}
-				}
-			}
-			if used, _, _ := m.KVCache().Blocks(); used == 0 {
-				t.Fatal("no blocks in use after the runs")
-			}
-		})
+		}
+	}
+	if used, _, _ := m.KVCache().Blocks(); used == 0 {
+		t.Fatal("no blocks in use after the runs")
 	}
 }
 

@@ -27,7 +27,11 @@
 // "avx512bf16", is opt-in (never picked by default, SetImpl only): BF16 on
 // VDPBF16PS in that instruction's float order, which is llama.cpp's on
 // AVX512-BF16 CPUs but not the order of the golden logits; its generic
-// twin is genericBF16Pairs (vecdot_bf16.go, kernelSet.twin). Benchmarks report
+// twin is genericBF16Pairs (vecdot_bf16.go, kernelSet.twin). So is
+// "avx2-q8sums": the AVX2 set with Q8_0 matrices packed and summed per block
+// exactly (ggml's scalar order, not its AVX2 lane order), 1.7x the Q8_0
+// prefill on an AVX2-only CPU; twin genericQ8_0Sums (vecdot_q8_0_sums.go).
+// Benchmarks report
 // process CPU time next to wall time: on a shared machine it is the steadier
 // measure.
 //

@@ -51,7 +51,11 @@ type kernelSet struct {
 	name      string
 	available bool
 
-	vecDot    [maxType]vecDotFunc   // indexed by weight type
+	vecDot [maxType]vecDotFunc // indexed by weight type
+	// rowDot is VecDot's kernel where it is not vecDot's (nil: vecDot):
+	// the avx2-q8sums set multiplies Q8_0 matrices in block sums and a
+	// q8_0 KV cache in llama.cpp's lane order (vecdot_q8_0_sums.go).
+	rowDot    [maxType]vecDotFunc
 	vecDot1   [maxType]vecDotFunc   // one-token batches where llama.cpp's order differs; nil: vecDot
 	vecDot4   [maxType]vecDot4Func  // one row x 4 tokens; nil: use vecDot
 	vecDot8   [maxType]vecDot4Func  // one row x 8 tokens (stride/ostride as vecDot4); nil: use vecDot4
@@ -75,8 +79,9 @@ type kernelSet struct {
 
 	// q8Rows converts a weight row to Q8_0 rows whose Q8_0 products are
 	// this type's (q8rows.go); prefill then tiles the converted rows with
-	// vecDot2x4[Q8_0]. nil: the type's own tiles.
-	q8Rows [maxType]func(dst, src []byte)
+	// q8RowsTile, a Q8_0 tile in the lane order. nil: the type's own tiles.
+	q8Rows     [maxType]func(dst, src []byte)
+	q8RowsTile vecDot2x4Func
 
 	// vecDotQuad is the order of the prefill tokens that fall in whole
 	// groups of four (tokens 0 .. ntok&^3-1), for types whose llama.cpp

@@ -225,7 +225,7 @@ func (p *Pool) newMatmulJob(out []float32, w *Matrix, a *Acts) (matmulJob, int) 
 	}
 	if f, rb := q8RowsFor(w, a.NTok); f != nil && job.dot2x4 != nil && job.tileRows == 2 && p != nil {
 		job.q8Rows, job.q8Row, job.bufs = f, rb, &p.rowBufs
-		job.dot2x4 = active.vecDot2x4[ggml.Q8_0]
+		job.dot2x4 = active.q8RowsTile
 	}
 	if d1 := active.vecDot1[w.Type]; d1 != nil && job.prefill && w.tokenwise {
 		// Each token in the one-token order: no multi-token kernels, and
@@ -541,7 +541,13 @@ func (j *matmulJob) runPacked(lo, hi int) {
 		q := (min(hi, j.groups) - lo) / 4
 		for u := lo; u < lo+q; u++ {
 			w := j.pw[u*j.gBytes : (u+3*q+1)*j.gBytes]
-			for t := 0; t < j.ntok; t++ {
+			t := 0
+			if g4x2 := j.pk.gemv4x2; g4x2 != nil {
+				for ; t+2 <= j.ntok; t += 2 {
+					g4x2(j.nb, w, q*j.gBytes, j.px4[4*t:4*t+j.qBytes], j.out[t*j.rows+u*packRows:], q*packRows, j.rows)
+				}
+			}
+			for ; t < j.ntok; t++ {
 				g4(j.nb, w, q*j.gBytes, j.px4[4*t:4*t+j.qBytes], j.out[t*j.rows+u*packRows:], q*packRows)
 			}
 		}

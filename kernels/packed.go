@@ -58,6 +58,10 @@ type packedKernels struct {
 	// weight streams from DRAM, which the hardware prefetchers serve
 	// markedly faster than one (BenchmarkMatMulStream).
 	gemv4 func(nb int, w []byte, gstride int, a []byte, out []float32, ostride int)
+	// gemv4x2, if set, is gemv4 on tokens 0 and 1 of the quad at once
+	// (same bits), token k's outputs at out[k*tstride:]: the few-token
+	// path takes it for pairs of tokens (each group read once for both).
+	gemv4x2 func(nb int, w []byte, gstride int, a []byte, out []float32, ostride, tstride int)
 	// gemm4, if set, is gemm on four groups gstride bytes apart against a
 	// whole quad (four tokens), group g's outputs at out[g*gout:] (same
 	// bits): a four-token pass (several sequences decoded together) reads

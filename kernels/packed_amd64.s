@@ -751,3 +751,401 @@ q4kgmmins:
 
 q4kgmdone:
 	PK_STORE4(q4kgmret)
+
+// Q8_0 x Q8_0 in block sums (vecdot_q8_0_sums.go), one group of eight rows
+// (q8_0GroupBytes) against the tokens of a quad (q8_0Quad).
+//
+// Per piece c: the eight rows' quants w (32 bytes) against the broadcast
+// piece c of a token, with ggml's sign trick: maddubs(|w|, a*sign(w)) adds
+// the products in pairs into int16 (at most 2*128*127), madd with ones
+// widens the pairs into the row's int32 lane, and the eight pieces add up
+// to each row's exact block sum. Then, as vecDotQ8_0Q8_0SumsGeneric: acc
+// += float(s) * (d_w * d_a), unfused. A gemm takes |w| once per piece
+// for its tokens.
+
+// Q8PF is how far ahead (bytes) the one-group kernels ask for their
+// stream: 15 block columns; Q8PF4 the four-group gemv's (four streams in
+// flight).
+#define Q8PF 4080
+#define Q8PF4 1088
+
+// The five cache lines a block column at off(W) may touch.
+#define Q8_PF(W, off) \
+	PREFETCHT0 off(W)     \
+	PREFETCHT0 off+64(W)  \
+	PREFETCHT0 off+128(W) \
+	PREFETCHT0 off+192(W) \
+	PREFETCHT0 off+256(W)
+
+// Piece c of the group at W against token 0 of the quad at DI into the
+// int32 row sums Y0 (SET: the first piece, ADD: the others); Y4-Y6 scratch.
+#define Q8S_SET(Y) VPMADDWD Y13, Y, Y0
+#define Q8S_ADD(Y) VPMADDWD Y13, Y, Y; VPADDD Y, Y0, Y0
+
+#define Q8S_GV_PIECE(W, c, SUM) \
+	VMOVDQU      16+32*c(W), Y4  \
+	VPBROADCASTD 32+16*c(DI), Y6 \
+	VPSIGNB      Y4, Y6, Y6      \
+	VPABSB       Y4, Y4          \
+	VPMADDUBSW   Y6, Y4, Y4      \
+	SUM(Y4)
+
+// One block column of the group at W for token 0 of the quad at DI, added
+// to the float accumulator acc; Y0-Y6 scratch.
+#define Q8S_GV_COL(W, acc) \
+	Q8S_GV_PIECE(W, 0, Q8S_SET) \
+	Q8S_GV_PIECE(W, 1, Q8S_ADD) \
+	Q8S_GV_PIECE(W, 2, Q8S_ADD) \
+	Q8S_GV_PIECE(W, 3, Q8S_ADD) \
+	Q8S_GV_PIECE(W, 4, Q8S_ADD) \
+	Q8S_GV_PIECE(W, 5, Q8S_ADD) \
+	Q8S_GV_PIECE(W, 6, Q8S_ADD) \
+	Q8S_GV_PIECE(W, 7, Q8S_ADD) \
+	VCVTDQ2PS    Y0, Y0         \
+	VCVTPH2PS    (W), Y1        \
+	VBROADCASTSS (DI), Y2       \
+	VMULPS       Y2, Y1, Y1     \
+	VMULPS       Y1, Y0, Y0     \
+	VADDPS       Y0, acc, acc
+
+// Two block columns of the group at W (advanced past them) for token 0.
+#define Q8S_GV_TWO(W, acc) \
+	Q8S_GV_COL(W, acc) \
+	ADDQ $272, W       \
+	ADDQ $160, DI      \
+	Q8S_GV_COL(W, acc) \
+	ADDQ $272, W       \
+	SUBQ $160, DI
+
+// func q8_0x8GemvAVX2(nb int, w, a *byte, out *float32)
+TEXT ·q8_0x8GemvAVX2(SB), NOSPLIT, $0-32
+	MOVQ nb+0(FP), CX
+	MOVQ w+8(FP), SI
+	MOVQ a+16(FP), DI
+	MOVQ out+24(FP), DX
+	PK_CONSTS
+	VXORPS Y8, Y8, Y8
+	TESTQ  CX, CX
+	JZ     q80gvdone
+
+q80gvloop:
+	Q8_PF(SI, Q8PF)
+	Q8S_GV_COL(SI, Y8)
+	ADDQ $272, SI
+	ADDQ $160, DI
+	DECQ CX
+	JNZ  q80gvloop
+
+q80gvdone:
+	VMOVUPS Y8, (DX)
+	VZEROUPPER
+	RET
+
+// Four groups gstride bytes apart in step (decode's four streams per
+// core); float accumulators Y8-Y11.
+
+// Piece c of the four groups against token 0's piece c (broadcast once),
+// into the int32 row sums Y0-Y3.
+#define Q8S_G4_SET(YI) VPMADDWD Y13, Y4, YI
+#define Q8S_G4_ADD(YI) VPMADDWD Y13, Y4, Y4; VPADDD Y4, YI, YI
+
+#define Q8S_G4_ONE(W, c, SUM, YI) \
+	VMOVDQU    16+32*c(W), Y4 \
+	VPSIGNB    Y4, Y6, Y5     \
+	VPABSB     Y4, Y4         \
+	VPMADDUBSW Y5, Y4, Y4     \
+	SUM(YI)
+
+#define Q8S_G4_PIECE(c, SUM) \
+	VPBROADCASTD 32+16*c(DI), Y6 \
+	Q8S_G4_ONE(SI, c, SUM, Y0)   \
+	Q8S_G4_ONE(R8, c, SUM, Y1)   \
+	Q8S_G4_ONE(R9, c, SUM, Y2)   \
+	Q8S_G4_ONE(R10, c, SUM, Y3)
+
+// A group's block sums YI scaled into its accumulator YF (Y12: d_a).
+#define Q8S_G4_FLOAT(W, YI, YF) \
+	VCVTDQ2PS YI, YI       \
+	VCVTPH2PS (W), Y7      \
+	VMULPS    Y12, Y7, Y7  \
+	VMULPS    Y7, YI, YI   \
+	VADDPS    YI, YF, YF
+
+// func q8_0x8Gemv4AVX2(nb int, w *byte, gstride int, a *byte, out *float32, ostride int)
+TEXT ·q8_0x8Gemv4AVX2(SB), NOSPLIT, $0-48
+	MOVQ nb+0(FP), CX
+	MOVQ w+8(FP), SI
+	MOVQ gstride+16(FP), BX
+	MOVQ a+24(FP), DI
+	LEAQ (SI)(BX*1), R8
+	LEAQ (R8)(BX*1), R9
+	LEAQ (R9)(BX*1), R10
+	PK_CONSTS
+	VXORPS Y8, Y8, Y8
+	VXORPS Y9, Y9, Y9
+	VXORPS Y10, Y10, Y10
+	VXORPS Y11, Y11, Y11
+	TESTQ  CX, CX
+	JZ     q80gv4done
+
+q80gv4loop:
+	Q8S_G4_PIECE(0, Q8S_G4_SET)
+	Q8S_G4_PIECE(1, Q8S_G4_ADD)
+	Q8S_G4_PIECE(2, Q8S_G4_ADD)
+	Q8S_G4_PIECE(3, Q8S_G4_ADD)
+	Q8S_G4_PIECE(4, Q8S_G4_ADD)
+	Q8S_G4_PIECE(5, Q8S_G4_ADD)
+	Q8S_G4_PIECE(6, Q8S_G4_ADD)
+	Q8S_G4_PIECE(7, Q8S_G4_ADD)
+	VBROADCASTSS (DI), Y12
+	Q8S_G4_FLOAT(SI, Y0, Y8)
+	Q8S_G4_FLOAT(R8, Y1, Y9)
+	Q8S_G4_FLOAT(R9, Y2, Y10)
+	Q8S_G4_FLOAT(R10, Y3, Y11)
+	ADDQ $272, SI
+	ADDQ $272, R8
+	ADDQ $272, R9
+	ADDQ $272, R10
+	ADDQ $160, DI
+	DECQ CX
+	JNZ  q80gv4loop
+
+q80gv4done:
+	MOVQ    out+32(FP), DX
+	MOVQ    ostride+40(FP), BX
+	SHLQ    $2, BX
+	VMOVUPS Y8, (DX)
+	ADDQ    BX, DX
+	VMOVUPS Y9, (DX)
+	ADDQ    BX, DX
+	VMOVUPS Y10, (DX)
+	ADDQ    BX, DX
+	VMOVUPS Y11, (DX)
+	VZEROUPPER
+	RET
+
+// The gemms: the first two, three or four tokens of the quads, every token
+// in the gemv's steps; Y0-Y3 the tokens' int32 block sums, Y8-Y11 their
+// float accumulators, Y4 the piece's quants, Y5 their absolute values.
+
+// Token k's products with piece c into its sums YS (SUM: set or add).
+#define Q8S_GM_PROD(k, YS, c, T) \
+	VPBROADCASTD 32+16*c+4*k(DI), T \
+	VPSIGNB      Y4, T, T           \
+	VPMADDUBSW   T, Y5, T           \
+	VPMADDWD     Y13, T, T
+
+#define Q8S_GM_FIRST(k, YS, YF, c) \
+	Q8S_GM_PROD(k, YS, c, YS)
+
+#define Q8S_GM_PIECE(k, YS, YF, c) \
+	Q8S_GM_PROD(k, YS, c, Y6) \
+	VPADDD Y6, YS, YS
+
+// Token k's block sum (YS) scaled into its float accumulator YF; Y12
+// holds the rows' scales.
+#define Q8S_GM_FLOAT(k, YS, YF, c) \
+	VCVTDQ2PS    YS, YS      \
+	VBROADCASTSS 4*k(DI), Y7 \
+	VMULPS       Y7, Y12, Y7 \
+	VMULPS       Y7, YS, YS  \
+	VADDPS       YS, YF, YF
+
+#define Q8S_LOAD(c) \
+	VMOVDQU 16+32*c(SI), Y4 \
+	VPABSB  Y4, Y5
+
+// One block column of the group at SI for the tokens of EACH (Q40_EACHn),
+// then on to the next; ZF as DECQ leaves it.
+#define Q8S_GM_COL(EACH) \
+	Q8_PF(SI, Q8PF)             \
+	Q8S_LOAD(0)                 \
+	EACH(Q8S_GM_FIRST, 0)       \
+	Q8S_LOAD(1)                 \
+	EACH(Q8S_GM_PIECE, 1)       \
+	Q8S_LOAD(2)                 \
+	EACH(Q8S_GM_PIECE, 2)       \
+	Q8S_LOAD(3)                 \
+	EACH(Q8S_GM_PIECE, 3)       \
+	Q8S_LOAD(4)                 \
+	EACH(Q8S_GM_PIECE, 4)       \
+	Q8S_LOAD(5)                 \
+	EACH(Q8S_GM_PIECE, 5)       \
+	Q8S_LOAD(6)                 \
+	EACH(Q8S_GM_PIECE, 6)       \
+	Q8S_LOAD(7)                 \
+	EACH(Q8S_GM_PIECE, 7)       \
+	VCVTPH2PS (SI), Y12         \
+	EACH(Q8S_GM_FLOAT, 0)       \
+	ADDQ $272, SI               \
+	ADDQ $160, DI               \
+	DECQ CX
+
+// func q8_0x8GemmAVX2(nb int, w, a *byte, out *float32, ostride, ntok int)
+TEXT ·q8_0x8GemmAVX2(SB), NOSPLIT, $0-48
+	MOVQ nb+0(FP), CX
+	MOVQ w+8(FP), SI
+	MOVQ a+16(FP), DI
+	MOVQ out+24(FP), DX
+	Q40_GM_ZERO
+	TESTQ CX, CX
+	JZ    q80gmdone
+
+q80gmloop:
+	Q8S_GM_COL(Q40_EACH4)
+	JNZ q80gmloop
+
+q80gmdone:
+	PK_STORE4(q80gmret)
+
+// func q8_0x8Gemm3AVX2(nb int, w, a *byte, out *float32, ostride, ntok int)
+TEXT ·q8_0x8Gemm3AVX2(SB), NOSPLIT, $0-48
+	MOVQ nb+0(FP), CX
+	MOVQ w+8(FP), SI
+	MOVQ a+16(FP), DI
+	MOVQ out+24(FP), DX
+	Q40_GM_ZERO
+	TESTQ CX, CX
+	JZ    q80gm3done
+
+q80gm3loop:
+	Q8S_GM_COL(Q40_EACH3)
+	JNZ q80gm3loop
+
+q80gm3done:
+	PK_STORE4(q80gm3ret)
+
+// func q8_0x8Gemm2AVX2(nb int, w, a *byte, out *float32, ostride, ntok int)
+TEXT ·q8_0x8Gemm2AVX2(SB), NOSPLIT, $0-48
+	MOVQ nb+0(FP), CX
+	MOVQ w+8(FP), SI
+	MOVQ a+16(FP), DI
+	MOVQ out+24(FP), DX
+	Q40_GM_ZERO
+	TESTQ CX, CX
+	JZ    q80gm2done
+
+q80gm2loop:
+	Q8S_GM_COL(Q40_EACH2)
+	JNZ q80gm2loop
+
+q80gm2done:
+	PK_STORE4(q80gm2ret)
+
+// Four groups gstride bytes apart against tokens 0 and 1 of the quads (two
+// sequences decoded together, in decode's four streams): each piece of
+// each group loaded and made absolute once for both tokens, every token
+// in the gemv's steps. Y0-Y7 the int32 sums of group g, token k in
+// Y(2g+k); the float accumulators in the frame (group g, token k at
+// 64g+32k), out[k*tstride + g*ostride + r].
+
+// Piece c of the group at W for both tokens (pieces in Y10, Y11) into
+// the sums Y0s (token 0) and Y1s (token 1); SUM2 sets or adds.
+#define Q8S_X2_SET(T, YS) VPMADDWD Y13, T, YS
+#define Q8S_X2_ADD(T, YS) VPMADDWD Y13, T, T; VPADDD T, YS, YS
+
+#define Q8S_X2_ONE(W, c, SUM, Y0s, Y1s) \
+	VMOVDQU    16+32*c(W), Y8 \
+	VPABSB     Y8, Y9         \
+	VPSIGNB    Y8, Y10, Y12   \
+	VPMADDUBSW Y12, Y9, Y12   \
+	SUM(Y12, Y0s)             \
+	VPSIGNB    Y8, Y11, Y12   \
+	VPMADDUBSW Y12, Y9, Y12   \
+	SUM(Y12, Y1s)
+
+#define Q8S_X2_PIECE(c, SUM) \
+	VPBROADCASTD 32+16*c(DI), Y10      \
+	VPBROADCASTD 36+16*c(DI), Y11      \
+	Q8S_X2_ONE(SI, c, SUM, Y0, Y1)     \
+	Q8S_X2_ONE(R8, c, SUM, Y2, Y3)     \
+	Q8S_X2_ONE(R9, c, SUM, Y4, Y5)     \
+	Q8S_X2_ONE(R10, c, SUM, Y6, Y7)
+
+// Group W's block sums (Y0s, Y1s) scaled into its accumulators at off(SP)
+// and off+32(SP); Y14, Y15 the tokens' scales.
+#define Q8S_X2_FLOAT(W, Y0s, Y1s, off) \
+	VCVTPH2PS (W), Y8          \
+	VMULPS    Y14, Y8, Y9      \
+	VCVTDQ2PS Y0s, Y0s         \
+	VMULPS    Y9, Y0s, Y0s     \
+	VADDPS    off(SP), Y0s, Y0s \
+	VMOVUPS   Y0s, off(SP)     \
+	VMULPS    Y15, Y8, Y9      \
+	VCVTDQ2PS Y1s, Y1s         \
+	VMULPS    Y9, Y1s, Y1s     \
+	VADDPS    off+32(SP), Y1s, Y1s \
+	VMOVUPS   Y1s, off+32(SP)
+
+// func q8_0x8Gemv4x2AVX2(nb int, w *byte, gstride int, a *byte, out *float32, ostride, tstride int)
+TEXT ·q8_0x8Gemv4x2AVX2(SB), NOSPLIT, $256-56
+	MOVQ nb+0(FP), CX
+	MOVQ w+8(FP), SI
+	MOVQ gstride+16(FP), BX
+	MOVQ a+24(FP), DI
+	LEAQ (SI)(BX*1), R8
+	LEAQ (R8)(BX*1), R9
+	LEAQ (R9)(BX*1), R10
+	PK_CONSTS
+	VXORPS  Y8, Y8, Y8
+	VMOVUPS Y8, 0(SP)
+	VMOVUPS Y8, 32(SP)
+	VMOVUPS Y8, 64(SP)
+	VMOVUPS Y8, 96(SP)
+	VMOVUPS Y8, 128(SP)
+	VMOVUPS Y8, 160(SP)
+	VMOVUPS Y8, 192(SP)
+	VMOVUPS Y8, 224(SP)
+	TESTQ   CX, CX
+	JZ      q80x2done
+
+q80x2loop:
+	Q8S_X2_PIECE(0, Q8S_X2_SET)
+	Q8S_X2_PIECE(1, Q8S_X2_ADD)
+	Q8S_X2_PIECE(2, Q8S_X2_ADD)
+	Q8S_X2_PIECE(3, Q8S_X2_ADD)
+	Q8S_X2_PIECE(4, Q8S_X2_ADD)
+	Q8S_X2_PIECE(5, Q8S_X2_ADD)
+	Q8S_X2_PIECE(6, Q8S_X2_ADD)
+	Q8S_X2_PIECE(7, Q8S_X2_ADD)
+	VBROADCASTSS 0(DI), Y14
+	VBROADCASTSS 4(DI), Y15
+	Q8S_X2_FLOAT(SI, Y0, Y1, 0)
+	Q8S_X2_FLOAT(R8, Y2, Y3, 64)
+	Q8S_X2_FLOAT(R9, Y4, Y5, 128)
+	Q8S_X2_FLOAT(R10, Y6, Y7, 192)
+	ADDQ $272, SI
+	ADDQ $272, R8
+	ADDQ $272, R9
+	ADDQ $272, R10
+	ADDQ $160, DI
+	DECQ CX
+	JNZ  q80x2loop
+
+q80x2done:
+	MOVQ    out+32(FP), DX
+	MOVQ    ostride+40(FP), BX
+	SHLQ    $2, BX
+	MOVQ    tstride+48(FP), R11
+	SHLQ    $2, R11
+	VMOVUPS 0(SP), Y0
+	VMOVUPS 32(SP), Y1
+	VMOVUPS Y0, (DX)
+	VMOVUPS Y1, (DX)(R11*1)
+	ADDQ    BX, DX
+	VMOVUPS 64(SP), Y0
+	VMOVUPS 96(SP), Y1
+	VMOVUPS Y0, (DX)
+	VMOVUPS Y1, (DX)(R11*1)
+	ADDQ    BX, DX
+	VMOVUPS 128(SP), Y0
+	VMOVUPS 160(SP), Y1
+	VMOVUPS Y0, (DX)
+	VMOVUPS Y1, (DX)(R11*1)
+	ADDQ    BX, DX
+	VMOVUPS 192(SP), Y0
+	VMOVUPS 224(SP), Y1
+	VMOVUPS Y0, (DX)
+	VMOVUPS Y1, (DX)(R11*1)
+	VZEROUPPER
+	RET

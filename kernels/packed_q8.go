@@ -66,6 +66,27 @@ func packQ4_0Group(dst, src []byte, rowBytes int) {
 	}
 }
 
+// q8_0GroupBytes is one block column of a packed Q8_0 group (272 bytes):
+// the eight rows' f16 scales (16 bytes), then for each piece c = 0..7 the
+// eight rows' quants 4c..4c+3 (32 bytes per piece, row-minor), matching
+// the pieces of q8_0Quad.
+const q8_0GroupBytes = 16 + 8*32
+
+func packQ8_0Group(dst, src []byte, rowBytes int) {
+	nb := rowBytes / q8_0Bytes
+	dst = dst[:nb*q8_0GroupBytes]
+	for b := 0; b < nb; b++ {
+		o := dst[b*q8_0GroupBytes : (b+1)*q8_0GroupBytes]
+		for r := 0; r < packRows; r++ {
+			x := src[r*rowBytes+b*q8_0Bytes : r*rowBytes+(b+1)*q8_0Bytes]
+			copy(o[2*r:2*r+2], x[0:2])
+			for c := 0; c < 8; c++ {
+				copy(o[16+32*c+4*r:16+32*c+4*r+4], x[2+4*c:2+4*c+4])
+			}
+		}
+	}
+}
+
 // q8_KQuad is the quad layout of Q8_K activations, made for the packed
 // Q4_K kernels (Q5_K and Q3_K read it too). Per block column of 256
 // elements (q8_KQuadMain, 1104 bytes):

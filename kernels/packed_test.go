@@ -232,6 +232,9 @@ func TestGemv4(t *testing.T) {
 				if k.gemm4 != nil {
 					checkGemm4(t, s.name, wt, k, nb, w[:3*gstride+gb], gstride, gb, ax)
 				}
+				if k.gemv4x2 != nil {
+					checkGemv4x2(t, s.name, wt, k, nb, w[:3*gstride+gb], gstride, gb, ax)
+				}
 				for _, ostride := range []int{packRows, packRows + 3} {
 					if k.gemv4 == nil {
 						break
@@ -287,6 +290,43 @@ func checkGemm4(t *testing.T, impl string, wt ggml.Type, k *packedKernels, nb in
 	for i, v := range want {
 		if math.Float32bits(got[1+i]) != math.Float32bits(v) {
 			t.Fatalf("%s %v nb=%d: gemm4 out[%d] = %v, gemm %v", impl, wt, nb, i, got[1+i], v)
+		}
+	}
+}
+
+// checkGemv4x2 holds a packed type's four-group two-token gemv to its
+// gemv on each token (tokens 0-1 and, read from offset 4, 1-2 of the
+// quad), outputs spread, nothing written around them.
+func checkGemv4x2(t *testing.T, name string, wt ggml.Type, k *packedKernels, nb int, w []byte, gstride, gb int, ax []byte) {
+	t.Helper()
+	const ostride = packRows + 3
+	const tstride = 4*ostride + 5
+	// (As MatMul's quads, with spare bytes after them: token t read from
+	// offset 4t.)
+	axs := make([]byte, len(ax)+quadSlack)
+	copy(axs, ax)
+	tok := func(t int) []byte { return axs[4*t : 4*t+len(ax)] }
+	for _, t0 := range []int{0, 1} {
+		a := tok(t0)
+		got := make([]float32, 2+tstride+3*ostride+packRows)
+		for i := range got {
+			got[i] = -1
+		}
+		k.gemv4x2(nb, w, gstride, a, got[1:], ostride, tstride)
+		for i, v := range got {
+			tk, rest := (i-1)/tstride, (i-1)%tstride
+			g, r := rest/ostride, rest%ostride
+			if i < 1 || tk > 1 || g > 3 || r >= packRows {
+				if v != -1 {
+					t.Fatalf("%s %v nb=%d: gemv4x2 wrote got[%d] outside its outputs", name, wt, nb, i)
+				}
+				continue
+			}
+			want := make([]float32, packRows)
+			k.gemv(nb, w[g*gstride:g*gstride+gb], tok(t0+tk), want)
+			if math.Float32bits(v) != math.Float32bits(want[r]) {
+				t.Fatalf("%s %v nb=%d tokens from %d: token %d group %d row %d = %v, gemv %v", name, wt, nb, t0, tk, g, r, v, want[r])
+			}
 		}
 	}
 }

@@ -1,16 +1,15 @@
 package kernels
 
-import "github.com/gollm/gollm/ggml"
-
 // Weights converted to Q8_0 rows for prefill. A Q5_0 block is a scale and
 // 32 5-bit values; its product with a Q8_0 token is, in llama.cpp's order
 // (tinyBLAS, ggml_vec_dot_q5_0_q8_0), the Q8_0 product of the decoded
 // values under the same scale. A Q8_0 row holding those values (the
 // block's f16 scale, then the 32 values as signed bytes) therefore gives
-// every Q8_0 kernel the Q5_0 result to the bit. Prefill converts the rows
-// of a thread's row unit once (kernelSet.q8Rows) and runs the Q8_0 tile on
-// them for every quad of tokens, instead of decoding each block again for
-// every quad (the decode is a third of the Q5_0 tile's work).
+// a Q8_0 kernel in the lane order the Q5_0 result to the bit. Prefill
+// converts the rows of a thread's row unit once (kernelSet.q8Rows) and runs
+// that order's Q8_0 tile (kernelSet.q8RowsTile) on them for every quad of
+// tokens, instead of decoding each block again for every quad (the decode
+// is a third of the Q5_0 tile's work).
 
 // q8RowsMinTokens is the batch size from which prefill converts: below
 // two quads the conversion costs more than the decoding it saves.
@@ -37,7 +36,7 @@ func q5_0RowAsQ8_0Generic(dst, src []byte) {
 // when the rows are multiplied as they are.
 func q8RowsFor(w *Matrix, ntok int) (func(dst, src []byte), int) {
 	f := active.q8Rows[w.Type]
-	if f == nil || ntok < q8RowsMinTokens || active.vecDot2x4[ggml.Q8_0] == nil {
+	if f == nil || ntok < q8RowsMinTokens || active.q8RowsTile == nil {
 		return nil, 0
 	}
 	return f, w.Cols / qk * q8_0Bytes

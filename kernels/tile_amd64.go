@@ -8,6 +8,7 @@ func fillAVX2Tile(s *kernelSet) {
 	s.vecDot2x4[ggml.Q8_0] = q8_0Tile2x4Asm
 	s.vecDot2x4[ggml.Q5_0] = q5_0Tile2x4Asm
 	s.q8Rows[ggml.Q5_0] = q5_0RowAsQ8_0Asm
+	s.q8RowsTile = q8_0Tile2x4Asm
 }
 
 //go:noescape

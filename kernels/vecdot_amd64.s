@@ -1049,3 +1049,45 @@ q51x4loop:
 
 q51x4done:
 	X4_EPILOGUE_MIN
+
+// Q8_0 in block sums (vecDotQ8_0Q8_0SumsGeneric), one row: the rows the
+// AVX2 set multiplies outside its packed groups (tail rows, matrices not
+// packed yet). Per block the exact sum s (the sign trick, then a
+// horizontal int32 sum), then sum += float(s) * (d_w*d_a), unfused.
+
+// func vecDotQ8_0Q8_0SumsAVX2(nb int, w, a *byte) float32
+TEXT ·vecDotQ8_0Q8_0SumsAVX2(SB), NOSPLIT, $0-28
+	MOVQ nb+0(FP), CX
+	MOVQ w+8(FP), SI
+	MOVQ a+16(FP), DI
+	VXORPS X0, X0, X0
+	NIBBLE_CONSTS
+	TESTQ CX, CX
+	JZ    q80sdone
+
+q80sloop:
+	PREFETCHT0   PF(SI)
+	VPBROADCASTW 0(SI), X2
+	VCVTPH2PS    X2, X2
+	VPBROADCASTW 0(DI), X3
+	VCVTPH2PS    X3, X3
+	VMULSS       X3, X2, X2
+	VMOVDQU      2(SI), Y4
+	VMOVDQU      2(DI), Y5
+	VPSIGNB      Y4, Y4, Y6
+	VPSIGNB      Y4, Y5, Y5
+	VPMADDUBSW   Y5, Y6, Y6
+	VPMADDWD     Y13, Y6, Y6
+	HSUM_I32(Y6, X6, X7)
+	VCVTDQ2PS    X6, X6
+	VMULSS       X2, X6, X6
+	VADDSS       X6, X0, X0
+	ADDQ $34, SI
+	ADDQ $34, DI
+	DECQ CX
+	JNZ  q80sloop
+
+q80sdone:
+	VZEROUPPER
+	MOVSS X0, ret+24(FP)
+	RET
