@@ -82,6 +82,10 @@ type kernelSet struct {
 	// q8RowsTile, a Q8_0 tile in the lane order. nil: the type's own tiles.
 	q8Rows     [maxType]func(dst, src []byte)
 	q8RowsTile vecDot2x4Func
+	// tilesOuter: the type's prefill passes each row tile over the quads
+	// of a token tile (the rows stay in L1, the tokens come from L2)
+	// instead of each quad over the row tiles (matmul.go).
+	tilesOuter [maxType]bool
 
 	// vecDotQuad is the order of the prefill tokens that fall in whole
 	// groups of four (tokens 0 .. ntok&^3-1), for types whose llama.cpp

@@ -68,6 +68,9 @@ type matmulJob struct {
 	aR4      []byte         // the token as dotR4 reads it, when not a (vecDot1R4F32)
 	dot2x4   vecDot2x4Func  // nil: the type has no rows x 4-token tile kernel
 	tileRows int            // rows per dot2x4 call (2, 3 or 4)
+	// tilesOuter: each row tile passes over a token tile's quads
+	// (kernelSet.tilesOuter) instead of each quad over the row tiles.
+	tilesOuter bool
 	// q8Rows, when set, converts the tiled rows of each row unit to Q8_0
 	// rows of q8Row bytes (into a buffer of bufs) that dot2x4 reads.
 	q8Rows  func(dst, src []byte)
@@ -223,6 +226,7 @@ func (p *Pool) newMatmulJob(out []float32, w *Matrix, a *Acts) (matmulJob, int) 
 			job.dot2x4 = nil // needs the quad layout
 		}
 	}
+	job.tilesOuter = active.tilesOuter[w.Type]
 	if f, rb := q8RowsFor(w, a.NTok); f != nil && job.dot2x4 != nil && job.tileRows == 2 && p != nil {
 		job.q8Rows, job.q8Row, job.bufs = f, rb, &p.rowBufs
 		job.dot2x4 = active.q8RowsTile
@@ -372,10 +376,19 @@ func (j *matmulJob) run(lo, hi int) {
 				tr := j.tileRows
 				rEnd := rt + (re-rt)/tr*tr
 				tq := t0 + (te-t0)&^3
-				for t := t0; t < tq; t += 4 {
-					at, aq := j.a[t*j.aRow:(t+4)*j.aRow], j.px4[t/4*j.qBytes:(t/4+1)*j.qBytes]
+				if j.tilesOuter {
 					for r := rt; r < rEnd; r += tr {
-						j.dot2x4(j.cols, tw[(r-tw0)*twRow:(r-tw0+tr)*twRow], twRow, at, j.aRow, aq, j.out[t*j.rows+r:], j.rows)
+						for t := t0; t < tq; t += 4 {
+							at, aq := j.a[t*j.aRow:(t+4)*j.aRow], j.px4[t/4*j.qBytes:(t/4+1)*j.qBytes]
+							j.dot2x4(j.cols, tw[(r-tw0)*twRow:(r-tw0+tr)*twRow], twRow, at, j.aRow, aq, j.out[t*j.rows+r:], j.rows)
+						}
+					}
+				} else {
+					for t := t0; t < tq; t += 4 {
+						at, aq := j.a[t*j.aRow:(t+4)*j.aRow], j.px4[t/4*j.qBytes:(t/4+1)*j.qBytes]
+						for r := rt; r < rEnd; r += tr {
+							j.dot2x4(j.cols, tw[(r-tw0)*twRow:(r-tw0+tr)*twRow], twRow, at, j.aRow, aq, j.out[t*j.rows+r:], j.rows)
+						}
 					}
 				}
 				if te-tq >= 2 && j.qBytes == 0 && j.dotQ == nil {
