@@ -371,23 +371,23 @@ func (j *matmulJob) run(lo, hi int) {
 			te := min(t0+tokTile, j.ntok)
 			r := rt
 			if j.dot2x4 != nil && te-t0 >= 4 {
-				// Quads outer, tiles inner: a quad's activations stay in
-				// the core's caches while the row tile's weights pass by.
 				tr := j.tileRows
 				rEnd := rt + (re-rt)/tr*tr
 				tq := t0 + (te-t0)&^3
 				if j.tilesOuter {
+					// Tiles outer, quads inner: the row tile stays in
+					// L1 while the token tile's quads pass by.
 					for r := rt; r < rEnd; r += tr {
 						for t := t0; t < tq; t += 4 {
-							at, aq := j.a[t*j.aRow:(t+4)*j.aRow], j.px4[t/4*j.qBytes:(t/4+1)*j.qBytes]
-							j.dot2x4(j.cols, tw[(r-tw0)*twRow:(r-tw0+tr)*twRow], twRow, at, j.aRow, aq, j.out[t*j.rows+r:], j.rows)
+							j.tileAt(tw, tw0, twRow, r, t)
 						}
 					}
 				} else {
+					// Quads outer, tiles inner: a quad's activations stay
+					// in the core's caches while the row tiles pass by.
 					for t := t0; t < tq; t += 4 {
-						at, aq := j.a[t*j.aRow:(t+4)*j.aRow], j.px4[t/4*j.qBytes:(t/4+1)*j.qBytes]
 						for r := rt; r < rEnd; r += tr {
-							j.dot2x4(j.cols, tw[(r-tw0)*twRow:(r-tw0+tr)*twRow], twRow, at, j.aRow, aq, j.out[t*j.rows+r:], j.rows)
+							j.tileAt(tw, tw0, twRow, r, t)
 						}
 					}
 				}
@@ -457,6 +457,14 @@ func (j *matmulJob) run(lo, hi int) {
 			}
 		}
 	}
+}
+
+// tileAt runs dot2x4 on the row tile at row r (of the rows tw holds from
+// row tw0 on, twRow bytes apart) and the quad of tokens t..t+3.
+func (j *matmulJob) tileAt(tw []byte, tw0, twRow, r, t int) {
+	w := tw[(r-tw0)*twRow : (r-tw0+j.tileRows)*twRow]
+	at, aq := j.a[t*j.aRow:(t+4)*j.aRow], j.px4[t/4*j.qBytes:(t/4+1)*j.qBytes]
+	j.dot2x4(j.cols, w, twRow, at, j.aRow, aq, j.out[t*j.rows+r:], j.rows)
 }
 
 // runFew computes rows [r0, r1) of a few-token batch: rows r, r+q, r+2q,
