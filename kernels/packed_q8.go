@@ -79,9 +79,9 @@ func packQ8_0Group(dst, src []byte, rowBytes int) {
 		o := dst[b*q8_0GroupBytes : (b+1)*q8_0GroupBytes]
 		for r := 0; r < packRows; r++ {
 			x := src[r*rowBytes+b*q8_0Bytes : r*rowBytes+(b+1)*q8_0Bytes]
-			copy(o[2*r:2*r+2], x[0:2])
+			binary.LittleEndian.PutUint16(o[2*r:], binary.LittleEndian.Uint16(x))
 			for c := 0; c < 8; c++ {
-				copy(o[16+32*c+4*r:16+32*c+4*r+4], x[2+4*c:2+4*c+4])
+				binary.LittleEndian.PutUint32(o[16+32*c+4*r:], binary.LittleEndian.Uint32(x[2+4*c:]))
 			}
 		}
 	}
