@@ -1035,7 +1035,7 @@ q80gm2done:
 // 64g+32k), out[k*tstride + g*ostride + r].
 
 // Piece c of the group at W for both tokens (pieces in Y10, Y11) into
-// the sums Y0s (token 0) and Y1s (token 1); SUM2 sets or adds.
+// the sums Y0s (token 0) and Y1s (token 1); SUM sets or adds.
 #define Q8S_X2_SET(T, YS) VPMADDWD Y13, T, YS
 #define Q8S_X2_ADD(T, YS) VPMADDWD Y13, T, T; VPADDD T, YS, YS
 
