@@ -58,6 +58,23 @@ name:                     \
 	VZEROUPPER                 \
 	RET
 
+// A packed gemm's body: the arguments into their registers, the
+// accumulators cleared, COL(EACH) per block column, then the stores (loop,
+// done and ret: the function's labels).
+#define PK_GEMM(COL, EACH, loop, done, ret) \
+	MOVQ nb+0(FP), CX  \
+	MOVQ w+8(FP), SI   \
+	MOVQ a+16(FP), DI  \
+	MOVQ out+24(FP), DX \
+	Q40_GM_ZERO        \
+	TESTQ CX, CX       \
+	JZ    done         \
+loop:                  \
+	COL(EACH)          \
+	JNZ loop           \
+done:                  \
+	PK_STORE4(ret)
+
 // Piece c of a Q4_0 block column (weights at wo(W), token 0's activation
 // pieces c and 4+c at ao(DI) and ao+64(DI)) added to the int16 sums in Y0;
 // Y2-Y5 scratch.
@@ -261,56 +278,17 @@ q40gv4done:
 
 // func q4_0x8GemmAVX2(nb int, w, a *byte, out *float32, ostride, ntok int)
 TEXT ·q4_0x8GemmAVX2(SB), NOSPLIT, $0-48
-	MOVQ nb+0(FP), CX
-	MOVQ w+8(FP), SI
-	MOVQ a+16(FP), DI
-	MOVQ out+24(FP), DX
-	Q40_GM_ZERO
-	TESTQ CX, CX
-	JZ    q40gmdone
-
-q40gmloop:
-	Q40_GM_COL(Q40_EACH4)
-	JNZ q40gmloop
-
-q40gmdone:
-	PK_STORE4(q40gmret)
+	PK_GEMM(Q40_GM_COL, Q40_EACH4, q40gmloop, q40gmdone, q40gmret)
 
 // func q4_0x8Gemm3AVX2(nb int, w, a *byte, out *float32, ostride, ntok int)
 // Tokens 0-2 (ntok 3).
 TEXT ·q4_0x8Gemm3AVX2(SB), NOSPLIT, $0-48
-	MOVQ nb+0(FP), CX
-	MOVQ w+8(FP), SI
-	MOVQ a+16(FP), DI
-	MOVQ out+24(FP), DX
-	Q40_GM_ZERO
-	TESTQ CX, CX
-	JZ    q40gm3done
-
-q40gm3loop:
-	Q40_GM_COL(Q40_EACH3)
-	JNZ q40gm3loop
-
-q40gm3done:
-	PK_STORE4(q40gm3ret)
+	PK_GEMM(Q40_GM_COL, Q40_EACH3, q40gm3loop, q40gm3done, q40gm3ret)
 
 // func q4_0x8Gemm2AVX2(nb int, w, a *byte, out *float32, ostride, ntok int)
 // Tokens 0-1 (ntok 2).
 TEXT ·q4_0x8Gemm2AVX2(SB), NOSPLIT, $0-48
-	MOVQ nb+0(FP), CX
-	MOVQ w+8(FP), SI
-	MOVQ a+16(FP), DI
-	MOVQ out+24(FP), DX
-	Q40_GM_ZERO
-	TESTQ CX, CX
-	JZ    q40gm2done
-
-q40gm2loop:
-	Q40_GM_COL(Q40_EACH2)
-	JNZ q40gm2loop
-
-q40gm2done:
-	PK_STORE4(q40gm2ret)
+	PK_GEMM(Q40_GM_COL, Q40_EACH2, q40gm2loop, q40gm2done, q40gm2ret)
 
 // Q4_K x Q8_K, one group of eight rows (layouts: q4_KGroupBytes and
 // q8_KQuad in packed_q8.go).
@@ -978,54 +956,15 @@ q80gv4done:
 
 // func q8_0x8GemmAVX2(nb int, w, a *byte, out *float32, ostride, ntok int)
 TEXT ·q8_0x8GemmAVX2(SB), NOSPLIT, $0-48
-	MOVQ nb+0(FP), CX
-	MOVQ w+8(FP), SI
-	MOVQ a+16(FP), DI
-	MOVQ out+24(FP), DX
-	Q40_GM_ZERO
-	TESTQ CX, CX
-	JZ    q80gmdone
-
-q80gmloop:
-	Q8S_GM_COL(Q40_EACH4)
-	JNZ q80gmloop
-
-q80gmdone:
-	PK_STORE4(q80gmret)
+	PK_GEMM(Q8S_GM_COL, Q40_EACH4, q80gmloop, q80gmdone, q80gmret)
 
 // func q8_0x8Gemm3AVX2(nb int, w, a *byte, out *float32, ostride, ntok int)
 TEXT ·q8_0x8Gemm3AVX2(SB), NOSPLIT, $0-48
-	MOVQ nb+0(FP), CX
-	MOVQ w+8(FP), SI
-	MOVQ a+16(FP), DI
-	MOVQ out+24(FP), DX
-	Q40_GM_ZERO
-	TESTQ CX, CX
-	JZ    q80gm3done
-
-q80gm3loop:
-	Q8S_GM_COL(Q40_EACH3)
-	JNZ q80gm3loop
-
-q80gm3done:
-	PK_STORE4(q80gm3ret)
+	PK_GEMM(Q8S_GM_COL, Q40_EACH3, q80gm3loop, q80gm3done, q80gm3ret)
 
 // func q8_0x8Gemm2AVX2(nb int, w, a *byte, out *float32, ostride, ntok int)
 TEXT ·q8_0x8Gemm2AVX2(SB), NOSPLIT, $0-48
-	MOVQ nb+0(FP), CX
-	MOVQ w+8(FP), SI
-	MOVQ a+16(FP), DI
-	MOVQ out+24(FP), DX
-	Q40_GM_ZERO
-	TESTQ CX, CX
-	JZ    q80gm2done
-
-q80gm2loop:
-	Q8S_GM_COL(Q40_EACH2)
-	JNZ q80gm2loop
-
-q80gm2done:
-	PK_STORE4(q80gm2ret)
+	PK_GEMM(Q8S_GM_COL, Q40_EACH2, q80gm2loop, q80gm2done, q80gm2ret)
 
 // Four groups gstride bytes apart against tokens 0 and 1 of the quads (two
 // sequences decoded together, in decode's four streams): each piece of

@@ -52,14 +52,23 @@ func packQ8_0Quad(dst, src []byte, rowBytes, n int) {
 const q4_0GroupBytes = 16 + 4*32
 
 func packQ4_0Group(dst, src []byte, rowBytes int) {
-	nb := rowBytes / q4_0Bytes
-	dst = dst[:nb*q4_0GroupBytes]
+	packPieceGroup(dst, src, rowBytes, q4_0Bytes)
+}
+
+// packPieceGroup packs eight rows of a block type that is an f16 scale and
+// then quant bytes (Q4_0, Q8_0): per block column the rows' scales, then
+// each 4-byte piece of the quants for the eight rows, row-minor.
+func packPieceGroup(dst, src []byte, rowBytes, blockBytes int) {
+	nb := rowBytes / blockBytes
+	pieces := (blockBytes - 2) / 4
+	gb := 16 + 32*pieces
+	dst = dst[:nb*gb]
 	for b := 0; b < nb; b++ {
-		o := dst[b*q4_0GroupBytes : (b+1)*q4_0GroupBytes]
+		o := dst[b*gb : (b+1)*gb]
 		for r := 0; r < packRows; r++ {
-			x := src[r*rowBytes+b*q4_0Bytes : r*rowBytes+(b+1)*q4_0Bytes]
+			x := src[r*rowBytes+b*blockBytes : r*rowBytes+(b+1)*blockBytes]
 			binary.LittleEndian.PutUint16(o[2*r:], binary.LittleEndian.Uint16(x))
-			for c := 0; c < 4; c++ {
+			for c := 0; c < pieces; c++ {
 				binary.LittleEndian.PutUint32(o[16+32*c+4*r:], binary.LittleEndian.Uint32(x[2+4*c:]))
 			}
 		}
@@ -73,18 +82,7 @@ func packQ4_0Group(dst, src []byte, rowBytes int) {
 const q8_0GroupBytes = 16 + 8*32
 
 func packQ8_0Group(dst, src []byte, rowBytes int) {
-	nb := rowBytes / q8_0Bytes
-	dst = dst[:nb*q8_0GroupBytes]
-	for b := 0; b < nb; b++ {
-		o := dst[b*q8_0GroupBytes : (b+1)*q8_0GroupBytes]
-		for r := 0; r < packRows; r++ {
-			x := src[r*rowBytes+b*q8_0Bytes : r*rowBytes+(b+1)*q8_0Bytes]
-			binary.LittleEndian.PutUint16(o[2*r:], binary.LittleEndian.Uint16(x))
-			for c := 0; c < 8; c++ {
-				binary.LittleEndian.PutUint32(o[16+32*c+4*r:], binary.LittleEndian.Uint32(x[2+4*c:]))
-			}
-		}
-	}
+	packPieceGroup(dst, src, rowBytes, q8_0Bytes)
 }
 
 // q8_KQuad is the quad layout of Q8_K activations, made for the packed
