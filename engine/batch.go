@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/gollm/gollm/ggml"
+	"github.com/gollm/gollm/kernels"
 	"github.com/gollm/gollm/kvcache"
 )
 
@@ -53,10 +54,14 @@ func (m *Model) KVCache() *kvcache.Cache { return m.cache }
 // token's position; the matmul kernels compute each token in its type's
 // single-row order except for weight types whose order follows the pass
 // size (one token vs several for F16/F32/BF16, whole groups of four tokens
-// for Q4_K: llama.cpp's orders). For models with such weights the pass is
-// padded with copies of its last token to a multiple of that quantum, so
-// every token takes the multi-token order; a mixture-of-experts layer pads
-// each expert's group of tokens the same way.
+// for Q4_K: llama.cpp's orders). The pass runs under a uniform order
+// (kernels.Scratch.SetUniformOrder): where the kernels have one-token
+// versions of Q4_K's four-token order, every token takes that order
+// whatever the pass size. For the other cases the pass is padded with
+// copies of its last token to a multiple of the type's quantum, so every
+// token takes the multi-token order; a mixture-of-experts layer pads each
+// expert's group of tokens the same way. (Padding a lone decode token to
+// a quad cost a served Q4_K_M model 1.6x its decode time.)
 func (m *Model) EvalBatch(entries []BatchEntry) ([]float32, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -138,7 +143,9 @@ func (m *Model) EvalBatch(entries []BatchEntry) ([]float32, error) {
 		p.rows = append(p.rows, p.rows[len(p.rows)-1])
 	}
 	s.invariant = true
+	s.scratch.SetUniformOrder(true)
 	logits := m.forward(phase, p)
+	s.scratch.SetUniformOrder(false)
 	s.invariant = false
 	for _, e := range entries {
 		m.cache.Commit(e.Seq, len(e.Tokens))
@@ -162,14 +169,18 @@ func (m *Model) batchQuantum() int {
 }
 
 // orderQuantum is the pass size whose multiples give every token of a
-// matmul with weights of type t the same float order (kernels.MatMul's
-// tokenDot: vecDot1 for one-token passes of float weights, vecDotQuad for
-// whole quads of Q4_K).
+// matmul with weights of type t the same float order under a uniform
+// order (kernels.MatMul's tokenDot: vecDot1 for one-token passes of float
+// weights; vecDotQuad for whole quads of Q4_K, and for every Q4_K token
+// where kernels.UniformOrder holds).
 func orderQuantum(t ggml.Type) int {
 	switch t {
 	case ggml.F16, ggml.F32, ggml.BF16:
 		return 2
 	case ggml.Q4_K:
+		if kernels.UniformOrder(t) {
+			return 1
+		}
 		return 4
 	}
 	return 1

@@ -6,6 +6,8 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/gollm/gollm/ggml"
+	"github.com/gollm/gollm/kernels"
 	"github.com/gollm/gollm/kvcache"
 )
 
@@ -91,6 +93,25 @@ func runSchedule(t *testing.T, m *Model, prompts [][]int32, steps, chunk int, to
 func TestEvalBatchInvariant(t *testing.T) {
 	for _, typ := range []string{"Q8_0", "Q4_0", "Q4_K_M", "F16"} {
 		t.Run(typ, func(t *testing.T) { checkBatchInvariant(t, typ) })
+	}
+}
+
+// TestBatchQuantum: EvalBatch pads passes only for types whose order the
+// kernels cannot make uniform: a Q4_K_M pass is not padded to a quad where
+// the kernels have one-token versions of its four-token order (a lone
+// served decode token paid for four), F16 passes are padded to two.
+func TestBatchQuantum(t *testing.T) {
+	for _, c := range []struct {
+		typ  string
+		want int
+	}{{"Q8_0", 1}, {"Q4_K_M", 1}, {"F16", 2}} {
+		if c.typ == "Q4_K_M" && !kernels.UniformOrder(ggml.Q4_K) {
+			c.want = 4
+		}
+		m := tinyModel(t, c.typ, Options{Threads: 1, Context: 64, Batch: 8})
+		if got := m.batchQuantum(); got != c.want {
+			t.Errorf("%s: batch quantum %d, want %d (kernels %s)", c.typ, got, c.want, kernels.Impl())
+		}
 	}
 }
 

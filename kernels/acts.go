@@ -26,6 +26,9 @@ type Acts struct {
 	x4    []byte
 	x4For *actPacker // the layout of x4
 	x4Buf []byte
+
+	// uniform: every token in one order (Scratch.SetUniformOrder).
+	uniform bool
 }
 
 // RowBytes returns the bytes of one token's row.
@@ -39,6 +42,7 @@ func (a *Acts) Row(t int) []byte { return a.Data[t*a.rowBytes : (t+1)*a.rowBytes
 type Scratch struct {
 	maxCols, maxTok int
 	acts            [maxType]*Acts
+	uniform         bool // SetUniformOrder
 
 	// Quantize's job, with its chunk function built once.
 	job quantJob
@@ -63,6 +67,37 @@ func NewScratch(maxCols, maxTok int) *Scratch {
 	s := &Scratch{maxCols: maxCols, maxTok: maxTok}
 	s.fn = s.quantChunk
 	return s
+}
+
+// SetUniformOrder sets the order MatMul multiplies the activations that
+// Quantize returns from now on. By default (false) it follows llama.cpp,
+// whose order for some weight types depends on the pass: Q4_K sums the
+// tokens of whole groups of four (its repacked gemm) in another order
+// than a lone token or the tokens left over after them (its gemv). Under
+// a uniform order (true) every token of such a type takes the four-token
+// order, whatever the pass, so a token's results do not depend on what
+// else is in its pass (batch invariance without padding passes to whole
+// quads). UniformOrder reports the types for which it holds at their
+// kernels' speed.
+func (s *Scratch) SetUniformOrder(on bool) { s.uniform = on }
+
+// UniformOrder reports whether MatMul under a uniform order
+// (Scratch.SetUniformOrder) gives every token of a matrix of type t the
+// same float order whatever the pass size, with the active kernels at
+// their speed: true for types with one order (most), and for Q4_K where
+// the kernels have one-token versions of its four-token order; false for
+// F16 and F32, whose one-token order (llama.cpp's) differs from their
+// multi-token one (a uniform order leaves that: callers get the
+// multi-token order for every token by passing at least two).
+func UniformOrder(t ggml.Type) bool {
+	if active.vecDot1[t] != nil {
+		return false
+	}
+	if active.vecDotQuad[t] == nil {
+		return true
+	}
+	pk := active.packed[t]
+	return pk == nil || pk.gemvQ != nil && pk.gemv4Q != nil
 }
 
 // Quantize converts ntok rows of cols floats in x to the activation type
@@ -91,7 +126,7 @@ func (s *Scratch) Quantize(p *Pool, t ggml.Type, x []float32, ntok, cols int) *A
 		a = &Acts{Type: at}
 		s.acts[at] = a
 	}
-	a.Cols, a.NTok, a.rowBytes = cols, ntok, rb
+	a.Cols, a.NTok, a.rowBytes, a.uniform = cols, ntok, rb, s.uniform
 	x = x[:ntok*cols]
 	if at == ggml.F32 {
 		a.F32 = x

@@ -97,6 +97,14 @@ type matmulJob struct {
 	nb     int    // block columns
 	gUnits int    // units per quad tile: groups, +1 with tail rows
 	nquads int
+	// The packed one-token kernels: the type's, or under a uniform order
+	// its four-token order's (gemvQ, gemv4Q).
+	gemv    func(nb int, w, a []byte, out []float32)
+	gemv4   func(nb int, w []byte, gstride int, a []byte, out []float32, ostride int)
+	gemv4x2 func(nb int, w []byte, gstride int, a []byte, out []float32, ostride, tstride int)
+	// uniform: every token takes dotQ's order, also those outside whole
+	// quads (Scratch.SetUniformOrder).
+	uniform bool
 }
 
 // MatMul computes out[tok*w.Rows + r] = dot(row r of w, token tok of a) for
@@ -238,8 +246,15 @@ func (p *Pool) newMatmulJob(out []float32, w *Matrix, a *Acts) (matmulJob, int) 
 		job.dotR4x2, job.dotR4x4 = nil, nil
 		job.dotR4 = active.vecDot1R4[w.Type]
 	}
+	// A uniform order gives the tokens outside whole quads (a lone decode
+	// token, a quad's leftovers) the quad order too.
+	if dq := active.vecDotQuad[w.Type]; dq != nil && a.uniform && a.NTok%4 != 0 {
+		job.uniform = true
+		job.dot, job.dotQ, job.quadEnd = dq, dq, a.NTok
+		job.dotR4, job.aR4, job.dotR4x2 = nil, nil, nil
+	}
 	mp := w.packedFor(p)
-	packed := mp != nil && a.x4For == mp.kern.act
+	packed := mp != nil && a.x4For == mp.kern.act && (!job.uniform || mp.kern.gemvQ != nil && mp.kern.gemv4Q != nil)
 	// (A quad takes the few-token path too where the type has a four-row
 	// four-token kernel and no tile: Q6_K --parallel 4 on a Zen3 1.11-1.14x,
 	// TinyLlama Q4_K_M 1.07x; up to 16 tokens, pp16 ran at 0.91x.)
@@ -258,6 +273,10 @@ func (p *Pool) newMatmulJob(out []float32, w *Matrix, a *Acts) (matmulJob, int) 
 	if packed {
 		k := mp.kern
 		job.pk, job.pw, job.px4 = k, mp.data, a.x4
+		job.gemv, job.gemv4, job.gemv4x2 = k.gemv, k.gemv4, k.gemv4x2
+		if job.uniform {
+			job.gemv, job.gemv4, job.gemv4x2 = k.gemvQ, k.gemv4Q, nil
+		}
 		job.groups = mp.rows / packRows
 		job.nb = w.Cols / blockElems(w.Type)
 		job.gBytes = job.nb * k.groupBlockBytes
@@ -534,7 +553,7 @@ func (s *kernelSet) tokenDot(t ggml.Type, tok, ntok int) vecDotFunc {
 // runPacked computes units [lo, hi) of a packed matmul.
 func (j *matmulJob) runPacked(lo, hi int) {
 	if !j.prefill {
-		if g4 := j.pk.gemv4; g4 != nil {
+		if g4 := j.gemv4; g4 != nil {
 			// Groups u, u+q, u+2q, u+3q: four streams a quarter of the
 			// range apart.
 			q := (min(hi, j.groups) - lo) / 4
@@ -545,7 +564,7 @@ func (j *matmulJob) runPacked(lo, hi int) {
 		}
 		for u := lo; u < hi; u++ {
 			if u < j.groups {
-				j.pk.gemv(j.nb, j.pw[u*j.gBytes:(u+1)*j.gBytes], j.px4[:j.qBytes], j.out[u*packRows:(u+1)*packRows])
+				j.gemv(j.nb, j.pw[u*j.gBytes:(u+1)*j.gBytes], j.px4[:j.qBytes], j.out[u*packRows:(u+1)*packRows])
 				continue
 			}
 			a := j.a[:j.aRow]
@@ -555,7 +574,7 @@ func (j *matmulJob) runPacked(lo, hi int) {
 		}
 		return
 	}
-	if g4 := j.pk.gemv4; g4 != nil && j.ntok <= j.pk.fewTokens {
+	if g4 := j.gemv4; g4 != nil && j.ntok <= j.pk.fewTokens {
 		// Few tokens (units are groups): decode's four streams, groups
 		// u, u+q, u+2q, u+3q, for each token in turn (the later ones
 		// find the groups in the caches).
@@ -563,7 +582,7 @@ func (j *matmulJob) runPacked(lo, hi int) {
 		for u := lo; u < lo+q; u++ {
 			w := j.pw[u*j.gBytes : (u+3*q+1)*j.gBytes]
 			t := 0
-			if g4x2 := j.pk.gemv4x2; g4x2 != nil {
+			if g4x2 := j.gemv4x2; g4x2 != nil {
 				for ; t+2 <= j.ntok; t += 2 {
 					g4x2(j.nb, w, q*j.gBytes, j.px4[4*t:4*t+j.qBytes], j.out[t*j.rows+u*packRows:], q*packRows, j.rows)
 				}
@@ -603,7 +622,16 @@ func (j *matmulJob) runPacked(lo, hi int) {
 		}
 		wg := j.pw[g*j.gBytes : (g+1)*j.gBytes]
 		for q := q0; q < q1; q++ {
-			j.pk.gemm(j.nb, wg, j.px4[q*j.qBytes:(q+1)*j.qBytes], j.out[4*q*j.rows+g*packRows:], j.rows, min(4, j.ntok-4*q))
+			aq, n := j.px4[q*j.qBytes:], min(4, j.ntok-4*q)
+			if n < 4 && j.uniform {
+				// A partial quad in the quad order: token by token
+				// (token t's fields 4t bytes into the quad's slots).
+				for t := 0; t < n; t++ {
+					j.gemv(j.nb, wg, aq[4*t:4*t+j.qBytes], j.out[(4*q+t)*j.rows+g*packRows:])
+				}
+				continue
+			}
+			j.pk.gemm(j.nb, wg, aq[:j.qBytes], j.out[4*q*j.rows+g*packRows:], j.rows, n)
 		}
 	}
 }

@@ -24,6 +24,7 @@ func fillAVX2Packed(s *kernelSet) {
 		groupBlockBytes: q4_KGroupBytes, pack: packQ4_KGroup, act: q8_KQuad,
 		gemv: q4_Kx8GemvAsm, gemv4: q4_Kx8Gemv4Asm, gemm: q4_Kx8GemmAsm,
 		fewTokens: 3,
+		gemvQ:     q4_Kx8GemvQAsm, gemv4Q: q4_Kx8Gemv4QAsm,
 	}
 	s.packed[ggml.Q5_K] = &packedKernels{
 		groupBlockBytes: q5_KGroupBytes, pack: packQ5_KGroup, act: q8_KQuad,
@@ -172,6 +173,28 @@ func q4_Kx8Gemv4Asm(nb int, w []byte, gstride int, a []byte, out []float32, ostr
 		return
 	}
 	q4_Kx8Gemv4AVX2(gemv4Args(nb, q4_KGroupBytes, q8_KQuadBytes, w, gstride, a, out, ostride))
+}
+
+//go:noescape
+func q4_Kx8GemvQAVX2(nb int, w, a *byte, out *float32)
+
+//go:noescape
+func q4_Kx8Gemv4QAVX2(nb int, w *byte, gstride int, a *byte, out *float32, ostride int)
+
+func q4_Kx8GemvQAsm(nb int, w, a []byte, out []float32) {
+	if nb == 0 {
+		clear(out[:packRows])
+		return
+	}
+	q4_Kx8GemvQAVX2(packedArgs(nb, q4_KGroupBytes, q8_KQuadBytes, w, a, out, packRows))
+}
+
+func q4_Kx8Gemv4QAsm(nb int, w []byte, gstride int, a []byte, out []float32, ostride int) {
+	if nb == 0 {
+		clearGemv4Out(out, ostride)
+		return
+	}
+	q4_Kx8Gemv4QAVX2(gemv4Args(nb, q4_KGroupBytes, q8_KQuadBytes, w, gstride, a, out, ostride))
 }
 
 // q4_Kx8GemmAsm runs a whole quad through the gemm (llama.cpp's four-token

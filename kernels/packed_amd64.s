@@ -524,6 +524,163 @@ q4kg4done:
 	VZEROUPPER
 	RET
 
+// The one-token kernels in the four-token (gemm) order, for batches whose
+// every token must take that order whatever their size (the server's
+// batch-invariant passes, MatMul's uniform order): per row and chunk k,
+// acc = fma(float(s_k), d_w*d_a, acc) and accm = fma(float(m_k),
+// dmin_w*d_a, accm) (vecDotQ4_KQ8_KQuadGeneric), where the gemv above
+// takes one step per block column. Token 0 of the quad at DI (the Go
+// wrappers point DI at token t's fields).
+
+// The chunk's float steps (R12 = 16k): its int32 sums in I (clobbered),
+// d_w*d_a in dd, dmin_w*d_a in dm (Y6, Y7 scratch).
+#define Q4K_QSTEP(W, I, dd, dm, acc, accm) \
+	VCVTDQ2PS    I, I              \
+	VFMADD231PS  dd, I, acc        \
+	VPMOVZXBW    96(W)(R12*1), Y6  \
+	VPBROADCASTD 16(DI)(R12*1), Y7 \
+	VPMADDWD     Y7, Y6, Y6        \
+	VCVTDQ2PS    Y6, Y6            \
+	VFMADD231PS  dm, Y6, accm
+
+// func q4_Kx8GemvQAVX2(nb int, w, a *byte, out *float32)
+TEXT ·q4_Kx8GemvQAVX2(SB), NOSPLIT, $0-32
+	MOVQ nb+0(FP), CX
+	MOVQ w+8(FP), SI
+	MOVQ a+16(FP), DI
+	MOVQ out+24(FP), DX
+	PK_CONSTS
+	VXORPS Y10, Y10, Y10
+	VXORPS Y11, Y11, Y11
+	TESTQ  CX, CX
+	JZ     q4kgqdone
+
+q4kgqloop:
+	VBROADCASTSS (DI), Y7
+	VCVTPH2PS    (SI), Y12
+	VMULPS       Y7, Y12, Y12 // d_w*d_a
+	VCVTPH2PS    16(SI), Y14
+	VMULPS       Y7, Y14, Y14 // dmin_w*d_a
+	XORQ         R11, R11
+	XORQ         R12, R12
+
+q4kgqchunk:
+	VPXOR Y8, Y8, Y8
+	Q4K_HALF1(SI, 0, Y8)
+	Q4K_HALF1(SI, 1, Y8)
+	Q4K_QSTEP(SI, Y8, Y12, Y14, Y10, Y11)
+	ADDQ $256, R11
+	ADDQ $16, R12
+	CMPQ R12, $64
+	JLT  q4kgqchunk
+	ADDQ $1184, SI
+	ADDQ $Q8K_QUAD_MAIN, DI
+	DECQ CX
+	JNZ  q4kgqloop
+
+q4kgqdone:
+	VSUBPS  Y11, Y10, Y10
+	VMOVUPS Y10, (DX)
+	VZEROUPPER
+	RET
+
+// d_w*d_a and dmin_w*d_a of the group at W (d_a in Y7) into the frame at
+// off and off+32 (Y12 scratch).
+#define Q4K_DDM(W, off) \
+	VCVTPH2PS (W), Y12        \
+	VMULPS    Y7, Y12, Y12    \
+	VMOVUPS   Y12, off(SP)    \
+	VCVTPH2PS 16(W), Y12      \
+	VMULPS    Y7, Y12, Y12    \
+	VMOVUPS   Y12, off+32(SP)
+
+// Q4K_QSTEP for the group at W with chunk sums I, its acc and accm at off
+// and off+32 in the frame, its scales 256 bytes further (Y13, Y14 scratch).
+#define Q4K_QSTEP4G(W, I, off) \
+	VMOVUPS off(SP), Y13                                \
+	VMOVUPS off+32(SP), Y14                             \
+	Q4K_QSTEP(W, I, off+256(SP), off+288(SP), Y13, Y14) \
+	VMOVUPS Y13, off(SP)                                \
+	VMOVUPS Y14, off+32(SP)
+
+// q4_Kx8Gemv4QAVX2 is q4_Kx8GemvQAVX2 on four groups gstride bytes apart,
+// read as q4_Kx8Gemv4AVX2 reads them (by half chunk in turn).
+
+// func q4_Kx8Gemv4QAVX2(nb int, w *byte, gstride int, a *byte, out *float32, ostride int)
+TEXT ·q4_Kx8Gemv4QAVX2(SB), NOSPLIT, $512-48
+	MOVQ nb+0(FP), CX
+	MOVQ w+8(FP), SI
+	MOVQ gstride+16(FP), BX
+	MOVQ a+24(FP), DI
+	LEAQ (SI)(BX*1), R8
+	LEAQ (R8)(BX*1), R9
+	LEAQ (R9)(BX*1), R10
+	PK_CONSTS
+	VXORPS  Y13, Y13, Y13
+	VMOVUPS Y13, 0(SP)
+	VMOVUPS Y13, 32(SP)
+	VMOVUPS Y13, 64(SP)
+	VMOVUPS Y13, 96(SP)
+	VMOVUPS Y13, 128(SP)
+	VMOVUPS Y13, 160(SP)
+	VMOVUPS Y13, 192(SP)
+	VMOVUPS Y13, 224(SP)
+	TESTQ   CX, CX
+	JZ      q4kq4done
+
+q4kq4col:
+	VBROADCASTSS (DI), Y7
+	Q4K_DDM(SI, 256)
+	Q4K_DDM(R8, 320)
+	Q4K_DDM(R9, 384)
+	Q4K_DDM(R10, 448)
+	XORQ R11, R11
+	XORQ R12, R12
+
+q4kq4chunk:
+	VPXOR Y8, Y8, Y8
+	VPXOR Y9, Y9, Y9
+	VPXOR Y10, Y10, Y10
+	VPXOR Y11, Y11, Y11
+	Q4K_CHUNK4G
+	Q4K_QSTEP4G(SI, Y8, 0)
+	Q4K_QSTEP4G(R8, Y9, 64)
+	Q4K_QSTEP4G(R9, Y10, 128)
+	Q4K_QSTEP4G(R10, Y11, 192)
+	ADDQ $256, R11
+	ADDQ $16, R12
+	CMPQ R12, $64
+	JLT  q4kq4chunk
+	ADDQ $1184, SI
+	ADDQ $1184, R8
+	ADDQ $1184, R9
+	ADDQ $1184, R10
+	ADDQ $Q8K_QUAD_MAIN, DI
+	DECQ CX
+	JNZ  q4kq4col
+
+q4kq4done:
+	MOVQ    out+32(FP), DX
+	MOVQ    ostride+40(FP), BX
+	SHLQ    $2, BX
+	VMOVUPS 0(SP), Y10
+	VSUBPS  32(SP), Y10, Y10
+	VMOVUPS Y10, (DX)
+	ADDQ    BX, DX
+	VMOVUPS 64(SP), Y10
+	VSUBPS  96(SP), Y10, Y10
+	VMOVUPS Y10, (DX)
+	ADDQ    BX, DX
+	VMOVUPS 128(SP), Y10
+	VSUBPS  160(SP), Y10, Y10
+	VMOVUPS Y10, (DX)
+	ADDQ    BX, DX
+	VMOVUPS 192(SP), Y10
+	VSUBPS  224(SP), Y10, Y10
+	VMOVUPS Y10, (DX)
+	VZEROUPPER
+	RET
+
 // The four-token version (gemm order, a whole quad): int16 sums Y0-Y3,
 // int32 chunk sums Y4-Y7, float accumulators Y8, Y10, Y11, Y13; the
 // nibbles of each piece are unpacked once (Y12 low, Y14 high). The min

@@ -62,6 +62,12 @@ func TestMatMulBitExact(t *testing.T) {
 					t.Fatal(err)
 				}
 				mt.SetTokenwise()
+				// A matrix whose packing has not finished: row by row.
+				mr, err := NewMatrix(wt, sh.rows, cols, w)
+				if err != nil {
+					t.Fatal(err)
+				}
+				mr.pack.background.Store(true)
 				for _, ntok := range []int{1, 2, 3, 4, 5, 11, 70} {
 					x := randFloats(r, ntok*cols, []float32{1, 1e-3, 40}[ntok%3])
 					if ntok > 2 {
@@ -86,6 +92,28 @@ func TestMatMulBitExact(t *testing.T) {
 								if got := out[tok*sh.rows+row]; got != want {
 									t.Fatalf("%s %v %dx%d ntok=%d pool %d: out[tok %d, row %d] = %v, generic %v",
 										s.name, wt, sh.rows, cols, ntok, pi, tok, row, got, want)
+								}
+							}
+						}
+						// Under a uniform order every token takes the
+						// four-token order of a type that has one (Q4_K),
+						// packed and row by row, whatever ntok.
+						su := NewScratch(cols, ntok)
+						su.SetUniformOrder(true)
+						au := su.Quantize(p, wt, x, ntok, cols)
+						for mi, mm := range []*Matrix{m, mr} {
+							clear(out)
+							p.MatMul(out, mm, au)
+							for tok := 0; tok < ntok; tok++ {
+								ref := twinOf(s).tokenDot(wt, tok, ntok)
+								if dq := twinOf(s).vecDotQuad[wt]; dq != nil {
+									ref = dq
+								}
+								for row := 0; row < sh.rows; row++ {
+									if got, want := out[tok*sh.rows+row], ref(cols, m.Row(row), au.Row(tok)); got != want {
+										t.Fatalf("%s %v %dx%d ntok=%d pool %d, uniform order (matrix %d): out[tok %d, row %d] = %v, generic %v",
+											s.name, wt, sh.rows, cols, ntok, pi, mi, tok, row, got, want)
+									}
 								}
 							}
 						}
@@ -235,30 +263,37 @@ func TestGemv4(t *testing.T) {
 				if k.gemv4x2 != nil {
 					checkGemv4x2(t, s.name, wt, k, nb, w[:3*gstride+gb], gstride, gb, ax)
 				}
-				for _, ostride := range []int{packRows, packRows + 3} {
-					if k.gemv4 == nil {
-						break
-					}
-					want := make([]float32, 4*packRows)
-					for g := 0; g < 4; g++ {
-						k.gemv(nb, w[g*gstride:g*gstride+gb], ax, want[g*packRows:(g+1)*packRows])
-					}
-					got := make([]float32, 2+3*ostride+packRows)
-					for i := range got {
-						got[i] = -1
-					}
-					k.gemv4(nb, w[:3*gstride+gb], gstride, ax, got[1:1+3*ostride+packRows], ostride)
-					for i, v := range got {
-						g, rr := (i-1)/ostride, (i-1)%ostride
-						inside := i >= 1 && g < 4 && rr < packRows
-						if !inside {
-							if v != -1 {
-								t.Fatalf("%s %v nb=%d ostride=%d: gemv4 wrote got[%d] outside its outputs", s.name, wt, nb, ostride, i)
-							}
-							continue
+				// The one-token order's pair, then the four-token order's.
+				type pair struct {
+					gemv  func(nb int, w, a []byte, out []float32)
+					gemv4 func(nb int, w []byte, gstride int, a []byte, out []float32, ostride int)
+				}
+				for pi, pr := range []pair{{k.gemv, k.gemv4}, {k.gemvQ, k.gemv4Q}} {
+					for _, ostride := range []int{packRows, packRows + 3} {
+						if pr.gemv4 == nil {
+							break
 						}
-						if math.Float32bits(v) != math.Float32bits(want[g*packRows+rr]) {
-							t.Fatalf("%s %v nb=%d ostride=%d: group %d row %d = %v, gemv %v", s.name, wt, nb, ostride, g, rr, v, want[g*packRows+rr])
+						want := make([]float32, 4*packRows)
+						for g := 0; g < 4; g++ {
+							pr.gemv(nb, w[g*gstride:g*gstride+gb], ax, want[g*packRows:(g+1)*packRows])
+						}
+						got := make([]float32, 2+3*ostride+packRows)
+						for i := range got {
+							got[i] = -1
+						}
+						pr.gemv4(nb, w[:3*gstride+gb], gstride, ax, got[1:1+3*ostride+packRows], ostride)
+						for i, v := range got {
+							g, rr := (i-1)/ostride, (i-1)%ostride
+							inside := i >= 1 && g < 4 && rr < packRows
+							if !inside {
+								if v != -1 {
+									t.Fatalf("%s %v nb=%d ostride=%d (pair %d): gemv4 wrote got[%d] outside its outputs", s.name, wt, nb, ostride, pi, i)
+								}
+								continue
+							}
+							if math.Float32bits(v) != math.Float32bits(want[g*packRows+rr]) {
+								t.Fatalf("%s %v nb=%d ostride=%d (pair %d): group %d row %d = %v, gemv %v", s.name, wt, nb, ostride, pi, g, rr, v, want[g*packRows+rr])
+							}
 						}
 					}
 				}

@@ -29,6 +29,7 @@ func fillAVX2VecDot(s *kernelSet) {
 	s.vecDot4[ggml.Q4_1] = vecDotQ4_1Q8_1x4Asm
 	s.vecDot4[ggml.Q5_1] = vecDotQ5_1Q8_1x4Asm
 	s.vecDot4[ggml.Q4_K] = vecDotQ4_KQ8_Kx4Asm
+	s.vecDotQuad[ggml.Q4_K] = vecDotQ4_KQ8_KQuadAsm
 	s.vecDot4[ggml.Q5_K] = vecDotQ5_KQ8_Kx4Asm
 	s.vecDot4[ggml.Q6_K] = vecDotQ6_KQ8_Kx4Asm
 	s.vecDotR4x2[ggml.Q6_K] = vecDotQ6_KQ8_Kr4x2Asm
@@ -205,6 +206,16 @@ func vecDotQ4_KQ8_Kx4Asm(n int, w, a []byte, stride int, out []float32, ostride 
 		return
 	}
 	vecDotQ4_KQ8_Kx4AVX2(x4Args(n, qkK, q4_KBytes, q8_KBytes, w, a, stride, out, ostride))
+}
+
+// vecDotQ4_KQ8_KQuadAsm is one token in the four-token order
+// (vecDotQ4_KQ8_KQuadGeneric) through the four-token kernel, the token in
+// all four slots: rows outside packed groups, and matrices not packed
+// yet, under a uniform order (Scratch.SetUniformOrder).
+func vecDotQ4_KQ8_KQuadAsm(n int, w, a []byte) float32 {
+	var out [4]float32
+	vecDotQ4_KQ8_Kx4Asm(n, w, a, 0, out[:], 1)
+	return out[0]
 }
 
 func vecDotQ2_KQ8_Kx4Asm(n int, w, a []byte, stride int, out []float32, ostride int) {
