@@ -87,6 +87,9 @@ type packedKernels struct {
 	// (Scratch.SetUniformOrder) where that order is not gemv's (Q4_K).
 	gemvQ  func(nb int, w, a []byte, out []float32)
 	gemv4Q func(nb int, w []byte, gstride int, a []byte, out []float32, ostride int)
+	// gemmQ, if set, is gemm in that order for a partial quad too (the
+	// quad computed whole, the first ntok tokens stored).
+	gemmQ func(nb int, w, a []byte, out []float32, ostride, ntok int)
 }
 
 // actPacker builds the quad layout of one activation type.

@@ -24,7 +24,7 @@ func fillAVX2Packed(s *kernelSet) {
 		groupBlockBytes: q4_KGroupBytes, pack: packQ4_KGroup, act: q8_KQuad,
 		gemv: q4_Kx8GemvAsm, gemv4: q4_Kx8Gemv4Asm, gemm: q4_Kx8GemmAsm,
 		fewTokens: 3,
-		gemvQ:     q4_Kx8GemvQAsm, gemv4Q: q4_Kx8Gemv4QAsm,
+		gemvQ:     q4_Kx8GemvQAsm, gemv4Q: q4_Kx8Gemv4QAsm, gemmQ: q4_Kx8GemmQAsm,
 	}
 	s.packed[ggml.Q5_K] = &packedKernels{
 		groupBlockBytes: q5_KGroupBytes, pack: packQ5_KGroup, act: q8_KQuad,
@@ -195,6 +195,18 @@ func q4_Kx8Gemv4QAsm(nb int, w []byte, gstride int, a []byte, out []float32, ost
 		return
 	}
 	q4_Kx8Gemv4QAVX2(gemv4Args(nb, q4_KGroupBytes, q8_KQuadBytes, w, gstride, a, out, ostride))
+}
+
+// q4_Kx8GemmQAsm runs the quad through the gemm whatever ntok (a partial
+// quad's missing tokens are zero blocks), storing the first ntok.
+func q4_Kx8GemmQAsm(nb int, w, a []byte, out []float32, ostride, ntok int) {
+	checkGemmOut(out, ostride, ntok)
+	if nb == 0 {
+		clearGemmOut(out, ostride, ntok)
+		return
+	}
+	nb, pw, pa, po := packedArgs(nb, q4_KGroupBytes, q8_KQuadBytes, w, a, out, packRows)
+	q4_Kx8GemmAVX2(nb, pw, pa, po, ostride, ntok)
 }
 
 // q4_Kx8GemmAsm runs a whole quad through the gemm (llama.cpp's four-token
