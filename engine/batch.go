@@ -55,13 +55,14 @@ func (m *Model) KVCache() *kvcache.Cache { return m.cache }
 // single-row order except for weight types whose order follows the pass
 // size (one token vs several for F16/F32/BF16, whole groups of four tokens
 // for Q4_K: llama.cpp's orders). The pass runs under a uniform order
-// (kernels.Scratch.SetUniformOrder): where the kernels have one-token
-// versions of Q4_K's four-token order, every token takes that order
-// whatever the pass size. For the other cases the pass is padded with
-// copies of its last token to a multiple of the type's quantum, so every
-// token takes the multi-token order; a mixture-of-experts layer pads each
+// (kernels.Scratch.SetUniformOrder): every token takes the multi-token
+// order whatever the pass size. Where the kernels cannot do that at speed
+// (kernels.UniformOrder: Q4_K on the avx512vnni set) the pass is padded
+// with copies of its last token to a multiple of the type's quantum, so
+// every token is in a whole quad; a mixture-of-experts layer pads each
 // expert's group of tokens the same way. (Padding a lone decode token to
-// a quad cost a served Q4_K_M model 1.6x its decode time.)
+// a quad cost a served Q4_K_M model 1.6x its decode time; padding to two
+// for an F32 router doubled a mixture of experts' expert work.)
 func (m *Model) EvalBatch(entries []BatchEntry) ([]float32, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -170,18 +171,11 @@ func (m *Model) batchQuantum() int {
 
 // orderQuantum is the pass size whose multiples give every token of a
 // matmul with weights of type t the same float order under a uniform
-// order (kernels.MatMul's tokenDot: vecDot1 for one-token passes of float
-// weights; vecDotQuad for whole quads of Q4_K, and for every Q4_K token
-// where kernels.UniformOrder holds).
+// order: 1 where kernels.UniformOrder holds, else whole quads (Q4_K's
+// four-token order, vecDotQuad).
 func orderQuantum(t ggml.Type) int {
-	switch t {
-	case ggml.F16, ggml.F32, ggml.BF16:
-		return 2
-	case ggml.Q4_K:
-		if kernels.UniformOrder(t) {
-			return 1
-		}
-		return 4
+	if kernels.UniformOrder(t) {
+		return 1
 	}
-	return 1
+	return 4
 }

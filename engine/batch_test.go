@@ -88,10 +88,10 @@ func runSchedule(t *testing.T, m *Model, prompts [][]int32, steps, chunk int, to
 // TestEvalBatchInvariant: a sequence's logits have the same bits alone, in
 // one pass with all the others, with its prompt in small chunks among
 // other sequences' decodes, for weight types whose kernels pick their
-// float order by pass size (F16, Q4_K) and one that does not (Q8_0), with
-// prompts long enough for the fast attention path.
+// float order by pass size (F16, F32, Q4_K) and ones that do not (Q8_0,
+// Q4_0, BF16), with prompts long enough for the fast attention path.
 func TestEvalBatchInvariant(t *testing.T) {
-	for _, typ := range []string{"Q8_0", "Q4_0", "Q4_K_M", "F16"} {
+	for _, typ := range []string{"Q8_0", "Q4_0", "Q4_K_M", "F16", "BF16", "F32"} {
 		t.Run(typ, func(t *testing.T) { checkBatchInvariant(t, typ) })
 	}
 }
@@ -99,12 +99,12 @@ func TestEvalBatchInvariant(t *testing.T) {
 // TestBatchQuantum: EvalBatch pads passes only for types whose order the
 // kernels cannot make uniform: a Q4_K_M pass is not padded to a quad where
 // the kernels have one-token versions of its four-token order (a lone
-// served decode token paid for four), F16 passes are padded to two.
+// served decode token paid for four), nor an F16 one to two tokens.
 func TestBatchQuantum(t *testing.T) {
 	for _, c := range []struct {
 		typ  string
 		want int
-	}{{"Q8_0", 1}, {"Q4_K_M", 1}, {"F16", 2}} {
+	}{{"Q8_0", 1}, {"Q4_K_M", 1}, {"F16", 1}} {
 		if c.typ == "Q4_K_M" && !kernels.UniformOrder(ggml.Q4_K) {
 			c.want = 4
 		}

@@ -71,28 +71,25 @@ func NewScratch(maxCols, maxTok int) *Scratch {
 
 // SetUniformOrder sets the order MatMul multiplies the activations that
 // Quantize returns from now on. By default (false) it follows llama.cpp,
-// whose order for some weight types depends on the pass: Q4_K sums the
-// tokens of whole groups of four (its repacked gemm) in another order
-// than a lone token or the tokens left over after them (its gemv). Under
-// a uniform order (true) every token of such a type takes the four-token
-// order, whatever the pass, so a token's results do not depend on what
-// else is in its pass (batch invariance without padding passes to whole
-// quads). UniformOrder reports the types for which it holds at their
-// kernels' speed.
+// whose order for some weight types depends on the pass: F16 and F32 sum
+// a lone token (ggml_vec_dot) in another order than the tokens of a
+// longer pass, and Q4_K the tokens of whole groups of four (its repacked
+// gemm) in another order than a lone token or the tokens left over after
+// them (its gemv). Under a uniform order (true) every token takes the
+// multi-token order, whatever the pass (a tokenwise matrix keeps the
+// one-token order for every token), so a token's results do not depend on
+// what else is in its pass: batch invariance without padding passes.
+// UniformOrder reports the types for which that holds at their kernels'
+// speed.
 func (s *Scratch) SetUniformOrder(on bool) { s.uniform = on }
 
 // UniformOrder reports whether MatMul under a uniform order
-// (Scratch.SetUniformOrder) gives every token of a matrix of type t the
-// same float order whatever the pass size, with the active kernels at
-// their speed: true for types with one order (most), and for Q4_K where
-// the kernels have one-token versions of its four-token order; false for
-// F16 and F32, whose one-token order (llama.cpp's) differs from their
-// multi-token one (a uniform order leaves that: callers get the
-// multi-token order for every token by passing at least two).
+// (Scratch.SetUniformOrder) gives every token of a matrix of type t one
+// float order whatever the pass size with the active kernels at their
+// speed: true for every type but Q4_K on a set whose packed Q4_K kernels
+// have no one-token versions of its four-token order (avx512vnni), where
+// only whole quads share an order.
 func UniformOrder(t ggml.Type) bool {
-	if active.vecDot1[t] != nil {
-		return false
-	}
 	if active.vecDotQuad[t] == nil {
 		return true
 	}

@@ -206,8 +206,10 @@ func (p *Pool) newMatmulJob(out []float32, w *Matrix, a *Acts) (matmulJob, int) 
 		dot2x4: active.vecDot2x4[w.Type], tileRows: 2,
 		prefill: a.NTok > 1, rowUnits: 1,
 	}
-	if d1 := active.vecDot1[w.Type]; d1 != nil && !job.prefill {
-		job.dot, job.dotR4 = d1, active.vecDot1R4[w.Type] // llama.cpp's one-token order
+	if d1 := active.vecDot1[w.Type]; d1 != nil && !job.prefill && (!a.uniform || w.tokenwise) {
+		// llama.cpp's one-token order (under a uniform order only for a
+		// tokenwise matrix: the others take the multi-token one).
+		job.dot, job.dotR4 = d1, active.vecDot1R4[w.Type]
 		if f := active.vecDot1R4F32[w.Type]; f != nil && a.x4For != nil {
 			job.dotR4, job.aR4 = f, a.x4[:4*a.Cols] // the token widened once
 		}

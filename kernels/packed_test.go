@@ -96,19 +96,25 @@ func TestMatMulBitExact(t *testing.T) {
 							}
 						}
 						// Under a uniform order every token takes the
-						// four-token order of a type that has one (Q4_K),
-						// packed and row by row, whatever ntok.
+						// multi-token order, whatever ntok: the four-token
+						// order of a type that has one (Q4_K), packed and
+						// row by row, vecDot's for the types whose lone
+						// tokens otherwise take vecDot1 (F16, F32), and
+						// for a tokenwise matrix vecDot1's.
 						su := NewScratch(cols, ntok)
 						su.SetUniformOrder(true)
 						au := su.Quantize(p, wt, x, ntok, cols)
-						for mi, mm := range []*Matrix{m, mr} {
+						for mi, mm := range []*Matrix{m, mr, mt} {
 							clear(out)
 							p.MatMul(out, mm, au)
+							ref := twinOf(s).vecDot[wt]
+							if dq := twinOf(s).vecDotQuad[wt]; dq != nil {
+								ref = dq
+							}
+							if d1 := twinOf(s).vecDot1[wt]; d1 != nil && mm == mt {
+								ref = d1
+							}
 							for tok := 0; tok < ntok; tok++ {
-								ref := twinOf(s).tokenDot(wt, tok, ntok)
-								if dq := twinOf(s).vecDotQuad[wt]; dq != nil {
-									ref = dq
-								}
 								for row := 0; row < sh.rows; row++ {
 									if got, want := out[tok*sh.rows+row], ref(cols, m.Row(row), au.Row(tok)); got != want {
 										t.Fatalf("%s %v %dx%d ntok=%d pool %d, uniform order (matrix %d): out[tok %d, row %d] = %v, generic %v",

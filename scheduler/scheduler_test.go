@@ -131,11 +131,11 @@ func determinismRequests(vocab int) []Request {
 // (bit for bit) alone, among all 16 at once, with its prompt in chunks of
 // a small token budget, and served from the prefix cache.
 func TestDeterministic(t *testing.T) {
-	// stories260K is F32 (quantum 2), tiny-Q4_K_M takes the four-token
-	// order for every token (padded to whole quads where the kernels have
-	// no one-token version of it), gemma3 has sliding windows, qwen3moe
-	// routes tokens to experts (Q4_K experts: each expert's token group in
-	// that order too).
+	// stories260K is F32 and tiny-Q4_K_M has Q4_K (both sum a lone token
+	// in another order than a longer pass; every token takes the
+	// multi-token one here), gemma3 has sliding windows, qwen3moe routes
+	// tokens to experts (an F32 router; Q4_K experts: each expert's token
+	// group in the four-token order too).
 	models := []string{"tiny-Q4_K_M.gguf", "stories260K.gguf", "tiny-gemma3-Q4_K_M.gguf", "tiny-qwen3moe-Q8_0.gguf", "tiny-qwen3moe-Q4_K_M.gguf"}
 	if slowBuild {
 		models = models[1:2] // the 4-layer models take minutes there
