@@ -53,8 +53,8 @@ func (m *Model) KVCache() *kvcache.Cache { return m.cache }
 // else shares its pass. The attention arithmetic depends only on the
 // token's position; the matmul kernels compute each token in its type's
 // single-row order except for weight types whose order follows the pass
-// size (one token vs several for F16/F32/BF16, whole groups of four tokens
-// for Q4_K: llama.cpp's orders). The pass runs under a uniform order
+// size (one token vs several for F16/F32, whole groups of four tokens for
+// Q4_K: llama.cpp's orders). The pass runs under a uniform order
 // (kernels.Scratch.SetUniformOrder): every token takes the multi-token
 // order whatever the pass size. Where the kernels cannot do that at speed
 // (kernels.UniformOrder: Q4_K on the avx512vnni set) the pass is padded
