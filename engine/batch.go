@@ -57,7 +57,8 @@ func (m *Model) KVCache() *kvcache.Cache { return m.cache }
 // Q4_K: llama.cpp's orders). The pass runs under a uniform order
 // (kernels.Scratch.SetUniformOrder): every token takes the multi-token
 // order whatever the pass size. Where the kernels cannot do that at speed
-// (kernels.UniformOrder: Q4_K on the avx512vnni set) the pass is padded
+// (kernels.UniformOrder false: Q4_K on a set without one-token kernels in
+// its four-token order; none today) the pass is padded
 // with copies of its last token to a multiple of the type's quantum, so
 // every token is in a whole quad; a mixture-of-experts layer pads each
 // expert's group of tokens the same way. (Padding a lone decode token to

@@ -87,8 +87,8 @@ func (s *Scratch) SetUniformOrder(on bool) { s.uniform = on }
 // (Scratch.SetUniformOrder) gives every token of a matrix of type t one
 // float order whatever the pass size with the active kernels at their
 // speed: true for every type but Q4_K on a set whose packed Q4_K kernels
-// have no one-token versions of its four-token order (avx512vnni), where
-// only whole quads share an order.
+// have no one-token versions of its four-token order (none of today's),
+// where only whole quads share an order.
 func UniformOrder(t ggml.Type) bool {
 	if active.vecDotQuad[t] == nil {
 		return true

@@ -18,9 +18,10 @@ func TestAsmLayoutHeader(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := map[string]int{
-		"Q8K_QUAD_MAIN":   q8_KQuadMain,
-		"Q8K_QUAD_SUMS":   q8_KQuadSums,
-		"Q3K_GROUP_BYTES": q3_KGroupBytes,
+		"Q8K_QUAD_MAIN":     q8_KQuadMain,
+		"Q8K_QUAD_SUMS":     q8_KQuadSums,
+		"Q8K_QUADTOK_BYTES": q8_KQuadTokBytes,
+		"Q3K_GROUP_BYTES":   q3_KGroupBytes,
 	}
 	got := map[string]int{}
 	for _, line := range strings.Split(string(src), "\n") {

@@ -97,13 +97,9 @@ type matmulJob struct {
 	nb     int    // block columns
 	gUnits int    // units per quad tile: groups, +1 with tail rows
 	nquads int
-	// The packed one-token kernels: the type's, or under a uniform order
-	// its four-token order's (gemvQ, gemv4Q).
-	gemv    func(nb int, w, a []byte, out []float32)
-	gemv4   func(nb int, w []byte, gstride int, a []byte, out []float32, ostride int)
-	gemv4x2 func(nb int, w []byte, gstride int, a []byte, out []float32, ostride, tstride int)
 	// uniform: every token takes dotQ's order, also those outside whole
-	// quads (Scratch.SetUniformOrder).
+	// quads (Scratch.SetUniformOrder): the packed one-token kernels are
+	// then gemvQ and gemv4Q.
 	uniform bool
 }
 
@@ -275,10 +271,6 @@ func (p *Pool) newMatmulJob(out []float32, w *Matrix, a *Acts) (matmulJob, int) 
 	if packed {
 		k := mp.kern
 		job.pk, job.pw, job.px4 = k, mp.data, a.x4
-		job.gemv, job.gemv4, job.gemv4x2 = k.gemv, k.gemv4, k.gemv4x2
-		if job.uniform {
-			job.gemv, job.gemv4, job.gemv4x2 = k.gemvQ, k.gemv4Q, nil
-		}
 		job.groups = mp.rows / packRows
 		job.nb = w.Cols / blockElems(w.Type)
 		job.gBytes = job.nb * k.groupBlockBytes
@@ -540,6 +532,27 @@ func (j *matmulJob) dotAt(t int) vecDotFunc {
 	return j.dot
 }
 
+// gemvAt runs the packed one-token kernel on token tok of the quad at aq
+// (gemv reads it at offset 4tok, gemvQ takes tok).
+func (j *matmulJob) gemvAt(w, aq []byte, tok int, out []float32) {
+	if j.uniform {
+		j.pk.gemvQ(j.nb, w, aq, tok, out)
+		return
+	}
+	j.pk.gemv(j.nb, w, aq[4*tok:4*tok+j.qBytes], out)
+}
+
+// gemv4At runs the packed four-group one-token kernel on groups u, u+q,
+// u+2q, u+3q and token tok of the first quad.
+func (j *matmulJob) gemv4At(u, q, tok int, out []float32) {
+	w := j.pw[u*j.gBytes : (u+3*q+1)*j.gBytes]
+	if j.uniform {
+		j.pk.gemv4Q(j.nb, w, q*j.gBytes, j.px4[:j.qBytes], tok, out, q*packRows)
+		return
+	}
+	j.pk.gemv4(j.nb, w, q*j.gBytes, j.px4[4*tok:4*tok+j.qBytes], out, q*packRows)
+}
+
 // quadWhole reports whether a partial quad of n tokens under a uniform
 // order runs through gemmQ, computed whole, rather than token by token:
 // for three tokens (AVX2 Q4_K, 5632x2048 from DRAM on a Zen3: 0.76-0.82x
@@ -564,18 +577,18 @@ func (s *kernelSet) tokenDot(t ggml.Type, tok, ntok int) vecDotFunc {
 // runPacked computes units [lo, hi) of a packed matmul.
 func (j *matmulJob) runPacked(lo, hi int) {
 	if !j.prefill {
-		if g4 := j.gemv4; g4 != nil {
+		if j.pk.gemv4 != nil {
 			// Groups u, u+q, u+2q, u+3q: four streams a quarter of the
 			// range apart.
 			q := (min(hi, j.groups) - lo) / 4
 			for u := lo; u < lo+q; u++ {
-				g4(j.nb, j.pw[u*j.gBytes:(u+3*q+1)*j.gBytes], q*j.gBytes, j.px4[:j.qBytes], j.out[u*packRows:], q*packRows)
+				j.gemv4At(u, q, 0, j.out[u*packRows:])
 			}
 			lo += 4 * q
 		}
 		for u := lo; u < hi; u++ {
 			if u < j.groups {
-				j.gemv(j.nb, j.pw[u*j.gBytes:(u+1)*j.gBytes], j.px4[:j.qBytes], j.out[u*packRows:(u+1)*packRows])
+				j.gemvAt(j.pw[u*j.gBytes:(u+1)*j.gBytes], j.px4[:j.qBytes], 0, j.out[u*packRows:(u+1)*packRows])
 				continue
 			}
 			a := j.a[:j.aRow]
@@ -585,7 +598,7 @@ func (j *matmulJob) runPacked(lo, hi int) {
 		}
 		return
 	}
-	if g4 := j.gemv4; g4 != nil && j.ntok <= j.pk.fewTokens && !j.quadWhole(j.ntok) {
+	if j.pk.gemv4 != nil && j.ntok <= j.pk.fewTokens && !j.quadWhole(j.ntok) {
 		// Few tokens (units are groups): decode's four streams, groups
 		// u, u+q, u+2q, u+3q, for each token in turn (the later ones
 		// find the groups in the caches).
@@ -593,13 +606,13 @@ func (j *matmulJob) runPacked(lo, hi int) {
 		for u := lo; u < lo+q; u++ {
 			w := j.pw[u*j.gBytes : (u+3*q+1)*j.gBytes]
 			t := 0
-			if g4x2 := j.gemv4x2; g4x2 != nil {
+			if g4x2 := j.pk.gemv4x2; g4x2 != nil && !j.uniform {
 				for ; t+2 <= j.ntok; t += 2 {
 					g4x2(j.nb, w, q*j.gBytes, j.px4[4*t:4*t+j.qBytes], j.out[t*j.rows+u*packRows:], q*packRows, j.rows)
 				}
 			}
 			for ; t < j.ntok; t++ {
-				g4(j.nb, w, q*j.gBytes, j.px4[4*t:4*t+j.qBytes], j.out[t*j.rows+u*packRows:], q*packRows)
+				j.gemv4At(u, q, t, j.out[t*j.rows+u*packRows:])
 			}
 		}
 		lo += 4 * q
@@ -635,10 +648,9 @@ func (j *matmulJob) runPacked(lo, hi int) {
 		for q := q0; q < q1; q++ {
 			aq, n := j.px4[q*j.qBytes:], min(4, j.ntok-4*q)
 			if n < 4 && j.uniform && !j.quadWhole(n) {
-				// A partial quad in the quad order: token by token
-				// (token t's fields 4t bytes into the quad's slots).
+				// A partial quad in the quad order: token by token.
 				for t := 0; t < n; t++ {
-					j.gemv(j.nb, wg, aq[4*t:4*t+j.qBytes], j.out[(4*q+t)*j.rows+g*packRows:])
+					j.gemvAt(wg, aq[:j.qBytes], t, j.out[(4*q+t)*j.rows+g*packRows:])
 				}
 				continue
 			}

@@ -81,12 +81,12 @@ type packedKernels struct {
 	// 0.58-0.64 for 5632x2048 on a Zen3); the AVX2 gemm of the other types
 	// prefetches, and their 2-3 tokens ran 1.1-1.5x slower this way.
 	fewTokens int
-	// gemvQ and gemv4Q, if set, are gemv and gemv4 (same reads, token t
-	// at offset 4t) in the order gemm gives the tokens of a whole quad:
-	// what MatMul takes for every token under a uniform order
+	// gemvQ and gemv4Q, if set, are gemv and gemv4 on token tok of the
+	// quad at a, in the order gemm gives the tokens of a whole quad: what
+	// MatMul takes for every token under a uniform order
 	// (Scratch.SetUniformOrder) where that order is not gemv's (Q4_K).
-	gemvQ  func(nb int, w, a []byte, out []float32)
-	gemv4Q func(nb int, w []byte, gstride int, a []byte, out []float32, ostride int)
+	gemvQ  func(nb int, w, a []byte, tok int, out []float32)
+	gemv4Q func(nb int, w []byte, gstride int, a []byte, tok int, out []float32, ostride int)
 	// gemmQ, if set, is gemm in that order for a partial quad too (the
 	// quad computed whole, the first ntok tokens stored).
 	gemmQ func(nb int, w, a []byte, out []float32, ostride, ntok int)

@@ -181,20 +181,22 @@ func q4_Kx8GemvQAVX2(nb int, w, a *byte, out *float32)
 //go:noescape
 func q4_Kx8Gemv4QAVX2(nb int, w *byte, gstride int, a *byte, out *float32, ostride int)
 
-func q4_Kx8GemvQAsm(nb int, w, a []byte, out []float32) {
+// The one-token kernels read token tok of a quad at its fields' offset
+// 4tok, as if it were token 0 (the quad's capacity covers the bytes).
+func q4_Kx8GemvQAsm(nb int, w, a []byte, tok int, out []float32) {
 	if nb == 0 {
 		clear(out[:packRows])
 		return
 	}
-	q4_Kx8GemvQAVX2(packedArgs(nb, q4_KGroupBytes, q8_KQuadBytes, w, a, out, packRows))
+	q4_Kx8GemvQAVX2(packedArgs(nb, q4_KGroupBytes, q8_KQuadBytes, w, a[4*tok:4*tok+nb*q8_KQuadBytes], out, packRows))
 }
 
-func q4_Kx8Gemv4QAsm(nb int, w []byte, gstride int, a []byte, out []float32, ostride int) {
+func q4_Kx8Gemv4QAsm(nb int, w []byte, gstride int, a []byte, tok int, out []float32, ostride int) {
 	if nb == 0 {
 		clearGemv4Out(out, ostride)
 		return
 	}
-	q4_Kx8Gemv4QAVX2(gemv4Args(nb, q4_KGroupBytes, q8_KQuadBytes, w, gstride, a, out, ostride))
+	q4_Kx8Gemv4QAVX2(gemv4Args(nb, q4_KGroupBytes, q8_KQuadBytes, w, gstride, a[4*tok:4*tok+nb*q8_KQuadBytes], out, ostride))
 }
 
 // q4_Kx8GemmQAsm runs the quad through the gemm whatever ntok (a partial

@@ -1,5 +1,6 @@
 //go:build !purego
 
+#include "q4k_amd64.h"
 #include "quad_amd64.h"
 #include "textflag.h"
 
@@ -532,16 +533,7 @@ q4kg4done:
 // takes one step per block column. Token 0 of the quad at DI (the Go
 // wrappers point DI at token t's fields).
 
-// The chunk's float steps (R12 = 16k): its int32 sums in I (clobbered),
-// d_w*d_a in dd, dmin_w*d_a in dm (Y6, Y7 scratch).
-#define Q4K_QSTEP(W, I, dd, dm, acc, accm) \
-	VCVTDQ2PS    I, I              \
-	VFMADD231PS  dd, I, acc        \
-	VPMOVZXBW    96(W)(R12*1), Y6  \
-	VPBROADCASTD 16(DI)(R12*1), Y7 \
-	VPMADDWD     Y7, Y6, Y6        \
-	VCVTDQ2PS    Y6, Y6            \
-	VFMADD231PS  dm, Y6, accm
+// (Q4K_QSTEP, q4k_amd64.h: the float steps of a chunk.)
 
 // func q4_Kx8GemvQAVX2(nb int, w, a *byte, out *float32)
 TEXT ·q4_Kx8GemvQAVX2(SB), NOSPLIT, $0-32

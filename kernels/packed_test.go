@@ -260,7 +260,7 @@ func TestGemv4(t *testing.T) {
 				arow := rowBytes(at, cols)
 				a := make([]byte, 4*arow)
 				s.quantize[at](randFloats(r, 4*cols, 1), a)
-				ax := make([]byte, 3+max(nb, 1)*k.act.blockBytes)[3:]
+				ax := make([]byte, 3+max(nb, 1)*k.act.blockBytes+quadSlack)[3:]
 				k.act.pack(ax, a, arow, 4)
 				ax = ax[:nb*k.act.blockBytes]
 				if k.gemm4 != nil {
@@ -274,7 +274,18 @@ func TestGemv4(t *testing.T) {
 					gemv  func(nb int, w, a []byte, out []float32)
 					gemv4 func(nb int, w []byte, gstride int, a []byte, out []float32, ostride int)
 				}
-				for pi, pr := range []pair{{k.gemv, k.gemv4}, {k.gemvQ, k.gemv4Q}} {
+				pairs := []pair{{k.gemv, k.gemv4}}
+				if k.gemvQ != nil {
+					for tok := 0; tok < 4; tok++ {
+						pairs = append(pairs, pair{
+							func(nb int, w, a []byte, out []float32) { k.gemvQ(nb, w, a, tok, out) },
+							func(nb int, w []byte, gstride int, a []byte, out []float32, ostride int) {
+								k.gemv4Q(nb, w, gstride, a, tok, out, ostride)
+							},
+						})
+					}
+				}
+				for pi, pr := range pairs {
 					for _, ostride := range []int{packRows, packRows + 3} {
 						if pr.gemv4 == nil {
 							break

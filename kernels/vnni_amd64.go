@@ -19,6 +19,10 @@ func fillVNNI(s *kernelSet) {
 	s.packed[ggml.Q4_K] = &packedKernels{
 		groupBlockBytes: q4_KGroupBytes, pack: packQ4_KGroupTok, act: q8_KQuadTok,
 		gemv: q4_Kx8GemvVNNIAsm, gemv4: q4_Kx8Gemv4VNNIAsm, gemm: q4_Kx8GemmVNNIAsm,
+		// AVX2 instructions, not measured on an AVX-512 machine yet: they
+		// replace padding a lone token of a batch-invariant pass to a
+		// quad (the cost of four tokens through the gemm).
+		gemvQ: q4_Kx8TokGemvQAsm, gemv4Q: q4_Kx8TokGemv4QAsm,
 	}
 	s.vecDot8[ggml.Q6_K] = q6_KQ8_Kx8VNNIAsm
 	s.dotF16Rows2 = dotF16Rows2VNNIAsm
