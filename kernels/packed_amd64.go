@@ -188,6 +188,7 @@ func q4_Kx8GemvQAsm(nb int, w, a []byte, tok int, out []float32) {
 		clear(out[:packRows])
 		return
 	}
+	checkTok(tok)
 	q4_Kx8GemvQAVX2(packedArgs(nb, q4_KGroupBytes, q8_KQuadBytes, w, a[4*tok:4*tok+nb*q8_KQuadBytes], out, packRows))
 }
 
@@ -196,6 +197,7 @@ func q4_Kx8Gemv4QAsm(nb int, w []byte, gstride int, a []byte, tok int, out []flo
 		clearGemv4Out(out, ostride)
 		return
 	}
+	checkTok(tok)
 	q4_Kx8Gemv4QAVX2(gemv4Args(nb, q4_KGroupBytes, q8_KQuadBytes, w, gstride, a[4*tok:4*tok+nb*q8_KQuadBytes], out, ostride))
 }
 
