@@ -606,7 +606,11 @@ func (j *matmulJob) runPacked(lo, hi int) {
 		for u := lo; u < lo+q; u++ {
 			w := j.pw[u*j.gBytes : (u+3*q+1)*j.gBytes]
 			t := 0
-			if g4x2 := j.pk.gemv4x2; g4x2 != nil && !j.uniform {
+			if g4x2 := j.pk.gemv4Qx2; g4x2 != nil && j.uniform {
+				for ; t+2 <= j.ntok; t += 2 {
+					g4x2(j.nb, w, q*j.gBytes, j.px4[:j.qBytes], t, j.out[t*j.rows+u*packRows:], q*packRows, j.rows)
+				}
+			} else if g4x2 := j.pk.gemv4x2; g4x2 != nil && !j.uniform {
 				for ; t+2 <= j.ntok; t += 2 {
 					g4x2(j.nb, w, q*j.gBytes, j.px4[4*t:4*t+j.qBytes], j.out[t*j.rows+u*packRows:], q*packRows, j.rows)
 				}

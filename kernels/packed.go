@@ -87,6 +87,9 @@ type packedKernels struct {
 	// (Scratch.SetUniformOrder) where that order is not gemv's (Q4_K).
 	gemvQ  func(nb int, w, a []byte, tok int, out []float32)
 	gemv4Q func(nb int, w []byte, gstride int, a []byte, tok int, out []float32, ostride int)
+	// gemv4Qx2, if set, is gemv4Q on tokens tok and tok+1 at once (same
+	// bits), token tok+k's outputs at out[k*tstride:].
+	gemv4Qx2 func(nb int, w []byte, gstride int, a []byte, tok int, out []float32, ostride, tstride int)
 	// gemmQ, if set, is gemm in that order for a partial quad too (the
 	// quad computed whole, the first ntok tokens stored).
 	gemmQ func(nb int, w, a []byte, out []float32, ostride, ntok int)

@@ -24,7 +24,7 @@ func fillAVX2Packed(s *kernelSet) {
 		groupBlockBytes: q4_KGroupBytes, pack: packQ4_KGroup, act: q8_KQuad,
 		gemv: q4_Kx8GemvAsm, gemv4: q4_Kx8Gemv4Asm, gemm: q4_Kx8GemmAsm,
 		fewTokens: 3,
-		gemvQ:     q4_Kx8GemvQAsm, gemv4Q: q4_Kx8Gemv4QAsm, gemmQ: q4_Kx8GemmQAsm,
+		gemvQ:     q4_Kx8GemvQAsm, gemv4Q: q4_Kx8Gemv4QAsm, gemv4Qx2: q4_Kx8Gemv4Qx2Asm, gemmQ: q4_Kx8GemmQAsm,
 	}
 	s.packed[ggml.Q5_K] = &packedKernels{
 		groupBlockBytes: q5_KGroupBytes, pack: packQ5_KGroup, act: q8_KQuad,
@@ -199,6 +199,23 @@ func q4_Kx8Gemv4QAsm(nb int, w []byte, gstride int, a []byte, tok int, out []flo
 	}
 	checkTok(tok)
 	q4_Kx8Gemv4QAVX2(gemv4Args(nb, q4_KGroupBytes, q8_KQuadBytes, w, gstride, a[4*tok:4*tok+nb*q8_KQuadBytes], out, ostride))
+}
+
+//go:noescape
+func q4_Kx8Gemv4Qx2AVX2(nb int, w *byte, gstride int, a *byte, out *float32, ostride, tstride int)
+
+func q4_Kx8Gemv4Qx2Asm(nb int, w []byte, gstride int, a []byte, tok int, out []float32, ostride, tstride int) {
+	if tok < 0 || tok > 2 || tstride < 3*ostride+packRows {
+		panic("kernels: two-token gemv of a bad token or overlapping outputs")
+	}
+	_ = out[tstride+3*ostride+packRows-1]
+	if nb == 0 {
+		clearGemv4Out(out, ostride)
+		clearGemv4Out(out[tstride:], ostride)
+		return
+	}
+	nb, pw, gs, pa, po, os := gemv4Args(nb, q4_KGroupBytes, q8_KQuadBytes, w, gstride, a[4*tok:4*tok+nb*q8_KQuadBytes], out, ostride)
+	q4_Kx8Gemv4Qx2AVX2(nb, pw, gs, pa, po, os, tstride)
 }
 
 // q4_Kx8GemmQAsm runs the quad through the gemm whatever ntok (a partial

@@ -673,6 +673,172 @@ q4kq4done:
 	VZEROUPPER
 	RET
 
+// Two tokens at once in the four-token order on four groups (the
+// few-token path's pairs under a uniform order): each piece's nibbles
+// unpacked once for the token at DI and the next (4 bytes on in every
+// slot), int16 sums Y0 and Y1, the chunk sums of group g and token t in
+// Y(7+2g+t); in the frame per group g and token t (slot 2g+t) acc and
+// accm at 64 slot, d_w*d_a and dmin_w*d_a 512 bytes further.
+
+#define Q4K_PIECE2(W, wo, ao) \
+	VMOVDQU      wo(W)(R11*1), Y4     \
+	VPSRLW       $4, Y4, Y5           \
+	VPAND        Y15, Y4, Y4          \
+	VPAND        Y15, Y5, Y5          \
+	VPBROADCASTD ao(DI)(R11*1), Y2    \
+	VPMADDUBSW   Y2, Y4, Y2           \
+	VPADDW       Y2, Y0, Y0           \
+	VPBROADCASTD ao+16(DI)(R11*1), Y3 \
+	VPMADDUBSW   Y3, Y5, Y3           \
+	VPADDW       Y3, Y0, Y0           \
+	VPBROADCASTD ao+4(DI)(R11*1), Y2  \
+	VPMADDUBSW   Y2, Y4, Y2           \
+	VPADDW       Y2, Y1, Y1           \
+	VPBROADCASTD ao+20(DI)(R11*1), Y3 \
+	VPMADDUBSW   Y3, Y5, Y3           \
+	VPADDW       Y3, Y1, Y1
+
+// Half h of chunk k (R11 = 256k, R12 = 16k) of the group at W for both
+// tokens into their int32 sums s0 and s1 (Y0-Y6 scratch).
+#define Q4K_HALF2(W, h, s0, s1) \
+	VPXOR     Y0, Y0, Y0                         \
+	VPXOR     Y1, Y1, Y1                         \
+	Q4K_PIECE2(W, 160+128*h, 80+128*h)           \
+	Q4K_PIECE2(W, 160+128*h+32, 80+128*h+32)     \
+	Q4K_PIECE2(W, 160+128*h+64, 80+128*h+64)     \
+	Q4K_PIECE2(W, 160+128*h+96, 80+128*h+96)     \
+	VPMOVZXBW 32(W)(R12*1), Y6                   \
+	VPMADDWD  Y6, Y0, Y0                         \
+	VPADDD    Y0, s0, s0                         \
+	VPMADDWD  Y6, Y1, Y1                         \
+	VPADDD    Y1, s1, s1
+
+// The chunk's float steps of token t (0, 1) for the group at W, chunk sums
+// I, frame slot at off (Y0-Y3 scratch).
+#define Q4K_QSTEP2(W, t, I, off) \
+	VMOVUPS      off(SP), Y0                  \
+	VMOVUPS      off+32(SP), Y1               \
+	VCVTDQ2PS    I, I                         \
+	VFMADD231PS  off+512(SP), I, Y0           \
+	VPMOVZXBW    96(W)(R12*1), Y2             \
+	VPBROADCASTD 16+4*t(DI)(R12*1), Y3        \
+	VPMADDWD     Y3, Y2, Y2                   \
+	VCVTDQ2PS    Y2, Y2                       \
+	VFMADD231PS  off+544(SP), Y2, Y1          \
+	VMOVUPS      Y0, off(SP)                  \
+	VMOVUPS      Y1, off+32(SP)
+
+// d_w*d_a_t and dmin_w*d_a_t of the group at W for both tokens (d_a_0 in
+// Y0, d_a_1 in Y1) into the frame slots at off and off+64 (Y2, Y3
+// scratch).
+#define Q4K_DDM2(W, off) \
+	VCVTPH2PS (W), Y2            \
+	VMULPS    Y0, Y2, Y3         \
+	VMOVUPS   Y3, off+512(SP)    \
+	VMULPS    Y1, Y2, Y3         \
+	VMOVUPS   Y3, off+576(SP)    \
+	VCVTPH2PS 16(W), Y2          \
+	VMULPS    Y0, Y2, Y3         \
+	VMOVUPS   Y3, off+544(SP)    \
+	VMULPS    Y1, Y2, Y3         \
+	VMOVUPS   Y3, off+608(SP)
+
+// Group g's two outputs: token t's acc - accm at out + t*tstride (BX bytes).
+#define Q4K_OUT2(off) \
+	VMOVUPS off(SP), Y0        \
+	VSUBPS  off+32(SP), Y0, Y0 \
+	VMOVUPS Y0, (DX)           \
+	VMOVUPS off+64(SP), Y0     \
+	VSUBPS  off+96(SP), Y0, Y0 \
+	VMOVUPS Y0, (DX)(BX*1)
+
+// func q4_Kx8Gemv4Qx2AVX2(nb int, w *byte, gstride int, a *byte, out *float32, ostride, tstride int)
+// Not NOSPLIT: the frame is larger than a nosplit function may take.
+TEXT ·q4_Kx8Gemv4Qx2AVX2(SB), 0, $1024-56
+	MOVQ nb+0(FP), CX
+	MOVQ w+8(FP), SI
+	MOVQ gstride+16(FP), BX
+	MOVQ a+24(FP), DI
+	LEAQ (SI)(BX*1), R8
+	LEAQ (R8)(BX*1), R9
+	LEAQ (R9)(BX*1), R10
+	MOVL         $0x0F0F0F0F, AX
+	VMOVD        AX, X15
+	VPBROADCASTD X15, Y15
+	VXORPS  Y0, Y0, Y0
+	XORQ    AX, AX
+
+q4kq2zero:
+	VMOVUPS Y0, (SP)(AX*1)
+	ADDQ    $32, AX
+	CMPQ    AX, $512
+	JLT     q4kq2zero
+	TESTQ   CX, CX
+	JZ      q4kq2done
+
+q4kq2col:
+	VBROADCASTSS (DI), Y0
+	VBROADCASTSS 4(DI), Y1
+	Q4K_DDM2(SI, 0)
+	Q4K_DDM2(R8, 128)
+	Q4K_DDM2(R9, 256)
+	Q4K_DDM2(R10, 384)
+	XORQ R11, R11
+	XORQ R12, R12
+
+q4kq2chunk:
+	VPXOR Y7, Y7, Y7
+	VPXOR Y8, Y8, Y8
+	VPXOR Y9, Y9, Y9
+	VPXOR Y10, Y10, Y10
+	VPXOR Y11, Y11, Y11
+	VPXOR Y12, Y12, Y12
+	VPXOR Y13, Y13, Y13
+	VPXOR Y14, Y14, Y14
+	Q4K_HALF2(SI, 0, Y7, Y8)
+	Q4K_HALF2(R8, 0, Y9, Y10)
+	Q4K_HALF2(R9, 0, Y11, Y12)
+	Q4K_HALF2(R10, 0, Y13, Y14)
+	Q4K_HALF2(SI, 1, Y7, Y8)
+	Q4K_HALF2(R8, 1, Y9, Y10)
+	Q4K_HALF2(R9, 1, Y11, Y12)
+	Q4K_HALF2(R10, 1, Y13, Y14)
+	Q4K_QSTEP2(SI, 0, Y7, 0)
+	Q4K_QSTEP2(SI, 1, Y8, 64)
+	Q4K_QSTEP2(R8, 0, Y9, 128)
+	Q4K_QSTEP2(R8, 1, Y10, 192)
+	Q4K_QSTEP2(R9, 0, Y11, 256)
+	Q4K_QSTEP2(R9, 1, Y12, 320)
+	Q4K_QSTEP2(R10, 0, Y13, 384)
+	Q4K_QSTEP2(R10, 1, Y14, 448)
+	ADDQ $256, R11
+	ADDQ $16, R12
+	CMPQ R12, $64
+	JLT  q4kq2chunk
+	ADDQ $1184, SI
+	ADDQ $1184, R8
+	ADDQ $1184, R9
+	ADDQ $1184, R10
+	ADDQ $Q8K_QUAD_MAIN, DI
+	DECQ CX
+	JNZ  q4kq2col
+
+q4kq2done:
+	MOVQ out+32(FP), DX
+	MOVQ ostride+40(FP), CX
+	SHLQ $2, CX
+	MOVQ tstride+48(FP), BX
+	SHLQ $2, BX
+	Q4K_OUT2(0)
+	ADDQ CX, DX
+	Q4K_OUT2(128)
+	ADDQ CX, DX
+	Q4K_OUT2(256)
+	ADDQ CX, DX
+	Q4K_OUT2(384)
+	VZEROUPPER
+	RET
+
 // The four-token version (gemm order, a whole quad): int16 sums Y0-Y3,
 // int32 chunk sums Y4-Y7, float accumulators Y8, Y10, Y11, Y13; the
 // nibbles of each piece are unpacked once (Y12 low, Y14 high). The min

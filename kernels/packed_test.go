@@ -269,6 +269,9 @@ func TestGemv4(t *testing.T) {
 				if k.gemv4x2 != nil {
 					checkGemv4x2(t, s.name, wt, k, nb, w[:3*gstride+gb], gstride, gb, ax)
 				}
+				if k.gemv4Qx2 != nil {
+					checkGemv4Qx2(t, s.name, wt, k, nb, w[:3*gstride+gb], gstride, ax)
+				}
 				// The one-token order's pair, then the four-token order's.
 				type pair struct {
 					gemv  func(nb int, w, a []byte, out []float32)
@@ -314,6 +317,36 @@ func TestGemv4(t *testing.T) {
 						}
 					}
 				}
+			}
+		}
+	}
+}
+
+// checkGemv4Qx2 compares the two-token four-group gemv in the four-token
+// order with gemv4Q on each of its tokens, bit for bit, and checks that it
+// writes nothing else.
+func checkGemv4Qx2(t *testing.T, impl string, wt ggml.Type, k *packedKernels, nb int, w []byte, gstride int, ax []byte) {
+	t.Helper()
+	const ostride, tstride = packRows + 3, 4*(packRows+3) + 5
+	n := tstride + 3*ostride + packRows
+	for tok := 0; tok <= 2; tok++ {
+		want := make([]float32, n)
+		got := make([]float32, n+2)
+		for i := range want {
+			want[i] = -1
+		}
+		for i := range got {
+			got[i] = -1
+		}
+		k.gemv4Q(nb, w, gstride, ax, tok, want, ostride)
+		k.gemv4Q(nb, w, gstride, ax, tok+1, want[tstride:], ostride)
+		k.gemv4Qx2(nb, w, gstride, ax, tok, got[1:1+n], ostride, tstride)
+		if got[0] != -1 || got[n+1] != -1 {
+			t.Fatalf("%s %v nb=%d tok %d: gemv4Qx2 wrote outside its outputs", impl, wt, nb, tok)
+		}
+		for i, v := range want {
+			if math.Float32bits(got[1+i]) != math.Float32bits(v) {
+				t.Fatalf("%s %v nb=%d tok %d: gemv4Qx2 out[%d] = %v, gemv4Q %v", impl, wt, nb, tok, i, got[1+i], v)
 			}
 		}
 	}
