@@ -108,16 +108,6 @@ tqgvdone:
 	VZEROUPPER
 	RET
 
-// d_w*d_a and dmin_w*d_a of the group at W (d_a in Y7) into the frame at
-// off and off+32 (Y12 scratch).
-#define TQ_DDM(W, off) \
-	VCVTPH2PS (W), Y12        \
-	VMULPS    Y7, Y12, Y12    \
-	VMOVUPS   Y12, off(SP)    \
-	VCVTPH2PS 16(W), Y12      \
-	VMULPS    Y7, Y12, Y12    \
-	VMOVUPS   Y12, off+32(SP)
-
 // Chunk k of the group at W, its acc and accm at off and off+32 in the
 // frame, its scales 256 bytes further (Y9, Y12 scratch).
 #define TQ_GROUP4(W, off) \
@@ -145,24 +135,16 @@ TEXT ·q4_Kx8TokGemv4QAVX2(SB), NOSPLIT, $512-56
 	LEAQ  (R8)(AX*1), R9
 	LEAQ  (R9)(AX*1), R10
 	TQ_CONSTS
-	VXORPS  Y9, Y9, Y9
-	VMOVUPS Y9, 0(SP)
-	VMOVUPS Y9, 32(SP)
-	VMOVUPS Y9, 64(SP)
-	VMOVUPS Y9, 96(SP)
-	VMOVUPS Y9, 128(SP)
-	VMOVUPS Y9, 160(SP)
-	VMOVUPS Y9, 192(SP)
-	VMOVUPS Y9, 224(SP)
+	Q4K_ZERO4(Y9)
 	TESTQ   CX, CX
 	JZ      tqg4done
 
 tqg4col:
 	VBROADCASTSS (DI), Y7
-	TQ_DDM(SI, 256)
-	TQ_DDM(R8, 320)
-	TQ_DDM(R9, 384)
-	TQ_DDM(R10, 448)
+	Q4K_DDM(SI, 256)
+	Q4K_DDM(R8, 320)
+	Q4K_DDM(R9, 384)
+	Q4K_DDM(R10, 448)
 	XORQ R11, R11
 	XORQ R12, R12
 	LEAQ (DI)(BX*1), R13
@@ -177,11 +159,7 @@ tqg4chunk:
 	ADDQ $64, R13
 	CMPQ R12, $64
 	JLT  tqg4chunk
-	ADDQ $1184, SI
-	ADDQ $1184, R8
-	ADDQ $1184, R9
-	ADDQ $1184, R10
-	ADDQ $Q8K_QUADTOK_BYTES, DI
+	Q4K_NEXT4(Q8K_QUADTOK_BYTES)
 	DECQ CX
 	JNZ  tqg4col
 
@@ -189,20 +167,6 @@ tqg4done:
 	MOVQ    out+40(FP), DX
 	MOVQ    ostride+48(FP), AX
 	SHLQ    $2, AX
-	VMOVUPS 0(SP), Y10
-	VSUBPS  32(SP), Y10, Y10
-	VMOVUPS Y10, (DX)
-	ADDQ    AX, DX
-	VMOVUPS 64(SP), Y10
-	VSUBPS  96(SP), Y10, Y10
-	VMOVUPS Y10, (DX)
-	ADDQ    AX, DX
-	VMOVUPS 128(SP), Y10
-	VSUBPS  160(SP), Y10, Y10
-	VMOVUPS Y10, (DX)
-	ADDQ    AX, DX
-	VMOVUPS 192(SP), Y10
-	VSUBPS  224(SP), Y10, Y10
-	VMOVUPS Y10, (DX)
+	Q4K_STORE4(AX)
 	VZEROUPPER
 	RET
