@@ -3,9 +3,9 @@
 package kernels
 
 // The AVX2 packed Q5_K kernels (packed_q5_k_amd64.s, layout
-// packQ5_KGroup): llama.cpp's row-by-row float order, with the nibbles and
-// high bits of eight rows unpacked together and no per-row shuffles of the
-// scales, about half the vector work of the row kernels per block.
+// packQ5_KGroup): llama.cpp's row-by-row float order, with the 5-bit quants
+// of eight rows unpacked together and no per-row shuffles of the scales,
+// about half the vector work of the row kernels per block.
 
 //go:noescape
 func q5_Kx8GemvAVX2(nb int, w, a *byte, out *float32)

@@ -13,12 +13,14 @@
 //
 // A packed half-piece holds lane g of sub-blocks 2k and 2k+1 of all eight
 // rows, so lane g of a row is one int32 lane of a vector summed over the
-// four chunks: per piece one load, the nibbles and high bits unpacked for
-// eight rows (the high bits from their bit planes with one shift and one
-// mask), two byte products against the activation slots, one int16 add
-// and one multiply-add by the scale pairs. Per row and block that is
-// about half the vector work of the row-major kernel, which is what bound
-// Q5_K decode on a Zen3.
+// four chunks: per piece one load, its two halves' 5-bit quants unpacked
+// for eight rows in six operations (Q5K_UNPACK), two byte products against
+// the activation slots, one int16 add and one multiply-add by the scale
+// pairs. Per row and block that is about half the vector work of the
+// row-major kernel, which is what bound Q5_K decode on a Zen3. (With the
+// nibbles and one bit plane of q4_KGroupBytes's layout the unpacking took
+// nine operations a piece: the gemv ran 0.88x the time in L2, 0.95-0.98x
+// from DRAM, on a Zen3 at about two vector operations a cycle.)
 //
 // The kernels loop over the eight lanes (R11 = 160g into the group's
 // column, R12 = 32g into the quad's slots and the frame's lanes) rather
@@ -31,14 +33,33 @@
 // d_w*d_a (128), the min sums (160), the eight lanes (192+32g); the gemm
 // has one group and per token t its d_w*d_a, min sums and lanes after.
 
-// Y15 = 0x0F bytes, Y14 = 0x10 bytes.
+// Y15 = 0x1F bytes, Y14 = 0x07 bytes, Y7 = 0x18 bytes (Q5K_C18).
 #define Q5K_CONSTS \
-	MOVL         $0x0F0F0F0F, AX \
+	MOVL         $0x1F1F1F1F, AX \
 	VMOVD        AX, X15         \
 	VPBROADCASTD X15, Y15        \
-	MOVL         $0x10101010, AX \
+	MOVL         $0x07070707, AX \
 	VMOVD        AX, X14         \
-	VPBROADCASTD X14, Y14
+	VPBROADCASTD X14, Y14        \
+	Q5K_C18
+
+#define Q5K_C18 \
+	MOVL         $0x18181818, AX \
+	VMOVD        AX, X7          \
+	VPBROADCASTD X7, Y7
+
+// Q5K_UNPACK unpacks piece k at P (q5_KGroupBytes), its planes in Y9: v_A
+// into Y11 (the 5-bit byte's low bits), v_B into Y10 (its top three bits,
+// then bits 2k and 2k+1 of the planes moved to bits 3 and 4 by SHIFT n: a
+// word shift by at most 3 keeps them in their own byte). Y12 scratch.
+#define Q5K_UNPACK(P, SHIFT, n) \
+	VMOVDQU P, Y10        \
+	VPAND   Y15, Y10, Y11 \
+	VPSRLW  $5, Y10, Y10  \
+	VPAND   Y14, Y10, Y10 \
+	SHIFT   $n, Y9, Y12   \
+	VPAND   Y7, Y12, Y12  \
+	VPOR    Y12, Y10, Y10
 
 // Q5K_HEAD stores the scale pairs and d_w*d_a of the block column of the
 // group at W for token 0 of the quad block at DI, and adds its min terms
@@ -84,32 +105,14 @@
 // Y0, Y8-Y13 scratch.
 #define Q5K_LANE(W, goff) \
 	VMOVDQU 160(W)(R11*1), Y9 \
-	VMOVDQU 192(W)(R11*1), Y10 \
-	VPAND  Y15, Y10, Y11 \
-	VPSLLW $4, Y9, Y12 \
-	VPAND  Y14, Y12, Y12 \
-	VPOR   Y12, Y11, Y11 \
-	VPSRLW $4, Y10, Y10 \
-	VPAND  Y15, Y10, Y10 \
-	VPSLLW $3, Y9, Y12 \
-	VPAND  Y14, Y12, Y12 \
-	VPOR   Y12, Y10, Y10 \
+	Q5K_UNPACK(192(W)(R11*1), VPSLLW, 3) \
 	VPBROADCASTD 80(DI)(R12*1), Y13 \
 	VPMADDUBSW   Y13, Y11, Y11 \
 	VPBROADCASTD 96(DI)(R12*1), Y13 \
 	VPMADDUBSW   Y13, Y10, Y10 \
 	VPADDW       Y10, Y11, Y11 \
 	VPMADDWD     goff+0(SP), Y11, Y8 \
-	VMOVDQU 224(W)(R11*1), Y10 \
-	VPAND  Y15, Y10, Y11 \
-	VPSLLW $2, Y9, Y12 \
-	VPAND  Y14, Y12, Y12 \
-	VPOR   Y12, Y11, Y11 \
-	VPSRLW $4, Y10, Y10 \
-	VPAND  Y15, Y10, Y10 \
-	VPSLLW $1, Y9, Y12 \
-	VPAND  Y14, Y12, Y12 \
-	VPOR   Y12, Y10, Y10 \
+	Q5K_UNPACK(224(W)(R11*1), VPSLLW, 1) \
 	VPBROADCASTD 336(DI)(R12*1), Y13 \
 	VPMADDUBSW   Y13, Y11, Y11 \
 	VPBROADCASTD 352(DI)(R12*1), Y13 \
@@ -117,15 +120,7 @@
 	VPADDW       Y10, Y11, Y11 \
 	VPMADDWD     goff+32(SP), Y11, Y11 \
 	VPADDD       Y11, Y8, Y8 \
-	VMOVDQU 256(W)(R11*1), Y10 \
-	VPAND  Y15, Y10, Y11 \
-	VPAND  Y14, Y9, Y12 \
-	VPOR   Y12, Y11, Y11 \
-	VPSRLW $4, Y10, Y10 \
-	VPAND  Y15, Y10, Y10 \
-	VPSRLW $1, Y9, Y12 \
-	VPAND  Y14, Y12, Y12 \
-	VPOR   Y12, Y10, Y10 \
+	Q5K_UNPACK(256(W)(R11*1), VPSRLW, 1) \
 	VPBROADCASTD 592(DI)(R12*1), Y13 \
 	VPMADDUBSW   Y13, Y11, Y11 \
 	VPBROADCASTD 608(DI)(R12*1), Y13 \
@@ -133,16 +128,7 @@
 	VPADDW       Y10, Y11, Y11 \
 	VPMADDWD     goff+64(SP), Y11, Y11 \
 	VPADDD       Y11, Y8, Y8 \
-	VMOVDQU 288(W)(R11*1), Y10 \
-	VPAND  Y15, Y10, Y11 \
-	VPSRLW $2, Y9, Y12 \
-	VPAND  Y14, Y12, Y12 \
-	VPOR   Y12, Y11, Y11 \
-	VPSRLW $4, Y10, Y10 \
-	VPAND  Y15, Y10, Y10 \
-	VPSRLW $3, Y9, Y12 \
-	VPAND  Y14, Y12, Y12 \
-	VPOR   Y12, Y10, Y10 \
+	Q5K_UNPACK(288(W)(R11*1), VPSRLW, 3) \
 	VPBROADCASTD 848(DI)(R12*1), Y13 \
 	VPMADDUBSW   Y13, Y11, Y11 \
 	VPBROADCASTD 864(DI)(R12*1), Y13 \
@@ -243,7 +229,8 @@
 	Q5K_HEADN_A \
 	EACH(Q5K_D, 0, 0) \
 	Q5K_HEADN_B \
-	EACH(Q5K_MINS4, 0, 0)
+	EACH(Q5K_MINS4, 0, 0) \
+	Q5K_C18
 
 // The gemm's lanes (Q5K_LANEN): lane g (R11 = 160g, R12 = 32g) of the
 // block column of the group at SI for the tokens of EACH (the first two,
@@ -254,51 +241,16 @@
 // scratch.
 #define Q5K_PIECE0 \
 	VMOVDQU 160(SI)(R11*1), Y9 \
-	VMOVDQU 192(SI)(R11*1), Y10 \
-	VPAND  Y15, Y10, Y11 \
-	VPSLLW $4, Y9, Y12 \
-	VPAND  Y14, Y12, Y12 \
-	VPOR   Y12, Y11, Y11 \
-	VPSRLW $4, Y10, Y10 \
-	VPAND  Y15, Y10, Y10 \
-	VPSLLW $3, Y9, Y12 \
-	VPAND  Y14, Y12, Y12 \
-	VPOR   Y12, Y10, Y10
+	Q5K_UNPACK(192(SI)(R11*1), VPSLLW, 3)
 
 #define Q5K_PIECE1 \
-	VMOVDQU 224(SI)(R11*1), Y10 \
-	VPAND  Y15, Y10, Y11 \
-	VPSLLW $2, Y9, Y12 \
-	VPAND  Y14, Y12, Y12 \
-	VPOR   Y12, Y11, Y11 \
-	VPSRLW $4, Y10, Y10 \
-	VPAND  Y15, Y10, Y10 \
-	VPSLLW $1, Y9, Y12 \
-	VPAND  Y14, Y12, Y12 \
-	VPOR   Y12, Y10, Y10
+	Q5K_UNPACK(224(SI)(R11*1), VPSLLW, 1)
 
 #define Q5K_PIECE2 \
-	VMOVDQU 256(SI)(R11*1), Y10 \
-	VPAND  Y15, Y10, Y11 \
-	VPAND  Y14, Y9, Y12 \
-	VPOR   Y12, Y11, Y11 \
-	VPSRLW $4, Y10, Y10 \
-	VPAND  Y15, Y10, Y10 \
-	VPSRLW $1, Y9, Y12 \
-	VPAND  Y14, Y12, Y12 \
-	VPOR   Y12, Y10, Y10
+	Q5K_UNPACK(256(SI)(R11*1), VPSRLW, 1)
 
 #define Q5K_PIECE3 \
-	VMOVDQU 288(SI)(R11*1), Y10 \
-	VPAND  Y15, Y10, Y11 \
-	VPSRLW $2, Y9, Y12 \
-	VPAND  Y14, Y12, Y12 \
-	VPOR   Y12, Y11, Y11 \
-	VPSRLW $4, Y10, Y10 \
-	VPAND  Y15, Y10, Y10 \
-	VPSRLW $3, Y9, Y12 \
-	VPAND  Y14, Y12, Y12 \
-	VPOR   Y12, Y10, Y10
+	Q5K_UNPACK(288(SI)(R11*1), VPSRLW, 3)
 
 // Token t's products with piece 0 (its activation slots at ao), its lanes
 // started in Yt.

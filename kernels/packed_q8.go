@@ -213,20 +213,24 @@ func packK4Row(o []byte, r int, x, qs []byte) {
 
 // q5_KGroupBytes is one block column of a packed Q5_K group (1440 bytes):
 //   - Q4_K's first 160 bytes (q4_KGroupBytes: d, dmin, scales, mins);
-//   - for each piece index g = 0..7, 160 bytes: the high bits of the four
-//     pieces (k, g) as bit planes (32 bytes: bit 2k+h of byte 4r+i is the
-//     high bit of byte i of row r's piece (k, g), of its low nibble for h
-//     = 0, its high nibble for h = 1), then the pieces (k, g), k = 0..3,
-//     in Q4_K's nibble layout (32 bytes each, matching q8_KQuad).
+//   - for each piece index g = 0..7, 160 bytes: the top two bits of the
+//     high halves of the four pieces (k, g) (32 bytes: bits 2k and 2k+1
+//     of byte 4r+i are bits 3 and 4 of quant v_B below), then the pieces
+//     (k, g), k = 0..3, 32 bytes each, byte 4r+i = v_A | (v_B&7)<<5, where
+//     v_A and v_B are the 5-bit quants of byte i of row r's piece (k, g) in
+//     Q4_K's nibble layout (q8_KQuad's order): its low nibble with its high
+//     bit, and its high nibble with its high bit.
 //
-// A half-piece (the low or high nibbles of piece (k, g)) holds elements of
-// lane g (elements 4g..4g+3 of every 32) of sub-blocks 2k and 2k+1, so
+// A half-piece (v_A or v_B of piece (k, g)) holds elements of lane g
+// (elements 4g..4g+3 of every 32) of sub-blocks 2k and 2k+1, so
 // llama.cpp's lane g of a row, summed over the block (vecdot_lanes.go),
 // is one int32 lane of a vector summed over k: one accumulator per lane,
 // the bytes of a lane one after another (a kernel reads the column in
 // order; reading Q4_K's piece order, chunk-major, ran decode from DRAM
-// 1.45x slower on a Zen3). One shift and one mask give the high bits of a
-// half-piece of all eight rows.
+// 1.45x slower on a Zen3). v_A of all eight rows is one mask, v_B a shift
+// and mask of the piece or'ed with a shift and mask of the planes: six
+// vector operations per piece where four nibbles and a bit plane each took
+// nine (the decode kernels are bound by their vector operations on a Zen3).
 const q5_KGroupBytes = 160 + 8*(32+4*32)
 
 func packQ5_KGroup(dst, src []byte, rowBytes int) {
@@ -260,6 +264,29 @@ func packQ5_KGroup(dst, src []byte, rowBytes int) {
 				copy(o[160+160*g+32+32*k:160+160*g+64+32*k], k4[160+32*(8*k+g):160+32*(8*k+g)+32])
 			}
 		}
+		for g := 0; g < 8; g++ {
+			q5KFiveBits(o[160+160*g : 320+160*g])
+		}
+	}
+}
+
+// q5KFiveBits turns a lane of a packed Q5_K column from nibbles and bit
+// planes (bit 2k of plane byte j the high bit of the low nibble of byte j
+// of piece k, bit 2k+1 that of its high nibble) into q5_KGroupBytes's
+// 5-bit bytes and two-bit planes.
+func q5KFiveBits(lane []byte) {
+	planes := lane[:32]
+	for j := range planes {
+		h := planes[j]
+		var e byte
+		for k := 0; k < 4; k++ {
+			q := lane[32+32*k+j]
+			va := q&0x0F | (h>>(2*k)&1)<<4
+			vb := q>>4 | (h>>(2*k+1)&1)<<4
+			lane[32+32*k+j] = va | (vb&7)<<5
+			e |= (vb >> 3) << (2 * k)
+		}
+		planes[j] = e
 	}
 }
 
