@@ -14,17 +14,30 @@
 // row r is madd(maddubs(u, a)) - 16*(the token's four activations of piece
 // l), the integer ggml's sign trick gives. Per block column the row-major
 // kernel spends about 20 vector operations per row (bytes_from_bits, sign,
-// abs ...); this one about 11.
+// abs ...); this one about 10 (the 5-bit layout of q5_0GroupBytes unpacks
+// two pieces in six where nibbles and a bit plane took nine: in L2 0.95x
+// the time on a Zen3, from DRAM the same).
 
 // Q50PF is how far ahead the one-stream kernels prefetch (as PKPF).
 #define Q50PF 2304
 
-// Y15 = 0x0F bytes, Y14 = 0x10 bytes, Y13 = int16 ones.
+// 0x18 bytes (+0) and 0x10 bytes (+32).
+DATA q50k<>+0(SB)/8, $0x1818181818181818
+DATA q50k<>+8(SB)/8, $0x1818181818181818
+DATA q50k<>+16(SB)/8, $0x1818181818181818
+DATA q50k<>+24(SB)/8, $0x1818181818181818
+DATA q50k<>+32(SB)/8, $0x1010101010101010
+DATA q50k<>+40(SB)/8, $0x1010101010101010
+DATA q50k<>+48(SB)/8, $0x1010101010101010
+DATA q50k<>+56(SB)/8, $0x1010101010101010
+GLOBL q50k<>(SB), RODATA|NOPTR, $64
+
+// Y15 = 0x1F bytes, Y14 = 0x07 bytes, Y13 = int16 ones.
 #define Q50_CONSTS \
-	MOVL         $0x0F0F0F0F, AX \
+	MOVL         $0x1F1F1F1F, AX \
 	VMOVD        AX, X15         \
 	VPBROADCASTD X15, Y15        \
-	MOVL         $0x10101010, AX \
+	MOVL         $0x07070707, AX \
 	VMOVD        AX, X14         \
 	VPBROADCASTD X14, Y14        \
 	VPCMPEQW     Y13, Y13, Y13   \
@@ -32,45 +45,35 @@
 
 // Q50_YSUMS stores at 0(SP) 16 times the sum of each four-activation piece
 // of the quad block column at DI: int32 at 16l+4t for piece l of token t,
-// the quants' own layout. Y8 scratch.
+// the quants' own layout. Y8, Y9 scratch.
 #define Q50_YSUMS \
-	VPMADDUBSW 32(DI), Y14, Y8  \
+	VMOVDQU    q50k<>+32(SB), Y9 \
+	VPMADDUBSW 32(DI), Y9, Y8  \
 	VPMADDWD   Y13, Y8, Y8      \
 	VMOVDQU    Y8, 0(SP)        \
-	VPMADDUBSW 64(DI), Y14, Y8  \
+	VPMADDUBSW 64(DI), Y9, Y8  \
 	VPMADDWD   Y13, Y8, Y8      \
 	VMOVDQU    Y8, 32(SP)       \
-	VPMADDUBSW 96(DI), Y14, Y8  \
+	VPMADDUBSW 96(DI), Y9, Y8  \
 	VPMADDWD   Y13, Y8, Y8      \
 	VMOVDQU    Y8, 64(SP)       \
-	VPMADDUBSW 128(DI), Y14, Y8 \
+	VPMADDUBSW 128(DI), Y9, Y8 \
 	VPMADDWD   Y13, Y8, Y8      \
 	VMOVDQU    Y8, 96(SP)
 
-// Q50_ULO sets Y9 to the unsigned quants of low piece c of the chunk bytes
-// in Y8: the low nibbles | (H << (4-c)) & 0x10, H (the high-bit planes) in
-// Y10. A word shift by at most 4 moves bit c of a byte to bit 4 of the same
-// byte, so the mask keeps only the byte's own bit. Y11 scratch.
-#define Q50_ULO(shl) \
-	VPAND  Y15, Y8, Y9    \
-	VPSLLW $shl, Y10, Y11 \
-	VPAND  Y14, Y11, Y11  \
-	VPOR   Y11, Y9, Y9
-
-// Q50_UHI sets Y8 to the unsigned quants of high piece 4+c: the high
-// nibbles | (H >> c) & 0x10 (Q50_UHI0 for c = 0). Y11 scratch.
-#define Q50_UHI(shr) \
-	VPSRLW $4, Y8, Y8     \
-	VPAND  Y15, Y8, Y8    \
-	VPSRLW $shr, Y10, Y11 \
-	VPAND  Y14, Y11, Y11  \
-	VPOR   Y11, Y8, Y8
-
-#define Q50_UHI0 \
-	VPSRLW $4, Y8, Y8     \
-	VPAND  Y15, Y8, Y8    \
-	VPAND  Y14, Y10, Y11  \
-	VPOR   Y11, Y8, Y8
+// Q50_UNPACK sets Y9 to v_A and Y8 to v_B of piece c at off(W)
+// (q5_0GroupBytes), the planes in Y10: v_A is the byte's low five bits,
+// v_B its top three bits and bits 2c, 2c+1 of the planes moved to bits 3
+// and 4 by SHIFT n (a word shift by at most 3 keeps them in their own
+// byte). Y11 scratch.
+#define Q50_UNPACK(off, W, SHIFT, n) \
+	VMOVDQU off(W), Y8           \
+	VPAND   Y15, Y8, Y9          \
+	VPSRLW  $5, Y8, Y8           \
+	VPAND   Y14, Y8, Y8          \
+	SHIFT   $n, Y10, Y11         \
+	VPAND   q50k<>+0(SB), Y11, Y11 \
+	VPOR    Y11, Y8, Y8
 
 // Q50_LANE1 adds one lane of token 0 to acc: the quants in Yu (destroyed),
 // the activation piece at ao(DI), its sum at so(SP), d_w*d_a in Y12; Y11
@@ -92,25 +95,17 @@
 	VCVTPH2PS    (W), Y12   \
 	VBROADCASTSS (DI), Y11  \
 	VMULPS       Y11, Y12, Y12 \
-	VMOVDQU 48(W), Y8 \
-	Q50_ULO(4) \
+	Q50_UNPACK(48, W, VPSLLW, 3) \
 	Q50_LANE1(Y9, 32, 0, Y0) \
-	Q50_UHI0 \
 	Q50_LANE1(Y8, 96, 64, Y4) \
-	VMOVDQU 80(W), Y8 \
-	Q50_ULO(3) \
+	Q50_UNPACK(80, W, VPSLLW, 1) \
 	Q50_LANE1(Y9, 48, 16, Y1) \
-	Q50_UHI(1) \
 	Q50_LANE1(Y8, 112, 80, Y5) \
-	VMOVDQU 112(W), Y8 \
-	Q50_ULO(2) \
+	Q50_UNPACK(112, W, VPSRLW, 1) \
 	Q50_LANE1(Y9, 64, 32, Y2) \
-	Q50_UHI(2) \
 	Q50_LANE1(Y8, 128, 96, Y6) \
-	VMOVDQU 144(W), Y8 \
-	Q50_ULO(1) \
+	Q50_UNPACK(144, W, VPSRLW, 3) \
 	Q50_LANE1(Y9, 80, 48, Y3) \
-	Q50_UHI(3) \
 	Q50_LANE1(Y8, 144, 112, Y7)
 
 // Q50_REDUCE leaves in Y0 each row's sum of its lanes Y0-Y7 in HSUM's
@@ -298,38 +293,30 @@ q50gv4done:
 // Q50_SIGNED turns the unsigned quants in Yu into signed q (Y12) and |q|
 // (Yu).
 #define Q50_SIGNED(Yu) \
-	VPSUBB Y14, Yu, Y12 \
+	VPSUBB q50k<>+32(SB), Yu, Y12 \
 	VPABSB Y12, Yu
 
 #define Q50_COL(EACH) \
 	Q50_DW \
 	EACH(Q50_D, Y0, 0, 0) \
-	VMOVDQU 48(SI), Y8 \
-	Q50_ULO(4) \
+	Q50_UNPACK(48, SI, VPSLLW, 3) \
 	Q50_SIGNED(Y9) \
 	EACH(Q50_T, Y9, 32, 128) \
-	Q50_UHI0 \
 	Q50_SIGNED(Y8) \
 	EACH(Q50_T, Y8, 96, 256) \
-	VMOVDQU 80(SI), Y8 \
-	Q50_ULO(3) \
+	Q50_UNPACK(80, SI, VPSLLW, 1) \
 	Q50_SIGNED(Y9) \
 	EACH(Q50_T, Y9, 48, 160) \
-	Q50_UHI(1) \
 	Q50_SIGNED(Y8) \
 	EACH(Q50_T, Y8, 112, 288) \
-	VMOVDQU 112(SI), Y8 \
-	Q50_ULO(2) \
+	Q50_UNPACK(112, SI, VPSRLW, 1) \
 	Q50_SIGNED(Y9) \
 	EACH(Q50_T, Y9, 64, 192) \
-	Q50_UHI(2) \
 	Q50_SIGNED(Y8) \
 	EACH(Q50_T, Y8, 128, 320) \
-	VMOVDQU 144(SI), Y8 \
-	Q50_ULO(1) \
+	Q50_UNPACK(144, SI, VPSRLW, 3) \
 	Q50_SIGNED(Y9) \
 	EACH(Q50_T, Y9, 80, 224) \
-	Q50_UHI(3) \
 	Q50_SIGNED(Y8) \
 	EACH(Q50_T, Y8, 144, 352)
 

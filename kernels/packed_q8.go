@@ -265,30 +265,38 @@ func packQ5_KGroup(dst, src []byte, rowBytes int) {
 			}
 		}
 		for g := 0; g < 8; g++ {
-			q5KFiveBits(o[160+160*g : 320+160*g])
+			fiveBits(o[160+160*g:320+160*g], &q5KPlaneBits)
 		}
 	}
 }
 
-// q5KFiveBits turns a lane of a packed Q5_K column from nibbles and bit
-// planes (bit 2k of plane byte j the high bit of the low nibble of byte j
-// of piece k, bit 2k+1 that of its high nibble) into q5_KGroupBytes's
-// 5-bit bytes and two-bit planes.
-func q5KFiveBits(lane []byte) {
+// fiveBits turns 32 bytes of bit planes and the four 32-byte pieces after
+// them from nibbles and planes into five-bit bytes and two-bit planes
+// (q5_KGroupBytes, q5_0GroupBytes): bit at[k][0] of plane byte j is the
+// high bit of the low nibble of byte j of piece k, bit at[k][1] that of
+// its high nibble.
+func fiveBits(lane []byte, at *[4][2]uint8) {
 	planes := lane[:32]
 	for j := range planes {
 		h := planes[j]
 		var e byte
 		for k := 0; k < 4; k++ {
 			q := lane[32+32*k+j]
-			va := q&0x0F | (h>>(2*k)&1)<<4
-			vb := q>>4 | (h>>(2*k+1)&1)<<4
+			va := q&0x0F | (h>>at[k][0]&1)<<4
+			vb := q>>4 | (h>>at[k][1]&1)<<4
 			lane[32+32*k+j] = va | (vb&7)<<5
 			e |= (vb >> 3) << (2 * k)
 		}
 		planes[j] = e
 	}
 }
+
+// q5KPlaneBits and q5_0PlaneBits are where the nibble layouts of the Q5_K
+// lanes and the Q5_0 columns keep their pieces' high bits (fiveBits).
+var (
+	q5KPlaneBits  = [4][2]uint8{{0, 1}, {2, 3}, {4, 5}, {6, 7}}
+	q5_0PlaneBits = [4][2]uint8{{0, 4}, {1, 5}, {2, 6}, {3, 7}}
+)
 
 // q8_0QuadTok is the quad layout of Q8_0 activations for the VNNI kernels,
 // whose byte dot products need no interleaving: per block column (288
@@ -404,16 +412,18 @@ func packQ4_KGroupTok(dst, src []byte, rowBytes int) {
 // q5_0GroupBytes is one block column of a packed Q5_0 group (the size of
 // its eight blocks):
 //   - the eight rows' f16 scales (16 bytes);
-//   - their high bits as bit planes (32 bytes): bit k of byte 4r+i is the
-//     high bit of row r's element 4k+i, so one shift and one mask give the
-//     high bits of piece k (elements 4k..4k+3) of all eight rows at once;
-//   - the quant bytes in Q4_0's pieces (q4_0GroupBytes): piece c = 0..3 the
-//     eight rows' bytes 4c..4c+3, whose low nibbles are elements 4c..4c+3
-//     and high nibbles 16+4c..16+4c+3.
+//   - two-bit planes (32 bytes): bits 2c and 2c+1 of byte 4r+i are bits 3
+//     and 4 of row r's quant v_B of element 16+4c+i;
+//   - four pieces c = 0..3 (32 bytes each): byte 4r+i = v_A | (v_B&7)<<5,
+//     v_A the 5-bit quant (nibble + 16*high bit) of row r's element 4c+i,
+//     v_B that of its element 16+4c+i (Q4_0's pieces: the low and high
+//     nibbles of the same byte).
 //
-// Element 4k+i of a row thus sits in lane r of piece k: the eight int32
-// lanes llama.cpp keeps per row (vecdot_lanes.go, lane k sums elements
-// 4k..4k+3 of every block) come out one vector per lane, rows across it.
+// Elements 4c+i and 16+4c+i of a row thus sit in lane r of pieces c and
+// 4+c: the eight int32 lanes llama.cpp keeps per row (vecdot_lanes.go,
+// lane k sums elements 4k..4k+3 of every block) come out one vector per
+// lane, rows across it, v_A of eight rows in one mask and v_B in five
+// operations (q5_KGroupBytes).
 const q5_0GroupBytes = 16 + 32 + 4*32
 
 func packQ5_0Group(dst, src []byte, rowBytes int) {
@@ -436,5 +446,6 @@ func packQ5_0Group(dst, src []byte, rowBytes int) {
 				binary.LittleEndian.PutUint32(o[48+32*c+4*r:], binary.LittleEndian.Uint32(x[6+4*c:]))
 			}
 		}
+		fiveBits(o[16:], &q5_0PlaneBits)
 	}
 }
