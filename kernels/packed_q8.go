@@ -229,8 +229,8 @@ func packK4Row(o []byte, r int, x, qs []byte) {
 // order; reading Q4_K's piece order, chunk-major, ran decode from DRAM
 // 1.45x slower on a Zen3). v_A of all eight rows is one mask, v_B a shift
 // and mask of the piece or'ed with a shift and mask of the planes: six
-// vector operations per piece where four nibbles and a bit plane each took
-// nine (the decode kernels are bound by their vector operations on a Zen3).
+// vector operations per piece where nibbles and a bit plane took nine (the
+// decode kernels are bound by their vector operations on a Zen3).
 const q5_KGroupBytes = 160 + 8*(32+4*32)
 
 func packQ5_KGroup(dst, src []byte, rowBytes int) {
@@ -239,6 +239,9 @@ func packQ5_KGroup(dst, src []byte, rowBytes int) {
 	var k4 [q4_KGroupBytes]byte
 	for b := 0; b < nb; b++ {
 		o := dst[b*q5_KGroupBytes : (b+1)*q5_KGroupBytes]
+		// First Q4_K's nibble pieces and one bit plane per lane (bit 2k+h
+		// of byte 4r+i the high bit of byte i of row r's piece k, of its
+		// low nibble for h = 0, high for h = 1), then fiveBits.
 		for r := 0; r < packRows; r++ {
 			x := src[r*rowBytes+b*q5_KBytes : r*rowBytes+(b+1)*q5_KBytes]
 			packK4Row(k4[:], r, x, x[48:176])
