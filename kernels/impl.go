@@ -38,6 +38,12 @@ type vecDotR4Func func(n int, w []byte, wstride int, a []byte, out []float32, os
 // (Acts.x4), which the kernel may read scales from.
 type vecDot2x4Func func(n int, w []byte, wstride int, a []byte, astride int, aq []byte, out []float32, ostride int)
 
+// vecDot2x4QFunc is a vecDot2x4Func over nq consecutive quads in one call:
+// quad q's tokens at a[4*q*astride:], its quad layout at aq[q*qstride:],
+// its outputs at out[4*q*ostride:]. Its results are the 2 x 4 tile's, bit
+// for bit; it saves a call and the tile's set-up per quad.
+type vecDot2x4QFunc func(n int, w []byte, wstride int, a []byte, astride int, aq []byte, qstride int, out []float32, ostride, nq int)
+
 // quantizeFunc encodes x (a whole number of blocks) into dst.
 type quantizeFunc func(x []float32, dst []byte)
 
@@ -70,6 +76,7 @@ type kernelSet struct {
 	// 0 of its quad, actQuad); preferred over vecDot1R4 when the quad exists.
 	vecDot1R4F32 [maxType]vecDotR4Func
 	vecDot2x4    [maxType]vecDot2x4Func  // 2 rows x 4 tokens; nil: use vecDot4
+	vecDot2x4Q   [maxType]vecDot2x4QFunc // vecDot2x4 over several quads; nil: one call per quad
 	vecDot3x4    [maxType]vecDot2x4Func  // 3 rows x 4 tokens (same signature); preferred over 2x4
 	vecDot3x4Few [maxType]vecDot2x4Func  // vecDot3x4 for batches of up to fewQuadTokens; nil: vecDot3x4
 	vecDot4x4    [maxType]vecDot2x4Func  // 4 rows x 4 tokens (same signature); preferred over 3x4
@@ -80,8 +87,9 @@ type kernelSet struct {
 	// q8Rows converts a weight row to Q8_0 rows whose Q8_0 products are
 	// this type's (q8rows.go); prefill then tiles the converted rows with
 	// q8RowsTile, a Q8_0 tile in the lane order. nil: the type's own tiles.
-	q8Rows     [maxType]func(dst, src []byte)
-	q8RowsTile vecDot2x4Func
+	q8Rows      [maxType]func(dst, src []byte)
+	q8RowsTile  vecDot2x4Func
+	q8RowsTileQ vecDot2x4QFunc // q8RowsTile over several quads; nil: none
 	// tilesOuter: the type's prefill passes each row tile over the quads
 	// of a token tile (the rows stay in L1, the tokens come from L2)
 	// instead of each quad over the row tiles (matmul.go).

@@ -67,6 +67,7 @@ type matmulJob struct {
 	dotR4x4  vecDotR4xNFunc // nil: the type has no four-row four-token kernel
 	aR4      []byte         // the token as dotR4 reads it, when not a (vecDot1R4F32)
 	dot2x4   vecDot2x4Func  // nil: the type has no rows x 4-token tile kernel
+	dot2x4Q  vecDot2x4QFunc // dot2x4 over several quads (2-row tiles only); nil: none
 	tileRows int            // rows per dot2x4 call (2, 3 or 4)
 	// tilesOuter: each row tile passes over a token tile's quads
 	// (kernelSet.tilesOuter) instead of each quad over the row tiles.
@@ -244,6 +245,14 @@ func (p *Pool) newMatmulJob(out []float32, w *Matrix, a *Acts) (matmulJob, int) 
 		job.dotR4x2, job.dotR4x4 = nil, nil
 		job.dotR4 = active.vecDot1R4[w.Type]
 	}
+	if job.dot2x4 != nil && job.tileRows == 2 {
+		// The 2 x 4 tile is the type's own or, over converted rows,
+		// q8RowsTile: its several-quad twin, if any.
+		job.dot2x4Q = active.vecDot2x4Q[w.Type]
+		if job.q8Rows != nil {
+			job.dot2x4Q = active.q8RowsTileQ
+		}
+	}
 	// A uniform order gives the tokens outside whole quads (a lone decode
 	// token, a quad's leftovers) the quad order too.
 	if dq := active.vecDotQuad[w.Type]; dq != nil && a.uniform && a.NTok%4 != 0 {
@@ -387,7 +396,12 @@ func (j *matmulJob) run(lo, hi int) {
 				tr := j.tileRows
 				rEnd := rt + (re-rt)/tr*tr
 				tq := t0 + (te-t0)&^3
-				if j.tilesOuter {
+				if j.tilesOuter && j.dot2x4Q != nil && tq > t0 {
+					// The same, the token tile's quads in one call.
+					for r := rt; r < rEnd; r += tr {
+						j.tileQAt(tw, tw0, twRow, r, t0, (tq-t0)/4)
+					}
+				} else if j.tilesOuter {
 					// Tiles outer, quads inner: the row tile stays in
 					// L1 while the token tile's quads pass by.
 					for r := rt; r < rEnd; r += tr {
@@ -478,6 +492,14 @@ func (j *matmulJob) tileAt(tw []byte, tw0, twRow, r, t int) {
 	w := tw[(r-tw0)*twRow : (r-tw0+j.tileRows)*twRow]
 	at, aq := j.a[t*j.aRow:(t+4)*j.aRow], j.px4[t/4*j.qBytes:(t/4+1)*j.qBytes]
 	j.dot2x4(j.cols, w, twRow, at, j.aRow, aq, j.out[t*j.rows+r:], j.rows)
+}
+
+// tileQAt runs dot2x4Q on the 2-row tile at row r and the nq quads from
+// token t (a multiple of 4) on.
+func (j *matmulJob) tileQAt(tw []byte, tw0, twRow, r, t, nq int) {
+	w := tw[(r-tw0)*twRow : (r-tw0+2)*twRow]
+	at, aq := j.a[t*j.aRow:(t+4*nq)*j.aRow], j.px4[t/4*j.qBytes:(t/4+nq)*j.qBytes]
+	j.dot2x4Q(j.cols, w, twRow, at, j.aRow, aq, j.qBytes, j.out[t*j.rows+r:], j.rows, nq)
 }
 
 // runFew computes rows [r0, r1) of a few-token batch: rows r, r+q, r+2q,

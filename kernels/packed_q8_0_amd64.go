@@ -25,6 +25,7 @@ func fillAVX2Q8_0Sums(s *kernelSet) {
 	s.vecDotR4x2[ggml.Q8_0] = nil
 	s.vecDotR4x4[ggml.Q8_0] = nil
 	s.vecDot2x4[ggml.Q8_0] = nil
+	s.vecDot2x4Q[ggml.Q8_0] = nil
 	s.vecDot3x4[ggml.Q8_0] = nil
 	s.vecDot3x4Few[ggml.Q8_0] = nil
 	s.vecDot4x4[ggml.Q8_0] = nil

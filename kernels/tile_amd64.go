@@ -7,8 +7,11 @@ import "github.com/gollm/gollm/ggml"
 func fillAVX2Tile(s *kernelSet) {
 	s.vecDot2x4[ggml.Q8_0] = q8_0Tile2x4Asm
 	s.vecDot2x4[ggml.Q5_0] = q5_0Tile2x4Asm
+	s.vecDot2x4Q[ggml.Q8_0] = q8_0Tile2x4QAsm
+	s.vecDot2x4Q[ggml.Q5_0] = q5_0Tile2x4QAsm
 	s.q8Rows[ggml.Q5_0] = q5_0RowAsQ8_0Asm
 	s.q8RowsTile = q8_0Tile2x4Asm
+	s.q8RowsTileQ = q8_0Tile2x4QAsm
 	// (Row tiles outer: TinyLlama Q8_0 pp512 1.07x on an AMD EPYC Zen3,
 	// alternating builds; F16 0.99x, so its 3 x 4 tile keeps quads outer.)
 	s.tilesOuter[ggml.Q8_0] = true
@@ -62,4 +65,41 @@ func q8Tile2x4(kern func(nb int, w *byte, wstride int, a *byte, astride int, ad 
 	_ = aq[nb*q8_0QuadBytes-1]
 	_ = out[3*ostride+1]
 	kern(nb, &w[0], wstride, &a[0], astride, &aq[0], &out[0], ostride)
+}
+
+//go:noescape
+func q8_0Tile2x4QAVX2(nb int, w *byte, wstride int, a *byte, astride int, ad *byte, qstride int, out *float32, ostride, nq int)
+
+//go:noescape
+func q5_0Tile2x4QAVX2(nb int, w *byte, wstride int, a *byte, astride int, ad *byte, qstride int, out *float32, ostride, nq int)
+
+func q8_0Tile2x4QAsm(n int, w []byte, wstride int, a []byte, astride int, aq []byte, qstride int, out []float32, ostride, nq int) {
+	q8Tile2x4Q(q8_0Tile2x4QAVX2, q8_0Bytes, n, w, wstride, a, astride, aq, qstride, out, ostride, nq)
+}
+
+func q5_0Tile2x4QAsm(n int, w []byte, wstride int, a []byte, astride int, aq []byte, qstride int, out []float32, ostride, nq int) {
+	q8Tile2x4Q(q5_0Tile2x4QAVX2, q5_0Bytes, n, w, wstride, a, astride, aq, qstride, out, ostride, nq)
+}
+
+// q8Tile2x4Q is q8Tile2x4 for nq quads (vecDot2x4QFunc): one call of the
+// several-quad kernel, each quad's tile in the 2 x 4 kernel's steps. (On
+// an AMD EPYC Zen3 a 2 x 4 call cost about 45 ns besides its blocks, 23%
+// of a call at 576 columns, SmolLM2-135M's width.)
+func q8Tile2x4Q(kern func(nb int, w *byte, wstride int, a *byte, astride int, ad *byte, qstride int, out *float32, ostride, nq int),
+	wb, n int, w []byte, wstride int, a []byte, astride int, aq []byte, qstride int, out []float32, ostride, nq int) {
+	if nq <= 0 {
+		return
+	}
+	nb := n / qk
+	if nb == 0 {
+		for t := 0; t < 4*nq; t++ {
+			clear(out[t*ostride : t*ostride+2])
+		}
+		return
+	}
+	_ = w[wstride+nb*wb-1]
+	_ = a[(4*nq-1)*astride+nb*q8_0Bytes-1]
+	_ = aq[(nq-1)*qstride+nb*q8_0QuadBytes-1]
+	_ = out[(4*nq-1)*ostride+1]
+	kern(nb, &w[0], wstride, &a[0], astride, &aq[0], qstride, &out[0], ostride, nq)
 }

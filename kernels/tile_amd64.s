@@ -207,6 +207,98 @@ GLOBL tileQ5<>(SB), RODATA|NOPTR, $160
 	VZEROUPPER               \
 	RET
 
+// The several-quad tiles (vecDot2x4QFunc): the 2 x 4 tile's steps for nq
+// quads in one call. TILE2X4_STORE_T writes the eight sums with the
+// horizontal sums of the eight pairs done together, each in tinyBLAS's
+// order as TILE2X4_STORE does it (lanes: hi + lo, then x0+x2 and x1+x3,
+// then their sum): the halves of the pairs (row 0, t) and (row 1, t) into
+// one vector each, their pairs of lanes added across two such vectors,
+// one horizontal add for all eight; about half TILE2X4_STORE's
+// operations. Out at R15, ostride bytes in BX; Y8, Y9 scratch, Y0-Y3
+// clobbered; DX scratch.
+#define TILE2X4_STORE_T \
+	VPERM2F128   $0x20, Y4, Y0, Y8 \
+	VPERM2F128   $0x31, Y4, Y0, Y9 \
+	VADDPS       Y9, Y8, Y0        \
+	VPERM2F128   $0x20, Y5, Y1, Y8 \
+	VPERM2F128   $0x31, Y5, Y1, Y9 \
+	VADDPS       Y9, Y8, Y1        \
+	VPERM2F128   $0x20, Y6, Y2, Y8 \
+	VPERM2F128   $0x31, Y6, Y2, Y9 \
+	VADDPS       Y9, Y8, Y2        \
+	VPERM2F128   $0x20, Y7, Y3, Y8 \
+	VPERM2F128   $0x31, Y7, Y3, Y9 \
+	VADDPS       Y9, Y8, Y3        \
+	VSHUFPS      $0x44, Y1, Y0, Y8 \
+	VSHUFPS      $0xEE, Y1, Y0, Y9 \
+	VADDPS       Y9, Y8, Y0        \
+	VSHUFPS      $0x44, Y3, Y2, Y8 \
+	VSHUFPS      $0xEE, Y3, Y2, Y9 \
+	VADDPS       Y9, Y8, Y2        \
+	VHADDPS      Y2, Y0, Y0        \
+	VEXTRACTF128 $1, Y0, X1        \
+	VUNPCKLPS    X1, X0, X2        \
+	VUNPCKHPS    X1, X0, X3        \
+	VMOVQ        X2, (R15)         \
+	VMOVHPS      X2, (R15)(BX*1)   \
+	VMOVQ        X3, (R15)(BX*2)   \
+	LEAQ         (BX)(BX*2), DX    \
+	VMOVHPS      X3, (R15)(DX*1)
+
+// TILE2X4_QUADS runs ROW (the row-block macro) over nq quads, weights wb
+// bytes a block: the quad's tokens from R13 (astride apart), its quad
+// layout from R14, its outputs from R15; then R13, R14 and R15 move on by
+// four tokens, qstride bytes and four output rows.
+#define TILE2X4_QUADS(ROW, wb, quad, loop, store) \
+	MOVQ a+24(FP), R13             \
+	MOVQ ad+40(FP), R14            \
+	MOVQ out+56(FP), R15           \
+	MOVQ ostride+64(FP), BX        \
+	SHLQ $2, BX                    \
+quad: \
+	MOVQ nb+0(FP), CX              \
+	MOVQ w+8(FP), SI               \
+	MOVQ wstride+16(FP), R8        \
+	ADDQ SI, R8                    \
+	MOVQ astride+32(FP), AX        \
+	MOVQ R13, DI                   \
+	LEAQ (DI)(AX*1), R9            \
+	LEAQ (R9)(AX*1), R10           \
+	LEAQ (R10)(AX*1), R11          \
+	MOVQ R14, R12                  \
+	VPCMPEQW Y12, Y12, Y12         \
+	VPSRLW   $15, Y12, Y12         \
+	VXORPS Y0, Y0, Y0              \
+	VXORPS Y1, Y1, Y1              \
+	VXORPS Y2, Y2, Y2              \
+	VXORPS Y3, Y3, Y3              \
+	VXORPS Y4, Y4, Y4              \
+	VXORPS Y5, Y5, Y5              \
+	VXORPS Y6, Y6, Y6              \
+	VXORPS Y7, Y7, Y7              \
+	TESTQ CX, CX                   \
+	JZ    store                    \
+loop: \
+	ROW(SI, Y0, Y1, Y2, Y3)        \
+	ROW(R8, Y4, Y5, Y6, Y7)        \
+	TILE2X4_ADVANCE(wb)            \
+	DECQ CX                        \
+	JNZ  loop                      \
+store: \
+	TILE2X4_STORE_T                \
+	LEAQ (R13)(AX*4), R13          \
+	ADDQ qstride+48(FP), R14       \
+	LEAQ (R15)(BX*4), R15          \
+	DECQ nq+72(FP)                 \
+	JNZ  quad                      \
+	VZEROUPPER                     \
+	RET
+
+// Q80_ROW with the 2 x 4 kernel's prefetch of the rows 4 KiB ahead.
+#define Q80_ROW_PF(W, a0, a1, a2, a3) \
+	PREFETCHT0 4096(W)            \
+	Q80_ROW(W, a0, a1, a2, a3)
+
 // func q8_0Tile2x4AVX2(nb int, w *byte, wstride int, a *byte, astride int, ad *byte, out *float32, ostride int)
 TEXT ·q8_0Tile2x4AVX2(SB), NOSPLIT, $0-64
 	TILE2X4_PROLOGUE
@@ -240,6 +332,14 @@ q50t24loop:
 
 q50t24done:
 	TILE2X4_STORE
+
+// func q8_0Tile2x4QAVX2(nb int, w *byte, wstride int, a *byte, astride int, ad *byte, qstride int, out *float32, ostride, nq int)
+TEXT ·q8_0Tile2x4QAVX2(SB), NOSPLIT, $0-80
+	TILE2X4_QUADS(Q80_ROW_PF, $34, q80qquad, q80qloop, q80qstore)
+
+// func q5_0Tile2x4QAVX2(nb int, w *byte, wstride int, a *byte, astride int, ad *byte, qstride int, out *float32, ostride, nq int)
+TEXT ·q5_0Tile2x4QAVX2(SB), NOSPLIT, $0-80
+	TILE2X4_QUADS(Q50_ROW, $22, q50qquad, q50qloop, q50qstore)
 
 // func q5_0AsQ8_0AVX2(nb int, dst, src *byte)
 // Writes nb Q5_0 blocks as Q8_0 blocks: the scale, then the values

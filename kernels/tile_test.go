@@ -77,6 +77,86 @@ func TestTilesVsTokenDot(t *testing.T) {
 	}
 }
 
+// TestTilesQuads checks every several-quad tile (vecDot2x4Q, q8RowsTileQ)
+// against its 2 x 4 tile called quad by quad, to the bit: one to five
+// quads, empty and odd row lengths, unaligned rows and tokens with odd
+// strides, quads a padded stride apart, and no write outside the tiles.
+func TestTilesQuads(t *testing.T) {
+	r := rand.New(rand.NewPCG(83, 84))
+	for _, s := range simdSets(t) {
+		type pair struct {
+			wt ggml.Type
+			q  vecDot2x4QFunc
+			f  vecDot2x4Func
+		}
+		var pairs []pair
+		for _, wt := range weightTypes {
+			if q := s.vecDot2x4Q[wt]; q != nil {
+				if s.vecDot2x4[wt] == nil {
+					t.Fatalf("%s %v: a several-quad tile without its 2 x 4 tile", s.name, wt)
+				}
+				pairs = append(pairs, pair{wt, q, s.vecDot2x4[wt]})
+			}
+		}
+		if s.q8RowsTileQ != nil {
+			pairs = append(pairs, pair{ggml.Q8_0, s.q8RowsTileQ, s.q8RowsTile})
+		}
+		for _, pr := range pairs {
+			wt, at := pr.wt, vecDotType[pr.wt]
+			qp := s.actQuad[at]
+			for _, nb := range []int{0, 1, 3, 18} {
+				for _, nq := range []int{1, 2, 5} {
+					n := nb * qk
+					wrow, arow := rowBytes(wt, n), rowBytes(at, n)
+					wstride, astride := wrow+3, arow+5
+					wbuf := make([]byte, 1+wstride+wrow)
+					for k := 0; k < 2; k++ {
+						w := randomWeights(r, wt, n, []float32{0.05, 300}[k], 3)
+						if wt == ggml.Q8_0 {
+							clampQ8(w)
+						}
+						copy(wbuf[1+k*wstride:], w)
+					}
+					ntok := 4 * nq
+					abuf := make([]byte, 1+(ntok-1)*astride+arow)
+					qBytes := 0
+					if qp != nil {
+						qBytes = nb * qp.blockBytes
+					}
+					qstride := qBytes + 7
+					aq := make([]byte, 1+nq*qstride)
+					for q := 0; q < nq; q++ {
+						packed := make([]byte, 4*arow)
+						for k := 0; k < 4; k++ {
+							row := quantizeRow(t, at, randFloats(r, n, []float32{1, 1e-3, 50, 0}[k]))
+							copy(abuf[1+(4*q+k)*astride:], row)
+							copy(packed[k*arow:], row)
+						}
+						if qp != nil && n > 0 {
+							qp.pack(aq[1+q*qstride:], packed, arow, 4)
+						}
+					}
+					const ostride = 7
+					got := make([]float32, 2+(ntok-1)*ostride+2)
+					for i := range got {
+						got[i] = -1 // every output written, nothing else
+					}
+					want := append([]float32(nil), got...)
+					pr.q(n, wbuf[1:], wstride, abuf[1:], astride, aq[1:], qstride, got[1:], ostride, nq)
+					for q := 0; q < nq; q++ {
+						pr.f(n, wbuf[1:], wstride, abuf[1+4*q*astride:], astride, aq[1+q*qstride:], want[1+4*q*ostride:], ostride)
+					}
+					for i := range got {
+						if math.Float32bits(got[i]) != math.Float32bits(want[i]) {
+							t.Fatalf("%s %v nb=%d nq=%d: out[%d] = %v, the 2 x 4 tile quad by quad %v", s.name, wt, nb, nq, i, got[i], want[i])
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
 // TestVecDot1R4F32 checks the one-token four-row kernels that read the
 // token widened to float32 (token 0 of its quad) against the same
 // implementation's one-token kernel on the half-precision token, to the

@@ -28,6 +28,7 @@ func fillVNNI(s *kernelSet) {
 	s.dotF16Rows2 = dotF16Rows2VNNIAsm
 	s.madF16Rows2 = madF16Rows2VNNIAsm
 	s.vecDot2x4[ggml.Q8_0] = nil
+	s.vecDot2x4Q[ggml.Q8_0], s.vecDot2x4Q[ggml.Q5_0] = nil, nil
 	// (Its 4 x 4 tiles keep quads outer: the AVX2 order is not measured
 	// on an AVX-512 machine.)
 	s.tilesOuter[ggml.Q8_0], s.tilesOuter[ggml.Q5_0] = false, false
