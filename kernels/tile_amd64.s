@@ -214,8 +214,8 @@ GLOBL tileQ5<>(SB), RODATA|NOPTR, $160
 // then their sum): the halves of the pairs (row 0, t) and (row 1, t) into
 // one vector each, their pairs of lanes added across two such vectors,
 // one horizontal add for all eight; about half TILE2X4_STORE's
-// operations. Out at R15, ostride bytes in BX; Y8, Y9 scratch, Y0-Y3
-// clobbered; DX scratch.
+// operations. Out at DX, ostride bytes in BX; Y8, Y9 scratch, Y0-Y3
+// clobbered; SI scratch.
 #define TILE2X4_STORE_T \
 	VPERM2F128   $0x20, Y4, Y0, Y8 \
 	VPERM2F128   $0x31, Y4, Y0, Y9 \
@@ -239,20 +239,21 @@ GLOBL tileQ5<>(SB), RODATA|NOPTR, $160
 	VEXTRACTF128 $1, Y0, X1        \
 	VUNPCKLPS    X1, X0, X2        \
 	VUNPCKHPS    X1, X0, X3        \
-	VMOVQ        X2, (R15)         \
-	VMOVHPS      X2, (R15)(BX*1)   \
-	VMOVQ        X3, (R15)(BX*2)   \
-	LEAQ         (BX)(BX*2), DX    \
-	VMOVHPS      X3, (R15)(DX*1)
+	VMOVQ        X2, (DX)          \
+	VMOVHPS      X2, (DX)(BX*1)    \
+	VMOVQ        X3, (DX)(BX*2)    \
+	LEAQ         (BX)(BX*2), SI    \
+	VMOVHPS      X3, (DX)(SI*1)
 
 // TILE2X4_QUADS runs ROW (the row-block macro) over nq quads, weights wb
 // bytes a block: the quad's tokens from R13 (astride apart), its quad
-// layout from R14, its outputs from R15; then R13, R14 and R15 move on by
-// four tokens, qstride bytes and four output rows.
+// layout from R14, its outputs from DX; then R13, R14 and DX move on by
+// four tokens, qstride bytes and four output rows. (R15 stays unused: a
+// dynamically linked build's accesses to tileQ5<> would clobber it.)
 #define TILE2X4_QUADS(ROW, wb, quad, loop, store) \
 	MOVQ a+24(FP), R13             \
 	MOVQ ad+40(FP), R14            \
-	MOVQ out+56(FP), R15           \
+	MOVQ out+56(FP), DX            \
 	MOVQ ostride+64(FP), BX        \
 	SHLQ $2, BX                    \
 quad: \
@@ -288,7 +289,7 @@ store: \
 	TILE2X4_STORE_T                \
 	LEAQ (R13)(AX*4), R13          \
 	ADDQ qstride+48(FP), R14       \
-	LEAQ (R15)(BX*4), R15          \
+	LEAQ (DX)(BX*4), DX            \
 	DECQ nq+72(FP)                 \
 	JNZ  quad                      \
 	VZEROUPPER                     \
