@@ -105,19 +105,15 @@ GLOBL tileQ5<>(SB), RODATA|NOPTR, $160
 	Q5_0_DECODE(W, Y14, Y10, X10, X15, tileQ5<>+0(SB), tileQ5<>+32(SB), tileQ5<>+64(SB), tileQ5<>+96(SB), tileQ5<>+128(SB)) \
 	TILE_ROW(W, a0, a1, a2, a3)
 
-// The arguments into their registers (see above), the int16 ones in
-// Y12, the accumulators cleared.
-#define TILE2X4_PROLOGUE \
-	MOVQ nb+0(FP), CX \
+// TILE2X4_START sets the rows (SI, R8), the other tokens (R9-R11, S
+// bytes after DI), the int16 ones (Y12) and clears the accumulators.
+#define TILE2X4_START(S) \
 	MOVQ w+8(FP), SI \
 	MOVQ wstride+16(FP), R8 \
 	ADDQ SI, R8 \
-	MOVQ a+24(FP), DI \
-	MOVQ astride+32(FP), BX \
-	LEAQ (DI)(BX*1), R9 \
-	LEAQ (R9)(BX*1), R10 \
-	LEAQ (R10)(BX*1), R11 \
-	MOVQ ad+40(FP), R12 \
+	LEAQ (DI)(S*1), R9 \
+	LEAQ (R9)(S*1), R10 \
+	LEAQ (R10)(S*1), R11 \
 	VPCMPEQW Y12, Y12, Y12 \
 	VPSRLW   $15, Y12, Y12 \
 	VXORPS Y0, Y0, Y0 \
@@ -128,6 +124,15 @@ GLOBL tileQ5<>(SB), RODATA|NOPTR, $160
 	VXORPS Y5, Y5, Y5 \
 	VXORPS Y6, Y6, Y6 \
 	VXORPS Y7, Y7, Y7
+
+// The arguments into their registers (see above), the int16 ones in
+// Y12, the accumulators cleared.
+#define TILE2X4_PROLOGUE \
+	MOVQ nb+0(FP), CX \
+	MOVQ a+24(FP), DI \
+	MOVQ astride+32(FP), BX \
+	MOVQ ad+40(FP), R12 \
+	TILE2X4_START(BX)
 
 // Next block: weights wb bytes on, tokens one Q8_0 block, quad one column.
 #define TILE2X4_ADVANCE(wb) \
@@ -216,25 +221,26 @@ GLOBL tileQ5<>(SB), RODATA|NOPTR, $160
 // one horizontal add for all eight; about half TILE2X4_STORE's
 // operations. Out at DX, ostride bytes in BX; Y8, Y9 scratch, Y0-Y3
 // clobbered; SI scratch.
+// Ya = [lo + hi of Ya | lo + hi of Yb] (TILE_HALVES), Ya = [x0+x2, x1+x3
+// of Ya, the same of Yb] in each 128-bit lane (TILE_LANEPAIRS); Y8, Y9
+// scratch.
+#define TILE_HALVES(Ya, Yb) \
+	VPERM2F128 $0x20, Yb, Ya, Y8 \
+	VPERM2F128 $0x31, Yb, Ya, Y9 \
+	VADDPS     Y9, Y8, Ya
+
+#define TILE_LANEPAIRS(Ya, Yb) \
+	VSHUFPS $0x44, Yb, Ya, Y8 \
+	VSHUFPS $0xEE, Yb, Ya, Y9 \
+	VADDPS  Y9, Y8, Ya
+
 #define TILE2X4_STORE_T \
-	VPERM2F128   $0x20, Y4, Y0, Y8 \
-	VPERM2F128   $0x31, Y4, Y0, Y9 \
-	VADDPS       Y9, Y8, Y0        \
-	VPERM2F128   $0x20, Y5, Y1, Y8 \
-	VPERM2F128   $0x31, Y5, Y1, Y9 \
-	VADDPS       Y9, Y8, Y1        \
-	VPERM2F128   $0x20, Y6, Y2, Y8 \
-	VPERM2F128   $0x31, Y6, Y2, Y9 \
-	VADDPS       Y9, Y8, Y2        \
-	VPERM2F128   $0x20, Y7, Y3, Y8 \
-	VPERM2F128   $0x31, Y7, Y3, Y9 \
-	VADDPS       Y9, Y8, Y3        \
-	VSHUFPS      $0x44, Y1, Y0, Y8 \
-	VSHUFPS      $0xEE, Y1, Y0, Y9 \
-	VADDPS       Y9, Y8, Y0        \
-	VSHUFPS      $0x44, Y3, Y2, Y8 \
-	VSHUFPS      $0xEE, Y3, Y2, Y9 \
-	VADDPS       Y9, Y8, Y2        \
+	TILE_HALVES(Y0, Y4)            \
+	TILE_HALVES(Y1, Y5)            \
+	TILE_HALVES(Y2, Y6)            \
+	TILE_HALVES(Y3, Y7)            \
+	TILE_LANEPAIRS(Y0, Y1)         \
+	TILE_LANEPAIRS(Y2, Y3)         \
 	VHADDPS      Y2, Y0, Y0        \
 	VEXTRACTF128 $1, Y0, X1        \
 	VUNPCKLPS    X1, X0, X2        \
@@ -258,25 +264,10 @@ GLOBL tileQ5<>(SB), RODATA|NOPTR, $160
 	SHLQ $2, BX                    \
 quad: \
 	MOVQ nb+0(FP), CX              \
-	MOVQ w+8(FP), SI               \
-	MOVQ wstride+16(FP), R8        \
-	ADDQ SI, R8                    \
 	MOVQ astride+32(FP), AX        \
 	MOVQ R13, DI                   \
-	LEAQ (DI)(AX*1), R9            \
-	LEAQ (R9)(AX*1), R10           \
-	LEAQ (R10)(AX*1), R11          \
 	MOVQ R14, R12                  \
-	VPCMPEQW Y12, Y12, Y12         \
-	VPSRLW   $15, Y12, Y12         \
-	VXORPS Y0, Y0, Y0              \
-	VXORPS Y1, Y1, Y1              \
-	VXORPS Y2, Y2, Y2              \
-	VXORPS Y3, Y3, Y3              \
-	VXORPS Y4, Y4, Y4              \
-	VXORPS Y5, Y5, Y5              \
-	VXORPS Y6, Y6, Y6              \
-	VXORPS Y7, Y7, Y7              \
+	TILE2X4_START(AX)              \
 	TESTQ CX, CX                   \
 	JZ    store                    \
 loop: \
