@@ -50,6 +50,12 @@ type attnJob struct {
 	fastMin int
 	fast    *fastAttn
 
+	// tiled: the pass takes llama.cpp's tiled arithmetic (attendTiled),
+	// set per pass by tiledFor; tiledMin is tiledAttnMinTokens (tests
+	// change it).
+	tiled    bool
+	tiledMin int
+
 	// Per-item scratch, sized for a full batch at load.
 	q16   []uint16  // [item][HeadDim] query as f16 (f16 cache)
 	qq    []byte    // [item][Q8_0 row of HeadDim] query as Q8_0 (q8_0 cache)
@@ -69,6 +75,17 @@ func (j *attnJob) run(lo, hi int) {
 		n := j.tokPos[tok] + 1
 		lo := j.windowStart(n)
 		kvh := h / group
+		if j.tiled {
+			// Items of a block's first token and a KV head's first query
+			// head serve the block's queries of that KV head.
+			if b := tiledBlockTokens(group); h%group == 0 && j.startsTiledBlock(tok, b) {
+				if sc == nil {
+					slot, sc = j.fast.claim()
+				}
+				j.attendTiled(sc.tiled, j.tiledBlock(sc.tiled, tok, b), kvh, v)
+			}
+			continue
+		}
 		if n-lo > j.fastMin {
 			// The fast path serves several heads at once, from the item of
 			// the first of them; the others have nothing left to do. A

@@ -76,6 +76,7 @@ type fastAttn struct {
 
 	busy  atomic.Uint64 // bit i: slot i is claimed
 	slots [fastMaxSlots]*fastScratch
+	cfg   *Config // for the slots' tiled scratch
 }
 
 // fastScratch is one worker's scratch: the zero-padded queries when the
@@ -95,6 +96,8 @@ type fastScratch struct {
 	// maximum and sum, [token][range][head][hdvp] accumulator.
 	pm, pl, pacc []float32
 	toks         [fastBlock]int // attendFast's block
+
+	tiled *tiledScratch // attendTiled's
 }
 
 func newFastAttn(c *Config, batch int) *fastAttn {
@@ -103,6 +106,7 @@ func newFastAttn(c *Config, batch int) *fastAttn {
 		hdvp:     (c.HeadDimV + 7) &^ 7,
 		heads:    min(c.Heads/max(c.KVHeads, 1), fastMaxHeads),
 		allHeads: c.Heads,
+		cfg:      c,
 	}
 	f.tile = min(max(fastTileFloats/(f.hdp+f.hdvp), 8), 64) &^ 7
 	f.kTile, f.vTile = f.tile*f.hdp, f.tile*f.hdvp
@@ -131,6 +135,8 @@ func (f *fastAttn) newScratch() *fastScratch {
 		krow: make([]float32, f.hdp),
 		pm:   make([]float32, fastBlock*fastSplits*h), pl: make([]float32, fastBlock*fastSplits*h),
 		pacc: make([]float32, fastBlock*fastSplits*h*f.hdvp),
+
+		tiled: newTiledScratch(f.cfg),
 	}
 	for i := range sc.ones {
 		sc.ones[i] = 1

@@ -80,8 +80,9 @@ func newRunState(c *Config, batch int) *runState {
 		acc32: make([]float32, items*c.HeadDimV),
 		vtmp:  make([]float32, items*c.HeadDimV),
 
-		fastMin: fastAttnMinPositions,
-		fast:    newFastAttn(c, batch),
+		fastMin:  fastAttnMinPositions,
+		tiledMin: tiledAttnMinTokens,
+		fast:     newFastAttn(c, batch),
 	}
 	s.attnFn = s.attn.run
 	return s

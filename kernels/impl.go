@@ -135,6 +135,10 @@ type kernelSet struct {
 	// The same over rows read from an f16 cache (attn_direct.go).
 	attnScoresF16 func(s []float32, sStride int, q []float32, k []uint16, kStride, kHead, group, heads, rows, dim int)
 	attnAccumVF16 func(acc, p []float32, pStride int, v []uint16, vStride, vHead, group, heads, rows, dim int, alpha []float32)
+	// llama.cpp's tiled flash attention, queries in the lanes (attn_tiled.go).
+	attnTileQK      func(s, qt []float32, nq int, k []float32, kStride, keys, dim int, scale float32)
+	attnTileSoftmax func(s []float32, nq, keys int, first, last []int32, m, l, ms []float32)
+	attnTileAccV    func(acc []float32, nq int, s, v []float32, vStride, keys, dim int, ms []float32)
 
 	// swiglu computes out[i] = siluVec(gate[i]) * up[i] for the first full
 	// groups of 8 and returns how many it did (a multiple of 8); it may stop
@@ -212,6 +216,9 @@ func newGenericSet() *kernelSet {
 	s.attnAccumV = attnAccumVGeneric
 	s.attnScoresF16 = attnScoresF16Generic
 	s.attnAccumVF16 = attnAccumVF16Generic
+	s.attnTileQK = attnTileQKGeneric
+	s.attnTileSoftmax = attnTileSoftmaxGeneric
+	s.attnTileAccV = attnTileAccVGeneric
 	return s
 }
 

@@ -20,6 +20,7 @@ var (
 		fillAVX2Half(s)                // vecdot_half_amd64.go
 		fillAVX2Attn(s)                // attn_amd64.go
 		fillAVX2AttnFast(s)            // attn_fast_amd64.go
+		fillAVX2AttnTiled(s)           // attn_tiled_amd64.go
 		fillAVX2AttnDirect(s)          // attn_direct_amd64.go
 		s.expfN = expfNAsm             // expf_amd64.go
 		s.swiglu = swigluAsm           // silu_amd64.go

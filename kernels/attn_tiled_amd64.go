@@ -1,0 +1,113 @@
+//go:build !purego
+
+package kernels
+
+import "math"
+
+// AVX2 versions of the tiled attention kernels (attn_tiled.go): the
+// queries' vectors go to the assembly three at a time (then two or one),
+// strides in bytes. The avx512vnni set copies them from the AVX2 set.
+func fillAVX2AttnTiled(s *kernelSet) {
+	s.attnTileQK = attnTileQKAsm
+	s.attnTileSoftmax = attnTileSoftmaxAsm
+	s.attnTileAccV = attnTileAccVAsm
+}
+
+//go:noescape
+func attnTileQK1AVX2(s, qt *float32, nqBytes int, k *float32, kStride, keys4, dim int, scale float32)
+
+//go:noescape
+func attnTileQK2AVX2(s, qt *float32, nqBytes int, k *float32, kStride, keys4, dim int, scale float32)
+
+//go:noescape
+func attnTileQK3AVX2(s, qt *float32, nqBytes int, k *float32, kStride, keys4, dim int, scale float32)
+
+//go:noescape
+func attnTileAccV1AVX2(acc *float32, nqBytes int, s, v *float32, vStride, keys, dim4 int, ms *float32)
+
+//go:noescape
+func attnTileAccV2AVX2(acc *float32, nqBytes int, s, v *float32, vStride, keys, dim4 int, ms *float32)
+
+//go:noescape
+func attnTileAccV3AVX2(acc *float32, nqBytes int, s, v *float32, vStride, keys, dim4 int, ms *float32)
+
+//go:noescape
+func attnTileMaskMaxAVX2(s *float32, nqBytes, nv, keys, keys8 int, first, last *int32, tmax *float32)
+
+//go:noescape
+func attnTileExpAVX2(s *float32, nqBytes, nv, groups int, m, l *float32)
+
+// attnTileQKAsm runs whole groups of 4 keys in the assembly (the tile's
+// rows past keys are scratch), query vectors three at a time.
+func attnTileQKAsm(s, qt []float32, nq int, k []float32, kStride, keys, dim int, scale float32) {
+	keys4 := (keys + 3) &^ 3
+	if dim == 0 || len(s) < keys4*nq || len(k) < (keys4-1)*kStride+dim {
+		attnTileQKGeneric(s, qt, nq, k, kStride, keys, dim, scale)
+		return
+	}
+	for v := 0; v < nq/8; {
+		switch n := nq/8 - v; {
+		case n >= 3:
+			attnTileQK3AVX2(&s[8*v], &qt[8*v], 4*nq, &k[0], 4*kStride, keys4, dim, scale)
+			v += 3
+		case n == 2:
+			attnTileQK2AVX2(&s[8*v], &qt[8*v], 4*nq, &k[0], 4*kStride, keys4, dim, scale)
+			v += 2
+		default:
+			attnTileQK1AVX2(&s[8*v], &qt[8*v], 4*nq, &k[0], 4*kStride, keys4, dim, scale)
+			v++
+		}
+	}
+}
+
+// attnTileSoftmaxAsm masks and takes each query's tile maximum in the
+// assembly (over whole groups of 8 keys, the rows past keys set to -Inf),
+// updates the running maxima and sums here (libm's expf), then takes the
+// weights and their sums in the assembly.
+func attnTileSoftmaxAsm(s []float32, nq, keys int, first, last []int32, m, l, ms []float32) {
+	keys8 := (keys + 7) &^ 7
+	if len(s) < keys8*nq {
+		attnTileSoftmaxGeneric(s, nq, keys, first, last, m, l, ms)
+		return
+	}
+	attnTileMaskMaxAVX2(&s[0], 4*nq, nq/8, keys, keys8, &first[0], &last[0], &ms[0])
+	negInf := float32(math.Inf(-1))
+	for q := 0; q < nq; q++ {
+		tmax := ms[q]
+		ms[q] = 1
+		if tmax == negInf {
+			continue
+		}
+		mOld := m[q]
+		mNew := max(mOld, tmax)
+		if mNew > mOld {
+			ms[q] = expf32(mOld - mNew)
+			l[q] *= ms[q]
+		}
+		m[q] = mNew
+	}
+	attnTileExpAVX2(&s[0], 4*nq, nq/8, keys8/8, &m[0], &l[0])
+}
+
+// attnTileAccVAsm runs whole groups of 4 value dimensions in the assembly
+// and the rest in the generic code, query vectors three at a time.
+func attnTileAccVAsm(acc []float32, nq int, s, v []float32, vStride, keys, dim int, ms []float32) {
+	dim4 := dim &^ 3
+	if dim4 < dim || keys == 0 { // (no keys: only the rescale)
+		attnTileAccVGeneric(acc, nq, s, v, vStride, keys, dim, ms)
+		return
+	}
+	for w := 0; w < nq/8; {
+		switch n := nq/8 - w; {
+		case n >= 3:
+			attnTileAccV3AVX2(&acc[8*w], 4*nq, &s[8*w], &v[0], 4*vStride, keys, dim4, &ms[8*w])
+			w += 3
+		case n == 2:
+			attnTileAccV2AVX2(&acc[8*w], 4*nq, &s[8*w], &v[0], 4*vStride, keys, dim4, &ms[8*w])
+			w += 2
+		default:
+			attnTileAccV1AVX2(&acc[8*w], 4*nq, &s[8*w], &v[0], 4*vStride, keys, dim4, &ms[8*w])
+			w++
+		}
+	}
+}
