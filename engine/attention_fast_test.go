@@ -25,6 +25,12 @@ type attnCase struct {
 	tokPos []int
 	q      []float32
 	scale  float32
+
+	// window and softcap, when not 0: a sliding window and a score
+	// soft-cap (attnJob's fields).
+	window  int
+	softcap float32
+	tiled   bool // force the tiled arithmetic on every pass
 }
 
 func newAttnCase(t *testing.T, r *rand.Rand, c Config, blockLen int, typ ggml.Type, spread float32) *attnCase {
@@ -104,6 +110,10 @@ func (ac *attnCase) runBy(per, fastMin int, pool *kernels.Pool) []float32 {
 		j.q = ac.q[t0*c.QDim() : t1*c.QDim()]
 		j.out = out[t0*c.Heads*c.HeadDimV : t1*c.Heads*c.HeadDimV]
 		j.fastMin = fastMin
+		j.window, j.softcap, j.tiled = ac.window, ac.softcap, ac.tiled
+		if ac.softcap != 0 {
+			j.capScale = ac.scale / ac.softcap
+		}
 		items := (t1 - t0) * c.Heads
 		if pool != nil {
 			pool.For(items, j.run)
@@ -126,17 +136,24 @@ func (ac *attnCase) reference() []float64 {
 			q := ac.q[(t*c.Heads+h)*c.HeadDim:][:c.HeadDim]
 			w := make([]float64, p+1)
 			mx := math.Inf(-1)
-			for i := range w {
+			lo := 0
+			if ac.window > 0 {
+				lo = max(p+1-ac.window, 0)
+			}
+			for i := lo; i < len(w); i++ {
 				k := decodeRow(v.Type, v.KRow(i), c.KVDim())[kvh*c.HeadDim:][:c.HeadDim]
 				for d := range q {
 					w[i] += float64(q[d]) * k[d]
 				}
 				w[i] *= float64(ac.scale)
+				if ac.softcap != 0 {
+					w[i] = float64(ac.softcap) * math.Tanh(w[i]/float64(ac.softcap))
+				}
 				mx = math.Max(mx, w[i])
 			}
 			var sum float64
 			o := out[(t*c.Heads+h)*c.HeadDimV:][:c.HeadDimV]
-			for i := range w {
+			for i := lo; i < len(w); i++ {
 				w[i] = math.Exp(w[i] - mx)
 				sum += w[i]
 				vr := decodeRow(v.Type, v.VRow(i), c.VDim())[kvh*c.HeadDimV:][:c.HeadDimV]

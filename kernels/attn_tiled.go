@@ -164,3 +164,7 @@ func attnTileAccVGeneric(acc []float32, nq int, s, v []float32, vStride, keys, d
 		}
 	}
 }
+
+// VExpf is one lane of ggml_v_expf (AVX2+FMA), the exponential llama.cpp's
+// vectorised softmax and SiLU take (for references in tests elsewhere).
+func VExpf(x float32) float32 { return vexpf(x) }
