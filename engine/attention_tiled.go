@@ -26,15 +26,16 @@ const tiledQueries = 64
 func tiledBlockTokens(group int) int { return max(1, tiledQueries/group) }
 
 // tiledScratch is one worker's scratch for attendTiled: the block's
-// queries transposed (qt[d*nq+q]), a tile's scores or weights
+// queries or outputs as rows (rows[q*dim+d]) and its queries transposed
+// (qt[d*nq+q]), a tile's scores or weights
 // (s[key*nq+q]), its K and V rows widened to f32 (row layout), the
 // accumulators (acc[d*nq+q]), and per query the running maximum and sum,
 // the tile's rescale factor and the range of the tile's keys it sees.
 type tiledScratch struct {
-	qt, s, k, v, acc []float32
-	m, l, ms         []float32
-	first, last      []int32
-	toks             []int
+	rows, qt, s, k, v, acc []float32
+	m, l, ms               []float32
+	first, last            []int32
+	toks                   []int
 }
 
 func newTiledScratch(c *Config) *tiledScratch {
@@ -42,7 +43,8 @@ func newTiledScratch(c *Config) *tiledScratch {
 	nq := (tiledBlockTokens(group)*group + 7) &^ 7
 	t := kernels.AttnTileKeys
 	return &tiledScratch{
-		qt: make([]float32, nq*c.HeadDim), s: make([]float32, t*nq),
+		rows: make([]float32, nq*max(c.HeadDim, c.HeadDimV)),
+		qt:   make([]float32, nq*c.HeadDim), s: make([]float32, t*nq),
 		k: make([]float32, t*c.HeadDim), v: make([]float32, t*c.HeadDimV),
 		acc: make([]float32, nq*c.HeadDimV),
 		m:   make([]float32, nq), l: make([]float32, nq), ms: make([]float32, nq),
@@ -91,22 +93,15 @@ func (j *attnJob) attendTiled(sc *tiledScratch, toks []int, kvh int, v *kvcache.
 	nq := (nq0 + 7) &^ 7
 	qt, acc := sc.qt[:nq*hd], sc.acc[:nq*hdv]
 	lo, end := math.MaxInt, 0
+	rows := sc.rows[:nq*hd]
 	for b, tok := range toks {
-		for g := 0; g < group; g++ {
-			q := b*group + g
-			src := j.q[(tok*c.Heads+kvh*group+g)*hd:][:hd]
-			for d, x := range src {
-				qt[d*nq+q] = x
-			}
-		}
+		// The token's query heads of KV head kvh: group rows in a row.
+		copy(rows[b*group*hd:(b+1)*group*hd], j.q[(tok*c.Heads+kvh*group)*hd:])
 		n := j.tokPos[tok] + 1
 		lo, end = min(lo, j.windowStart(n)), max(end, n)
 	}
-	for q := nq0; q < nq; q++ { // padding lanes: zero queries that see no key
-		for d := 0; d < hd; d++ {
-			qt[d*nq+q] = 0
-		}
-	}
+	clear(rows[nq0*hd:]) // padding lanes: zero queries
+	kernels.TransposeF32(qt, rows, nq, hd)
 	clear(acc)
 	for q := 0; q < nq; q++ {
 		sc.m[q], sc.l[q] = float32(math.Inf(-1)), 0
@@ -129,6 +124,7 @@ func (j *attnJob) attendTiled(sc *tiledScratch, toks []int, kvh int, v *kvcache.
 			}
 		}
 		j.widenTile(sc, v, t0, keys, kvh)
+		j.prefetchRows(v, t0+t, min(t0+2*t, end), kvh)
 		s := sc.s[:t*nq] // the rows past keys are the kernels' scratch
 		kernels.AttnTileQK(s, qt, nq, sc.k, hd, keys, hd, scale)
 		if j.softcap != 0 {
@@ -139,14 +135,14 @@ func (j *attnJob) attendTiled(sc *tiledScratch, toks []int, kvh int, v *kvcache.
 		kernels.AttnTileSoftmax(s, nq, keys, sc.first[:nq], sc.last[:nq], sc.m, sc.l, sc.ms)
 		kernels.AttnTileAccV(acc, nq, s, sc.v, hdv, keys, hdv, sc.ms)
 	}
+	out := sc.rows[:nq*hdv]
+	kernels.TransposeF32(out, acc, hdv, nq)
 	for b, tok := range toks {
 		for g := 0; g < group; g++ {
 			q := b*group + g
-			inv := safeInv(sc.l[q])
-			out := j.out[(tok*c.Heads+kvh*group+g)*hdv:][:hdv]
-			for d := range out {
-				out[d] = acc[d*nq+q] * inv
-			}
+			o := j.out[(tok*c.Heads+kvh*group+g)*hdv:][:hdv]
+			copy(o, out[q*hdv:])
+			kernels.Scale(o, safeInv(sc.l[q]))
 		}
 	}
 }

@@ -11,6 +11,7 @@ func fillAVX2AttnTiled(s *kernelSet) {
 	s.attnTileQK = attnTileQKAsm
 	s.attnTileSoftmax = attnTileSoftmaxAsm
 	s.attnTileAccV = attnTileAccVAsm
+	s.transposeF32 = transposeF32Asm // transpose_amd64.go
 }
 
 //go:noescape

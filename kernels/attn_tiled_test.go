@@ -164,3 +164,32 @@ func TestAttnTileSoftmaxSemantics(t *testing.T) {
 		}
 	}
 }
+
+// TestTransposeImpls runs every implementation of TransposeF32 against
+// the definition, on whole 8 x 8 blocks and on other shapes.
+func TestTransposeImpls(t *testing.T) {
+	r := rand.New(rand.NewPCG(83, 84))
+	for _, set := range implementations {
+		if !set.available {
+			continue
+		}
+		for _, sh := range [][2]int{{8, 8}, {64, 64}, {24, 128}, {16, 40}, {3, 12}, {63, 64}, {8, 9}} {
+			rows, cols := sh[0], sh[1]
+			src := randFloats(r, rows*cols, 1)
+			dst := make([]float32, rows*cols+5)
+			set.transposeF32(dst, src, rows, cols)
+			for rr := 0; rr < rows; rr++ {
+				for c := 0; c < cols; c++ {
+					if dst[c*rows+rr] != src[rr*cols+c] {
+						t.Fatalf("%s %dx%d: dst[%d][%d] = %v, want %v", set.name, rows, cols, c, rr, dst[c*rows+rr], src[rr*cols+c])
+					}
+				}
+			}
+			for _, x := range dst[rows*cols:] {
+				if x != 0 {
+					t.Fatalf("%s %dx%d: wrote past the matrix", set.name, rows, cols)
+				}
+			}
+		}
+	}
+}

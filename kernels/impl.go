@@ -139,6 +139,7 @@ type kernelSet struct {
 	attnTileQK      func(s, qt []float32, nq int, k []float32, kStride, keys, dim int, scale float32)
 	attnTileSoftmax func(s []float32, nq, keys int, first, last []int32, m, l, ms []float32)
 	attnTileAccV    func(acc []float32, nq int, s, v []float32, vStride, keys, dim int, ms []float32)
+	transposeF32    func(dst, src []float32, rows, cols int)
 
 	// swiglu computes out[i] = siluVec(gate[i]) * up[i] for the first full
 	// groups of 8 and returns how many it did (a multiple of 8); it may stop
@@ -219,6 +220,7 @@ func newGenericSet() *kernelSet {
 	s.attnTileQK = attnTileQKGeneric
 	s.attnTileSoftmax = attnTileSoftmaxGeneric
 	s.attnTileAccV = attnTileAccVGeneric
+	s.transposeF32 = transposeF32Generic
 	return s
 }
 
