@@ -23,9 +23,25 @@ var perplexitySubset = map[string]bool{
 // knownDivergentPPL lists perplexity cases gollm does not reproduce, with why.
 var knownDivergentPPL = map[string]string{}
 
+// pplTolerance is the relative difference allowed from llama.cpp's
+// perplexity (pplTolerances: per model, where larger). Its passes of 128
+// tokens take llama.cpp's tiled attention arithmetic: 29 of the shared
+// tables' 31 models match llama-perplexity's figure to the digits it
+// prints (<= 1e-8; 4e-5..6e-3 before).
+const pplTolerance = 1e-4
+
+var pplTolerances = map[string]float64{
+	// 6.9e-4: its experts' Q4_K products (a few tokens per expert) are
+	// summed in another order than llama.cpp's (6e-3 before the tiled
+	// attention).
+	"tiny-qwen3moe-Q4_K_M.gguf": 1e-3,
+	// 1.3e-4: its passes of 128 tokens sum some Q4_0 products in another
+	// order (its logits of short prompts agree to 2e-5).
+	"tiny-Q4_0.gguf": 3e-4,
+}
+
 // TestPerplexityGolden runs llama-perplexity's method (-c 128) on the shared
-// story and compares with llama.cpp's figure: within 0.1% for float models,
-// 1% for quantized ones.
+// story and compares with llama.cpp's figure (pplTolerance).
 func TestPerplexityGolden(t *testing.T) {
 	sharedRoot := filepath.Dir(shared.Dir(t, "golden"))
 	text, err := os.ReadFile(filepath.Join(sharedRoot, "text", "story.txt"))
@@ -80,9 +96,9 @@ func checkPerplexityTable(t *testing.T, sharedRoot, table, text string) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			tol := 0.001
-			if isQuantized(m) {
-				tol = 0.01
+			tol := pplTolerance
+			if t, ok := pplTolerances[model]; ok {
+				tol = t
 			}
 			if rel := math.Abs(res.PPL-want) / want; rel > tol {
 				t.Errorf("PPL %.4f, llama.cpp %.4f: off by %.3f%% > %.1f%%", res.PPL, want, 100*rel, 100*tol)
