@@ -108,8 +108,7 @@ done:                  \
 	VCVTPH2PS    (W), Y1 \
 	VBROADCASTSS (DI), Y2 \
 	VMULPS       Y2, Y1, Y1 \
-	VMULPS       Y1, Y0, Y0 \
-	VADDPS       Y0, acc, acc
+	VFMADD231PS  Y1, Y0, acc
 
 // Q4_0 x Q8_0, one group of eight rows against token 0 of the quads.
 //
@@ -117,7 +116,7 @@ done:                  \
 // Y5 high: 16+4c..) times the broadcast activation pieces c and 4+c, summed
 // in int16 (eight products of at most 2*15*127 fit), widened to int32 and
 // minus 8 * sum(a): exactly the block integer sum of (u-8)*a per row. Then,
-// as vecDotQ4_0Q8_0Generic: acc += float(s) * (d_w * d_a), unfused.
+// as vecDotQ4_0Q8_0Generic: acc = fma(float(s), d_w * d_a, acc).
 
 // func q4_0x8GemvAVX2(nb int, w, a *byte, out *float32)
 TEXT ·q4_0x8GemvAVX2(SB), NOSPLIT, $0-32
@@ -233,8 +232,7 @@ q40gv4done:
 	VCVTDQ2PS    YS, YS       \
 	VBROADCASTSS 4*k(DI), Y7  \
 	VMULPS       Y7, Y12, Y7  \
-	VMULPS       Y7, YS, YS   \
-	VADDPS       YS, YF, YF
+	VFMADD231PS  Y7, YS, YF
 
 #define Q40_GM_ZERO \
 	PK_CONSTS           \

@@ -29,8 +29,7 @@
 	VCVTPH2PS     (W), Y1      \
 	VBROADCASTSS  (DI), Y2     \
 	VMULPS        Y2, Y1, Y1   \
-	VMULPS        Y1, Y0, Y0   \
-	VADDPS        Y0, acc, acc
+	VFMADD231PS   Y1, Y0, acc
 
 // Q4_0 x Q8_0 packed (q4_0GroupBytes weights, q8_0QuadTok activations):
 // unsigned nibbles times broadcast 4-byte pieces of each token, then minus
@@ -148,23 +147,19 @@ vq40gv4done:
 	VCVTDQ2PS    Y0, Y0 \
 	VBROADCASTSS 0(DI), Y7 \
 	VMULPS       Y7, Y12, Y7 \
-	VMULPS       Y7, Y0, Y0 \
-	VADDPS       Y0, a0, a0 \
+	VFMADD231PS  Y7, Y0, a0 \
 	VCVTDQ2PS    Y1, Y1 \
 	VBROADCASTSS 4(DI), Y7 \
 	VMULPS       Y7, Y12, Y7 \
-	VMULPS       Y7, Y1, Y1 \
-	VADDPS       Y1, a1, a1 \
+	VFMADD231PS  Y7, Y1, a1 \
 	VCVTDQ2PS    Y2, Y2 \
 	VBROADCASTSS 8(DI), Y7 \
 	VMULPS       Y7, Y12, Y7 \
-	VMULPS       Y7, Y2, Y2 \
-	VADDPS       Y2, a2, a2 \
+	VFMADD231PS  Y7, Y2, a2 \
 	VCVTDQ2PS    Y3, Y3 \
 	VBROADCASTSS 12(DI), Y7 \
 	VMULPS       Y7, Y12, Y7 \
-	VMULPS       Y7, Y3, Y3 \
-	VADDPS       Y3, a3, a3
+	VFMADD231PS  Y7, Y3, a3
 
 // func q4_0x8GemmVNNI(nb int, w, a *byte, out *float32, ostride, ntok int)
 // Two int32 accumulators per token (low-nibble pieces in Y0-Y3, high in

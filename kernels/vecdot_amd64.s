@@ -709,8 +709,8 @@ q80r4x2done:
 	RET
 
 // Q4_0 follows the generic kernel's float order instead (vecdot_generic.go):
-// per block the exact integer sum s, then sum += float(s) * (d_w*d_a),
-// unfused. The multi-row/token kernels reduce four blocks' lane sums with
+// per block the exact integer sum s, then sum = fma(float(s), d_w*d_a,
+// sum), as llama.cpp's repacked Q4_0 gemv and gemm (ggml-cpu repack.cpp). The multi-row/token kernels reduce four blocks' lane sums with
 // VPHADDD and do the float steps for four outputs in one vector.
 
 // func vecDotQ4_0Q8_0AVX2(nb int, w, a *byte) float32
@@ -736,8 +736,7 @@ q40loop:
 	Q4_0_LANES(0, 0)
 	HSUM_I32(Y6, X6, X7)
 	VCVTDQ2PS    X6, X6
-	VMULSS       X2, X6, X6
-	VADDSS       X6, X0, X0
+	VFMADD231SS  X2, X6, X0
 	ADDQ $18, SI
 	ADDQ $34, DI
 	DECQ CX
@@ -788,9 +787,8 @@ q40r4loop:
 	Q4_0_R4LANES(R9, Y9, X9)
 	Q4_0_R4LANES(R10, Y10, X10)
 	HSUM4_I32(Y8, Y9, Y10, X8)
-	VCVTDQ2PS X4, X4
-	VMULPS    X3, X4, X4
-	VADDPS    X4, X0, X0
+	VCVTDQ2PS   X4, X4
+	VFMADD231PS X3, X4, X0
 	R4_ADVANCE(18, 34)
 	DECQ CX
 	JNZ  q40r4loop
@@ -845,9 +843,8 @@ q40x4loop:
 	Q4_0_X4LANES(R10, Y11)
 	VMOVDQA Y8, Y4
 	HSUM4_I32(Y9, Y10, Y11, X8)
-	VCVTDQ2PS X4, X4
-	VMULPS    X3, X4, X4
-	VADDPS    X4, X0, X0
+	VCVTDQ2PS   X4, X4
+	VFMADD231PS X3, X4, X0
 	ADDQ $18, SI
 	ADVANCE4(34)
 	DECQ CX
