@@ -102,6 +102,11 @@ type matmulJob struct {
 	// quads (Scratch.SetUniformOrder): the packed one-token kernels are
 	// then gemvQ and gemv4Q.
 	uniform bool
+	// oneTok: a tokenwise matrix whose type's one-token order differs from
+	// its quad order (Q4_K): every packed token takes the one-token
+	// kernels, as llama.cpp's mul_mat_id runs its repacked gemv a token at
+	// a time.
+	oneTok bool
 }
 
 // MatMul computes out[tok*w.Rows + r] = dot(row r of w, token tok of a) for
@@ -211,8 +216,14 @@ func (p *Pool) newMatmulJob(out []float32, w *Matrix, a *Acts) (matmulJob, int) 
 			job.dotR4, job.aR4 = f, a.x4[:4*a.Cols] // the token widened once
 		}
 	}
-	if dq := active.vecDotQuad[w.Type]; dq != nil && job.prefill {
+	// A tokenwise matrix's tokens keep the one-token order where the type
+	// has a four-token one (llama.cpp's mul_mat_id runs a token at a time).
+	job.oneTok = w.tokenwise && job.prefill && !a.uniform && active.vecDotQuad[w.Type] != nil
+	if dq := active.vecDotQuad[w.Type]; dq != nil && job.prefill && !job.oneTok {
 		job.dotQ, job.quadEnd = dq, a.NTok&^3 // llama.cpp's four-token order
+	}
+	if job.oneTok {
+		job.dot4, job.dot8 = nil, nil // (Q4_K's four-token kernel sums in the quad order)
 	}
 	if f := active.vecDot3x4[w.Type]; f != nil {
 		job.dot2x4, job.tileRows = f, 3
@@ -642,7 +653,7 @@ func (j *matmulJob) runPacked(lo, hi int) {
 			}
 		}
 		lo += 4 * q
-	} else if g4 := j.pk.gemm4; g4 != nil && j.ntok == 4 {
+	} else if g4 := j.pk.gemm4; g4 != nil && j.ntok == 4 && !j.oneTok {
 		// One whole quad (units are groups): groups u, u+q, u+2q, u+3q.
 		q := (min(hi, j.groups) - lo) / 4
 		for u := lo; u < lo+q; u++ {
@@ -673,8 +684,9 @@ func (j *matmulJob) runPacked(lo, hi int) {
 		wg := j.pw[g*j.gBytes : (g+1)*j.gBytes]
 		for q := q0; q < q1; q++ {
 			aq, n := j.px4[q*j.qBytes:], min(4, j.ntok-4*q)
-			if n < 4 && j.uniform && !j.quadWhole(n) {
-				// A partial quad in the quad order: token by token.
+			if j.oneTok || n < 4 && j.uniform && !j.quadWhole(n) {
+				// A partial quad in the quad order, or a tokenwise
+				// matrix's quad in the one-token order: token by token.
 				for t := 0; t < n; t++ {
 					j.gemvAt(wg, aq[:j.qBytes], t, j.out[(4*q+t)*j.rows+g*packRows:])
 				}

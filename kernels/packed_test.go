@@ -128,10 +128,10 @@ func TestMatMulBitExact(t *testing.T) {
 						}
 						p.MatMul(out, mt, a)
 						for tok := 0; tok < ntok; tok++ {
-							ref := twinOf(s).tokenDot(wt, tok, ntok)
-							if d1 := twinOf(s).vecDot1[wt]; d1 != nil {
-								ref = d1 // the types whose one-token order differs
-							}
+							// Every token in the one-token order (vecDot1's
+							// where the type has one, else vecDot's, not the
+							// four-token order of Q4_K's whole quads).
+							ref := twinOf(s).tokenDot(wt, 0, 1)
 							for row := 0; row < sh.rows; row++ {
 								if got, want := out[tok*sh.rows+row], ref(cols, m.Row(row), a.Row(tok)); got != want {
 									t.Fatalf("%s %v %dx%d ntok=%d pool %d, tokenwise: out[tok %d, row %d] = %v, generic %v",
