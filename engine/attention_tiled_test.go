@@ -18,8 +18,8 @@ import (
 // sequences in one pass, GQA groups of 1 to 12 (blocks of 64 down to 5
 // tokens, query counts that are not multiples of 8), head sizes that are
 // not multiples of 8, a sliding window and a soft-cap; and checks that a
-// token's result does not depend on its pass, its block or the threads
-// (llama.cpp's rows are independent of the rows sharing their tile).
+// token's result does not depend on its pass or its block (llama.cpp's
+// rows are independent of the rows sharing their tile).
 func TestAttendTiled(t *testing.T) {
 	r := rand.New(rand.NewPCG(91, 92))
 	shapes := []struct {
@@ -62,14 +62,27 @@ func TestAttendTiled(t *testing.T) {
 					t.Errorf("passes of %d tokens and one pass differ", per)
 				}
 			}
-			pool := kernels.NewPool(3)
-			defer pool.Close()
-			for range 3 {
-				if p := ac.run(math.MaxInt, pool); !slices.Equal(p, got) {
-					t.Errorf("3 threads: results differ from one call")
-				}
-			}
 		})
+	}
+}
+
+// TestAttendTiledPool: split over a pool (blocks served by whichever
+// worker claims their item, scratch slots claimed concurrently) the tiled
+// arithmetic gives the single call's bits (run under -race by CI).
+func TestAttendTiledPool(t *testing.T) {
+	r := rand.New(rand.NewPCG(93, 94))
+	c := Config{Heads: 32, KVHeads: 4, HeadDim: 64, HeadDimV: 64}
+	ac := newAttnCase(t, r, c, 16, ggml.F16, 2)
+	ac.tiled = true
+	want := ac.run(math.MaxInt, nil)
+	for _, threads := range []int{2, 3, 8} {
+		pool := kernels.NewPool(threads)
+		for range 3 {
+			if got := ac.run(math.MaxInt, pool); !slices.Equal(got, want) {
+				t.Errorf("%d threads: results differ from one call", threads)
+			}
+		}
+		pool.Close()
 	}
 }
 
