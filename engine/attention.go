@@ -20,8 +20,12 @@ import (
 // keeps gollm's logits within 1e-6 of llama.cpp's on the test models, where
 // every rounding difference is amplified.
 //
-// A query over more than fastAttnMinPositions cached positions takes the
-// fast path instead (attention_fast.go, attention_split.go): f32
+// A pass of tiledAttnMinTokens or more takes llama.cpp's tiled kernel's
+// arithmetic instead (attention_tiled.go), as llama.cpp does; under
+// EvalBatch, a query over more than tiledAttnMinPositions and at most
+// fastAttnMinPositions positions. A query over more than
+// fastAttnMinPositions cached positions (in a smaller pass, or under
+// EvalBatch) takes the fast path (attention_fast.go, attention_split.go): f32
 // arithmetic, each K/V tile widened once for all the query heads of its KV
 // head, ~5-10x less time per position; its items are chosen among the
 // (token, head) indexes the pool hands out.
@@ -52,9 +56,11 @@ type attnJob struct {
 
 	// tiled: the pass takes llama.cpp's tiled arithmetic (attendTiled),
 	// set per pass by tiledFor; tiledMin is tiledAttnMinTokens (tests
-	// change it).
-	tiled    bool
-	tiledMin int
+	// change it). tiledPos: a batch-invariant pass over a cache the tiled
+	// kernels read, whose queries over more than tiledAttnMinPositions and
+	// at most fastMin positions take the tiled arithmetic.
+	tiled, tiledPos bool
+	tiledMin        int
 
 	// Per-item scratch, sized for a full batch at load.
 	q16   []uint16  // [item][HeadDim] query as f16 (f16 cache)
@@ -75,7 +81,7 @@ func (j *attnJob) run(lo, hi int) {
 		n := j.tokPos[tok] + 1
 		lo := j.windowStart(n)
 		kvh := h / group
-		if j.tiled {
+		if j.takesTiled(tok) {
 			// Items of a block's first token and a KV head's first query
 			// head serve the block's queries of that KV head.
 			if b := tiledBlockTokens(group); h%group == 0 && j.startsTiledBlock(tok, b) {

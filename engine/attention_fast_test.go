@@ -31,6 +31,8 @@ type attnCase struct {
 	window  int
 	softcap float32
 	tiled   bool // force the tiled arithmetic on every pass
+	// tiledPos: the tiled arithmetic by position, as under EvalBatch
+	tiledPos bool
 }
 
 func newAttnCase(t *testing.T, r *rand.Rand, c Config, blockLen int, typ ggml.Type, spread float32) *attnCase {
@@ -110,7 +112,7 @@ func (ac *attnCase) runBy(per, fastMin int, pool *kernels.Pool) []float32 {
 		j.q = ac.q[t0*c.QDim() : t1*c.QDim()]
 		j.out = out[t0*c.Heads*c.HeadDimV : t1*c.Heads*c.HeadDimV]
 		j.fastMin = fastMin
-		j.window, j.softcap, j.tiled = ac.window, ac.softcap, ac.tiled
+		j.window, j.softcap, j.tiled, j.tiledPos = ac.window, ac.softcap, ac.tiled, ac.tiledPos
 		if ac.softcap != 0 {
 			j.capScale = ac.scale / ac.softcap
 		}

@@ -16,6 +16,15 @@ import (
 // llama.cpp's logits whatever its length, not only under 64 tokens.
 const tiledAttnMinTokens = 64
 
+// tiledAttnMinPositions: under EvalBatch, whose tokens choose their
+// arithmetic by position only (a request's logits must not depend on what
+// shares its passes), queries over more than this many positions and at
+// most fastAttnMinPositions take the tiled arithmetic: prompt chunks there
+// get llama.cpp's prompt arithmetic, and the one-row path's ~43 ns a head
+// and position (an AMD EPYC Zen3) is left to the first 64, where short
+// conversations keep llama.cpp's decode arithmetic.
+const tiledAttnMinPositions = 64
+
 // tiledQueries is the queries one attendTiled item serves at most (a
 // block of tokens times the query heads of one KV head): every widened
 // K/V tile serves them all.
@@ -55,26 +64,43 @@ func newTiledScratch(c *Config) *tiledScratch {
 
 // tiledFor reports whether a pass of ntok tokens over views takes the
 // tiled arithmetic (llama.cpp's condition; not in batch-invariant passes,
-// where a token's arithmetic depends only on its position).
-func tiledFor(c *Config, ntok int, invariant bool, views []kvcache.View, minTokens int) bool {
-	if ntok < minTokens || invariant || c.HeadDimV%8 != 0 || len(views) == 0 {
-		return false
+// where a token's arithmetic depends only on its position: tiledPos
+// reports whether their tokens may take it by position).
+func tiledFor(c *Config, ntok int, invariant bool, views []kvcache.View, minTokens int) (tiled, tiledPos bool) {
+	if c.HeadDimV%8 != 0 || len(views) == 0 {
+		return false, false
 	}
-	t := views[0].Type
-	return t == ggml.F16 || t == ggml.F32
+	if t := views[0].Type; t != ggml.F16 && t != ggml.F32 {
+		return false, false
+	}
+	return ntok >= minTokens && !invariant, invariant
 }
 
-// startsTiledBlock reports whether token tok starts an attendTiled block:
-// blocks are runs of consecutive tokens of one sequence, cut at multiples
-// of tiledBlockTokens.
+// takesTiled reports whether token t's attention takes the tiled
+// arithmetic.
+func (j *attnJob) takesTiled(t int) bool {
+	if j.tiled {
+		return true
+	}
+	if !j.tiledPos {
+		return false
+	}
+	lo, n, _ := j.fastSpan(t)
+	return n-lo > tiledAttnMinPositions && n-lo <= j.fastMin
+}
+
+// startsTiledBlock reports whether token tok (which takes the tiled
+// arithmetic) starts an attendTiled block: blocks are runs of consecutive
+// tokens of one sequence that take it, cut at multiples of
+// tiledBlockTokens.
 func (j *attnJob) startsTiledBlock(tok, b int) bool {
-	return tok%b == 0 || j.tokSeq[tok-1] != j.tokSeq[tok]
+	return tok%b == 0 || j.tokSeq[tok-1] != j.tokSeq[tok] || !j.takesTiled(tok-1)
 }
 
 // tiledBlock returns the block token tok starts (in sc.toks).
 func (j *attnJob) tiledBlock(sc *tiledScratch, tok, b int) []int {
 	toks := append(sc.toks[:0], tok)
-	for t := tok + 1; t < min(tok-tok%b+b, len(j.tokPos)) && j.tokSeq[t] == j.tokSeq[tok]; t++ {
+	for t := tok + 1; t < min(tok-tok%b+b, len(j.tokPos)) && j.tokSeq[t] == j.tokSeq[tok] && j.takesTiled(t); t++ {
 		toks = append(toks, t)
 	}
 	return toks

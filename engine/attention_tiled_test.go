@@ -87,30 +87,70 @@ func TestAttendTiledPool(t *testing.T) {
 }
 
 // TestTiledFor: llama.cpp's choice of its tiled kernel (a pass of 64+
-// tokens, an f16 or f32 cache, value heads a multiple of 8), never under
-// EvalBatch's position-only rule.
+// tokens, an f16 or f32 cache, value heads a multiple of 8); under
+// EvalBatch the choice by position instead.
 func TestTiledFor(t *testing.T) {
 	c := &Config{Heads: 4, KVHeads: 2, HeadDim: 64, HeadDimV: 64}
 	odd := &Config{Heads: 4, KVHeads: 2, HeadDim: 64, HeadDimV: 36}
 	v := func(t ggml.Type) []kvcache.View { return []kvcache.View{{Type: t}} }
 	for _, tc := range []struct {
-		c         *Config
-		ntok      int
-		invariant bool
-		views     []kvcache.View
-		want      bool
+		c                  *Config
+		ntok               int
+		invariant          bool
+		views              []kvcache.View
+		wantTiled, wantPos bool
 	}{
-		{c, 64, false, v(ggml.F16), true},
-		{c, 512, false, v(ggml.F32), true},
-		{c, 63, false, v(ggml.F16), false},
-		{c, 512, true, v(ggml.F16), false},
-		{c, 512, false, v(ggml.Q8_0), false},
-		{odd, 512, false, v(ggml.F16), false},
+		{c, 64, false, v(ggml.F16), true, false},
+		{c, 512, false, v(ggml.F32), true, false},
+		{c, 63, false, v(ggml.F16), false, false},
+		{c, 512, true, v(ggml.F16), false, true},
+		{c, 1, true, v(ggml.F16), false, true},
+		{c, 512, false, v(ggml.Q8_0), false, false},
+		{c, 512, true, v(ggml.Q8_0), false, false},
+		{odd, 512, false, v(ggml.F16), false, false},
 	} {
-		if got := tiledFor(tc.c, tc.ntok, tc.invariant, tc.views, tiledAttnMinTokens); got != tc.want {
-			t.Errorf("tiledFor(dv %d, %d tokens, invariant %v, %v) = %v, want %v",
-				tc.c.HeadDimV, tc.ntok, tc.invariant, tc.views[0].Type, got, tc.want)
+		tiled, pos := tiledFor(tc.c, tc.ntok, tc.invariant, tc.views, tiledAttnMinTokens)
+		if tiled != tc.wantTiled || pos != tc.wantPos {
+			t.Errorf("tiledFor(dv %d, %d tokens, invariant %v, %v) = %v, %v, want %v, %v",
+				tc.c.HeadDimV, tc.ntok, tc.invariant, tc.views[0].Type, tiled, pos, tc.wantTiled, tc.wantPos)
 		}
+	}
+}
+
+// TestAttendTiledByPosition: under EvalBatch's rule a query over at most
+// tiledAttnMinPositions positions keeps llama.cpp's one-row arithmetic,
+// one over at most fastAttnMinPositions takes the tiled one, and beyond
+// the fast path, each with the bits it has alone, whatever else shares
+// the pass.
+func TestAttendTiledByPosition(t *testing.T) {
+	r := rand.New(rand.NewPCG(95, 96))
+	c := Config{Heads: 8, KVHeads: 2, HeadDim: 64, HeadDimV: 64}
+	ac := newAttnCase(t, r, c, 16, ggml.F16, 2)
+	exact := ac.run(math.MaxInt, nil)
+	fast := ac.run(0, nil)
+	ac.tiled = true
+	tiled := ac.run(math.MaxInt, nil)
+	ac.tiled, ac.tiledPos = false, true
+	n := c.Heads * c.HeadDimV
+	kinds := map[string]int{}
+	for _, per := range []int{len(ac.tokPos), 1, 4} {
+		got := ac.runBy(per, fastAttnMinPositions, nil)
+		for tk, p := range ac.tokPos {
+			want, kind := exact, "exact"
+			switch {
+			case p+1 > fastAttnMinPositions:
+				want, kind = fast, "fast"
+			case p+1 > tiledAttnMinPositions:
+				want, kind = tiled, "tiled"
+			}
+			kinds[kind]++
+			if !slices.Equal(got[tk*n:(tk+1)*n], want[tk*n:(tk+1)*n]) {
+				t.Errorf("passes of %d: token at %d positions: not the %s arithmetic's bits", per, p+1, kind)
+			}
+		}
+	}
+	if len(kinds) != 3 {
+		t.Fatalf("the case covers %v, want all three paths", kinds)
 	}
 }
 

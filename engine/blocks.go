@@ -152,7 +152,7 @@ func (m *Model) attention(l int, a *attnWeights, ap *attnParams, xn []float32, p
 	j.views, j.tokSeq, j.tokPos = s.views[:len(p.seqs)], p.seq, p.pos
 	j.q, j.out, j.scale = q, s.att[:ntok*c.Heads*c.HeadDimV], scale
 	j.softcap, j.capScale, j.window = ap.softcap, 0, ap.window
-	j.tiled = tiledFor(c, ntok, s.invariant, j.views, j.tiledMin)
+	j.tiled, j.tiledPos = tiledFor(c, ntok, s.invariant, j.views, j.tiledMin)
 	if ap.softcap != 0 {
 		j.capScale = scale / ap.softcap // llama.cpp: scale /= logit_softcap
 	}
