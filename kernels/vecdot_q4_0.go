@@ -3,7 +3,7 @@ package kernels
 // vecDotQ4_0Q8_0Generic is Q4_0 x Q8_0: per block the exact integer sum
 // of the 32 products, times d_w*d_a fused into the float32 sum, as
 // llama.cpp's repacked Q4_0 kernels (ggml-cpu repack.cpp, q4_0_8x8 on
-// AVX2) that its x86 builds run for matrices of 8k rows. (Unfused, a
+// AVX2) that its x86 builds run on matrices of 8n rows. (Unfused, a
 // product now and then rounded differently: prompts of 25 tokens drifted
 // 1e-2 of max|logit| off llama.cpp.)
 func vecDotQ4_0Q8_0Generic(n int, w, a []byte) float32 {
