@@ -161,15 +161,16 @@ func (j *attnJob) attendTiled(sc *tiledScratch, toks []int, kvh int, v *kvcache.
 		kernels.AttnTileSoftmax(s, nq, keys, sc.first[:nq], sc.last[:nq], sc.m, sc.l, sc.ms)
 		kernels.AttnTileAccV(acc, nq, s, sc.v, hdv, keys, hdv, sc.ms)
 	}
+	// The outputs: the accumulators times 1/S (llama.cpp multiplies by
+	// the rounded inverse), as rows.
+	for q := 0; q < nq; q++ {
+		sc.ms[q] = safeInv(sc.l[q])
+	}
+	kernels.AttnTileAccV(acc, nq, nil, nil, 0, 0, hdv, sc.ms)
 	out := sc.rows[:nq*hdv]
 	kernels.TransposeF32(out, acc, hdv, nq)
 	for b, tok := range toks {
-		for g := 0; g < group; g++ {
-			q := b*group + g
-			o := j.out[(tok*c.Heads+kvh*group+g)*hdv:][:hdv]
-			copy(o, out[q*hdv:])
-			kernels.Scale(o, safeInv(sc.l[q]))
-		}
+		copy(j.out[(tok*c.Heads+kvh*group)*hdv:][:group*hdv], out[b*group*hdv:])
 	}
 }
 

@@ -135,7 +135,7 @@ func attnTileSoftmaxGeneric(s []float32, nq, keys int, first, last []int32, m, l
 // AttnTileAccV multiplies the accumulators acc[d*nq+q] (d < dim, nq a
 // multiple of 8) by ms[q], then adds the weights s[key*nq+q] times the
 // value rows v[key*vStride:][:dim], one FMA chain per element over the
-// keys in order.
+// keys in order. With keys 0 it only multiplies (s and v may be nil).
 func AttnTileAccV(acc []float32, nq int, s, v []float32, vStride, keys, dim int, ms []float32) {
 	if nq <= 0 || dim <= 0 {
 		return

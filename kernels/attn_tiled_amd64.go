@@ -94,9 +94,12 @@ func attnTileSoftmaxAsm(s []float32, nq, keys int, first, last []int32, m, l, ms
 // and the rest in the generic code, query vectors three at a time.
 func attnTileAccVAsm(acc []float32, nq int, s, v []float32, vStride, keys, dim int, ms []float32) {
 	dim4 := dim &^ 3
-	if dim4 < dim || keys == 0 { // (no keys: only the rescale)
+	if dim4 < dim {
 		attnTileAccVGeneric(acc, nq, s, v, vStride, keys, dim, ms)
 		return
+	}
+	if keys == 0 { // only the rescale: s and v are not read
+		s, v = acc, acc
 	}
 	for w := 0; w < nq/8; {
 		switch n := nq/8 - w; {

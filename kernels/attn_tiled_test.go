@@ -83,6 +83,14 @@ func TestAttnTileImplsBitExact(t *testing.T) {
 							t.Fatalf("%s tile %d: accumulator %d = %v, generic %v", name, t0, d, st[1].acc[d], st[0].acc[d])
 						}
 					}
+					// No keys: the final multiply by 1/S only.
+					inv := randFloats(r, nq, 1)
+					for i, kern := range []*kernelSet{genericSet, set} {
+						kern.attnTileAccV(st[i].acc, nq, nil, nil, 0, 0, dim, inv)
+					}
+					if d := firstDiff(st[0].acc, st[1].acc); d >= 0 {
+						t.Fatalf("%s, no keys: accumulator %d = %v, generic %v", name, d, st[1].acc[d], st[0].acc[d])
+					}
 				}
 			}
 		}
