@@ -61,6 +61,12 @@ type attnJob struct {
 	// at most fastMin positions take the tiled arithmetic.
 	tiled, tiledPos bool
 	tiledMin        int
+	// rowsExact: a pass outside EvalBatch that does not take the tiled
+	// arithmetic, whose tokens that have another token of their sequence
+	// in it keep the one-row arithmetic at every depth (llama.cpp's kernel
+	// for batches of 2-63 rows: a prompt's last few tokens, a chat turn);
+	// a lone token (decode) takes the fast path past fastMin.
+	rowsExact bool
 
 	// Per-item scratch, sized for a full batch at load.
 	q16   []uint16  // [item][HeadDim] query as f16 (f16 cache)
@@ -92,7 +98,7 @@ func (j *attnJob) run(lo, hi int) {
 			}
 			continue
 		}
-		if n-lo > j.fastMin {
+		if j.takesFast(tok) {
 			// The fast path serves several heads at once, from the item of
 			// the first of them; the others have nothing left to do. A
 			// few tokens (decode) split their positions instead, each

@@ -245,7 +245,23 @@ func (sc *fastScratch) partial(f *fastAttn, b, sp, nh int) (m, l, acc []float32)
 func (j *attnJob) fastSpan(t int) (lo, n int, fast bool) {
 	n = j.tokPos[t] + 1
 	lo = j.windowStart(n)
-	return lo, n, n-lo > j.fastMin
+	return lo, n, j.takesFast(t)
+}
+
+// takesFast reports whether token t's attention takes the fast path: a
+// query over more than fastMin positions, unless the pass keeps the
+// one-row arithmetic for it (rowsExact and another token of its sequence
+// in the pass).
+func (j *attnJob) takesFast(t int) bool {
+	n := j.tokPos[t] + 1
+	if n-j.windowStart(n) <= j.fastMin {
+		return false
+	}
+	if !j.rowsExact {
+		return true
+	}
+	seq := j.tokSeq[t]
+	return !(t > 0 && j.tokSeq[t-1] == seq || t+1 < len(j.tokSeq) && j.tokSeq[t+1] == seq)
 }
 
 // joinsBlock reports whether token t's fast attention is served by the

@@ -33,6 +33,9 @@ type attnCase struct {
 	tiled   bool // force the tiled arithmetic on every pass
 	// tiledPos: the tiled arithmetic by position, as under EvalBatch
 	tiledPos bool
+	// rowsExact: the one-row arithmetic for tokens with a neighbour of
+	// their sequence in the pass (attnJob.rowsExact)
+	rowsExact bool
 }
 
 func newAttnCase(t *testing.T, r *rand.Rand, c Config, blockLen int, typ ggml.Type, spread float32) *attnCase {
@@ -113,6 +116,7 @@ func (ac *attnCase) runBy(per, fastMin int, pool *kernels.Pool) []float32 {
 		j.out = out[t0*c.Heads*c.HeadDimV : t1*c.Heads*c.HeadDimV]
 		j.fastMin = fastMin
 		j.window, j.softcap, j.tiled, j.tiledPos = ac.window, ac.softcap, ac.tiled, ac.tiledPos
+		j.rowsExact = ac.rowsExact
 		if ac.softcap != 0 {
 			j.capScale = ac.scale / ac.softcap
 		}

@@ -154,6 +154,41 @@ func TestAttendTiledByPosition(t *testing.T) {
 	}
 }
 
+// TestAttendRowsExact: in a pass of fewer than 64 tokens outside
+// EvalBatch, a token with another token of its sequence in the pass keeps
+// llama.cpp's one-row arithmetic at every depth (its kernel for 2-63
+// rows); a lone token (decode) takes the fast path past
+// fastAttnMinPositions.
+func TestAttendRowsExact(t *testing.T) {
+	r := rand.New(rand.NewPCG(97, 98))
+	c := Config{Heads: 8, KVHeads: 2, HeadDim: 64, HeadDimV: 64}
+	ac := newAttnCase(t, r, c, 16, ggml.F16, 2)
+	exact := ac.run(math.MaxInt, nil)
+	fast := ac.run(0, nil)
+	ac.rowsExact = true
+	n := c.Heads * c.HeadDimV
+	lone := 0
+	for _, per := range []int{len(ac.tokPos), 1, 4} {
+		got := ac.runBy(per, fastAttnMinPositions, nil)
+		for tk, p := range ac.tokPos {
+			t0 := tk / per * per
+			t1 := min(t0+per, len(ac.tokPos))
+			pair := tk > t0 && ac.tokSeq[tk-1] == ac.tokSeq[tk] || tk+1 < t1 && ac.tokSeq[tk+1] == ac.tokSeq[tk]
+			want, kind := exact, "one-row"
+			if !pair && p+1 > fastAttnMinPositions {
+				want, kind = fast, "fast"
+				lone++
+			}
+			if !slices.Equal(got[tk*n:(tk+1)*n], want[tk*n:(tk+1)*n]) {
+				t.Errorf("passes of %d: token at %d positions: not the %s arithmetic's bits", per, p+1, kind)
+			}
+		}
+	}
+	if lone == 0 {
+		t.Fatal("no lone token past the threshold")
+	}
+}
+
 // tiledReference is llama.cpp's tiled flash attention read row by row,
 // keys in order (ggml-cpu's ggml_compute_forward_flash_attn_ext_tiled on
 // x86 with AVX2): per query, tiles of 64 positions from position 0; a

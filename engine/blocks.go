@@ -153,6 +153,7 @@ func (m *Model) attention(l int, a *attnWeights, ap *attnParams, xn []float32, p
 	j.q, j.out, j.scale = q, s.att[:ntok*c.Heads*c.HeadDimV], scale
 	j.softcap, j.capScale, j.window = ap.softcap, 0, ap.window
 	j.tiled, j.tiledPos = tiledFor(c, ntok, s.invariant, j.views, j.tiledMin)
+	j.rowsExact = !s.invariant && !j.tiled
 	if ap.softcap != 0 {
 		j.capScale = scale / ap.softcap // llama.cpp: scale /= logit_softcap
 	}
