@@ -12,11 +12,12 @@ import (
 // over the cache blocks of its own sequence. Work items are (token, head)
 // pairs so the pool can split them.
 //
-// The arithmetic follows llama.cpp's CPU flash-attention kernel, which is
-// what llama.cpp runs by default: the query is converted to the K storage's
-// dot-product type (f16 for an f16 cache, Q8_0 for q8_0), the softmax is
-// online (one pass over the cache blocks, no score buffer), and with an f16
-// cache the weighted sum of V is accumulated in f16. Matching it is what
+// The arithmetic follows llama.cpp's CPU flash-attention kernel for
+// batches of fewer than 64 rows (its one-row kernel): the query is
+// converted to the K storage's dot-product type (f16 for an f16 cache,
+// Q8_0 for q8_0), the softmax is online (one pass over the cache blocks,
+// no score buffer), and with an f16 cache the weighted sum of V is
+// accumulated in f16. Matching it is what
 // keeps gollm's logits within 1e-6 of llama.cpp's on the test models, where
 // every rounding difference is amplified.
 //
@@ -24,8 +25,10 @@ import (
 // arithmetic instead (attention_tiled.go), as llama.cpp does; under
 // EvalBatch, a query over more than tiledAttnMinPositions and at most
 // fastAttnMinPositions positions. A query over more than
-// fastAttnMinPositions cached positions (in a smaller pass, or under
-// EvalBatch) takes the fast path (attention_fast.go, attention_split.go): f32
+// fastAttnMinPositions cached positions takes the fast path under
+// EvalBatch, and in a smaller pass when it is the only token of its
+// sequence there (takesFast: decode) (attention_fast.go,
+// attention_split.go): f32
 // arithmetic, each K/V tile widened once for all the query heads of its KV
 // head, ~5-10x less time per position; its items are chosen among the
 // (token, head) indexes the pool hands out.

@@ -12,11 +12,13 @@ import (
 )
 
 // fastAttnMinPositions is the number of cached positions past which a
-// query takes the fast attention path (attendFast) instead of llama.cpp's
-// f16 arithmetic. Up to it, logits match llama.cpp's (the golden tests'
-// prompts are far shorter); beyond it the exact path's per-row f16
-// rounding costs ~10x the fast path's time per position, and llama.cpp
-// itself changes kernels at 512.
+// lone query of its sequence (decode) takes the fast attention path
+// (attendFast, attendSplit) instead of llama.cpp's one-row f16 arithmetic
+// (see takesFast and EvalBatch's rule). Beyond it the one-row path's
+// per-row f16 rounding costs ~4-5x the fast path's time per position, and
+// llama.cpp's own decode changes kernels there: once its cache view holds
+// 512 cells (it grows in steps of 256) it splits them over its threads and
+// merges the parts, which no thread-independent path matches.
 const fastAttnMinPositions = 256
 
 // Shape of the fast path's work.
