@@ -140,75 +140,177 @@ DATA atC<>+504(SB)/4, $0x43400000
 DATA atC<>+508(SB)/4, $0x43400000
 GLOBL atC<>(SB), RODATA|NOPTR, $512
 
+// The QK kernels: accumulator j*NV+v is key j (of the quad), query vector
+// v. DI: key 0's scores, SI: the queries (row d at d*nqBytes), R8:
+// nqBytes, DX: key 0's row, R9: kStride, CX: keys left, BX: dim; per quad
+// R10/R11 keys 0 and 2 at the current element, R12 the queries' row,
+// R13 the elements left.
+#define QK_ARGS \
+	MOVQ s+0(FP), DI         \
+	MOVQ qt+8(FP), SI        \
+	MOVQ nqBytes+16(FP), R8  \
+	MOVQ k+24(FP), DX        \
+	MOVQ kStride+32(FP), R9  \
+	MOVQ keys4+40(FP), CX    \
+	MOVQ dim+48(FP), BX
+
+#define QK_QUAD_START \
+	TESTQ CX, CX         \
+	JLE   done           \
+	MOVQ  DX, R10        \
+	LEAQ  (DX)(R9*2), R11 \
+	MOVQ  SI, R12        \
+	MOVQ  BX, R13
+
+#define QK_D_NEXT \
+	ADDQ $4, R10 \
+	ADDQ $4, R11 \
+	ADDQ R8, R12 \
+	DECQ R13     \
+	JNZ  dloop
+
+// The quad's scores times scale (Y15), then on to the next quad.
+#define QK_QUAD_END \
+	LEAQ (DX)(R9*4), DX \
+	LEAQ (DI)(R8*4), DI \
+	SUBQ $4, CX         \
+	JMP  quad
+
+// One key (its element at k) times the NV query vectors Y12-Y14 into a0...
+#define QK_KEY1(k, a0) \
+	VBROADCASTSS k, Y15         \
+	VFMADD231PS  Y15, Y12, a0
+
+#define QK_KEY2(k, a0, a1) \
+	QK_KEY1(k, a0)             \
+	VFMADD231PS  Y15, Y13, a1
+
+#define QK_KEY3(k, a0, a1, a2) \
+	QK_KEY2(k, a0, a1)         \
+	VFMADD231PS  Y15, Y14, a2
+
+// One key's scores, times the scale in Y15, to row (the key's scores).
+#define QK_PUT1(row, a0) \
+	VMULPS  Y15, a0, a0 \
+	VMOVUPS a0, row
+
+#define QK_PUT2(row, a0, a1) \
+	QK_PUT1(row, a0)    \
+	VMULPS  Y15, a1, a1 \
+	VMOVUPS a1, 32 row
+
+#define QK_PUT3(row, a0, a1, a2) \
+	QK_PUT2(row, a0, a1) \
+	VMULPS  Y15, a2, a2  \
+	VMOVUPS a2, 64 row
+
+// The AccV kernels: accumulator j*NV+v is value dimension j (of the quad),
+// query vector v. DI: dimension 0's accumulators, R8: nqBytes, SI: key 0's
+// weights, DX: key 0's value row at the quad's dimension, R9: vStride, BX:
+// keys, CX: dimensions left, AX: ms; R14 dimension 2's accumulators; per
+// key R12 the weights, R13 the value row, R10 the keys left.
+#define ACCV_ARGS \
+	MOVQ acc+0(FP), DI       \
+	MOVQ nqBytes+8(FP), R8   \
+	MOVQ s+16(FP), SI        \
+	MOVQ v+24(FP), DX        \
+	MOVQ vStride+32(FP), R9  \
+	MOVQ keys+40(FP), BX     \
+	MOVQ dim4+48(FP), CX     \
+	MOVQ ms+56(FP), AX
+
+#define ACCV_QUAD_START \
+	TESTQ CX, CX          \
+	JLE   done            \
+	LEAQ  (DI)(R8*2), R14
+
+#define ACCV_KEYS_START \
+	MOVQ  SI, R12  \
+	MOVQ  DX, R13  \
+	MOVQ  BX, R10  \
+	TESTQ R10, R10 \
+	JLE   store
+
+#define ACCV_K_NEXT \
+	ADDQ R8, R12 \
+	ADDQ R9, R13 \
+	DECQ R10     \
+	JNZ  kloop
+
+#define ACCV_QUAD_END \
+	LEAQ (DI)(R8*4), DI \
+	ADDQ $16, DX        \
+	SUBQ $4, CX         \
+	JMP  quad
+
+// One dimension's accumulators (row) times ms (Y12-Y14) into a0...
+#define ACCV_GET1(row, a0) \
+	VMULPS row, Y12, a0
+
+#define ACCV_GET2(row, a0, a1) \
+	ACCV_GET1(row, a0)      \
+	VMULPS 32 row, Y13, a1
+
+#define ACCV_GET3(row, a0, a1, a2) \
+	ACCV_GET2(row, a0, a1)  \
+	VMULPS 64 row, Y14, a2
+
+// One value dimension (its element at x) times the NV weight vectors.
+#define ACCV_DIM1(x, a0) \
+	VBROADCASTSS x, Y15         \
+	VFMADD231PS  Y15, Y12, a0
+
+#define ACCV_DIM2(x, a0, a1) \
+	ACCV_DIM1(x, a0)           \
+	VFMADD231PS  Y15, Y13, a1
+
+#define ACCV_DIM3(x, a0, a1, a2) \
+	ACCV_DIM2(x, a0, a1)       \
+	VFMADD231PS  Y15, Y14, a2
+
+#define ACCV_PUT1(row, a0) \
+	VMOVUPS a0, row
+
+#define ACCV_PUT2(row, a0, a1) \
+	ACCV_PUT1(row, a0)    \
+	VMOVUPS a1, 32 row
+
+#define ACCV_PUT3(row, a0, a1, a2) \
+	ACCV_PUT2(row, a0, a1) \
+	VMOVUPS a2, 64 row
+
 // func attnTileQK1AVX2(s, qt *float32, nqBytes int, k *float32, kStride, keys4, dim int, scale float32)
 TEXT ·attnTileQK1AVX2(SB), NOSPLIT, $0-60
-	MOVQ s+0(FP), DI
-	MOVQ qt+8(FP), SI
-	MOVQ nqBytes+16(FP), R8
-	MOVQ k+24(FP), DX
-	MOVQ kStride+32(FP), R9
-	MOVQ keys4+40(FP), CX
-	MOVQ dim+48(FP), BX
+	QK_ARGS
 quad:
-	TESTQ CX, CX
-	JLE done
-	MOVQ DX, R10
-	LEAQ (DX)(R9*2), R11
-	MOVQ SI, R12
-	MOVQ BX, R13
+	QK_QUAD_START
 	VXORPS Y0, Y0, Y0
 	VXORPS Y1, Y1, Y1
 	VXORPS Y2, Y2, Y2
 	VXORPS Y3, Y3, Y3
 dloop:
 	VMOVUPS 0(R12), Y12
-	VBROADCASTSS (R10), Y15
-	VFMADD231PS Y15, Y12, Y0
-	VBROADCASTSS (R10)(R9*1), Y15
-	VFMADD231PS Y15, Y12, Y1
-	VBROADCASTSS (R11), Y15
-	VFMADD231PS Y15, Y12, Y2
-	VBROADCASTSS (R11)(R9*1), Y15
-	VFMADD231PS Y15, Y12, Y3
-	ADDQ $4, R10
-	ADDQ $4, R11
-	ADDQ R8, R12
-	DECQ R13
-	JNZ dloop
+	QK_KEY1((R10), Y0)
+	QK_KEY1((R10)(R9*1), Y1)
+	QK_KEY1((R11), Y2)
+	QK_KEY1((R11)(R9*1), Y3)
+	QK_D_NEXT
 	VBROADCASTSS scale+56(FP), Y15
-	LEAQ (DI)(R8*2), R14
-	VMULPS Y15, Y0, Y0
-	VMOVUPS Y0, (DI)
-	VMULPS Y15, Y1, Y1
-	VMOVUPS Y1, (DI)(R8*1)
-	VMULPS Y15, Y2, Y2
-	VMOVUPS Y2, (R14)
-	VMULPS Y15, Y3, Y3
-	VMOVUPS Y3, (R14)(R8*1)
-	LEAQ (DX)(R9*4), DX
-	LEAQ (DI)(R8*4), DI
-	SUBQ $4, CX
-	JMP quad
+	LEAQ         (DI)(R8*2), R14
+	QK_PUT1((DI), Y0)
+	QK_PUT1((DI)(R8*1), Y1)
+	QK_PUT1((R14), Y2)
+	QK_PUT1((R14)(R8*1), Y3)
+	QK_QUAD_END
 done:
 	VZEROUPPER
 	RET
 
 // func attnTileQK2AVX2(s, qt *float32, nqBytes int, k *float32, kStride, keys4, dim int, scale float32)
 TEXT ·attnTileQK2AVX2(SB), NOSPLIT, $0-60
-	MOVQ s+0(FP), DI
-	MOVQ qt+8(FP), SI
-	MOVQ nqBytes+16(FP), R8
-	MOVQ k+24(FP), DX
-	MOVQ kStride+32(FP), R9
-	MOVQ keys4+40(FP), CX
-	MOVQ dim+48(FP), BX
+	QK_ARGS
 quad:
-	TESTQ CX, CX
-	JLE done
-	MOVQ DX, R10
-	LEAQ (DX)(R9*2), R11
-	MOVQ SI, R12
-	MOVQ BX, R13
+	QK_QUAD_START
 	VXORPS Y0, Y0, Y0
 	VXORPS Y1, Y1, Y1
 	VXORPS Y2, Y2, Y2
@@ -220,65 +322,27 @@ quad:
 dloop:
 	VMOVUPS 0(R12), Y12
 	VMOVUPS 32(R12), Y13
-	VBROADCASTSS (R10), Y15
-	VFMADD231PS Y15, Y12, Y0
-	VFMADD231PS Y15, Y13, Y1
-	VBROADCASTSS (R10)(R9*1), Y15
-	VFMADD231PS Y15, Y12, Y2
-	VFMADD231PS Y15, Y13, Y3
-	VBROADCASTSS (R11), Y15
-	VFMADD231PS Y15, Y12, Y4
-	VFMADD231PS Y15, Y13, Y5
-	VBROADCASTSS (R11)(R9*1), Y15
-	VFMADD231PS Y15, Y12, Y6
-	VFMADD231PS Y15, Y13, Y7
-	ADDQ $4, R10
-	ADDQ $4, R11
-	ADDQ R8, R12
-	DECQ R13
-	JNZ dloop
+	QK_KEY2((R10), Y0, Y1)
+	QK_KEY2((R10)(R9*1), Y2, Y3)
+	QK_KEY2((R11), Y4, Y5)
+	QK_KEY2((R11)(R9*1), Y6, Y7)
+	QK_D_NEXT
 	VBROADCASTSS scale+56(FP), Y15
-	LEAQ (DI)(R8*2), R14
-	VMULPS Y15, Y0, Y0
-	VMOVUPS Y0, (DI)
-	VMULPS Y15, Y1, Y1
-	VMOVUPS Y1, 32(DI)
-	VMULPS Y15, Y2, Y2
-	VMOVUPS Y2, (DI)(R8*1)
-	VMULPS Y15, Y3, Y3
-	VMOVUPS Y3, 32(DI)(R8*1)
-	VMULPS Y15, Y4, Y4
-	VMOVUPS Y4, (R14)
-	VMULPS Y15, Y5, Y5
-	VMOVUPS Y5, 32(R14)
-	VMULPS Y15, Y6, Y6
-	VMOVUPS Y6, (R14)(R8*1)
-	VMULPS Y15, Y7, Y7
-	VMOVUPS Y7, 32(R14)(R8*1)
-	LEAQ (DX)(R9*4), DX
-	LEAQ (DI)(R8*4), DI
-	SUBQ $4, CX
-	JMP quad
+	LEAQ         (DI)(R8*2), R14
+	QK_PUT2((DI), Y0, Y1)
+	QK_PUT2((DI)(R8*1), Y2, Y3)
+	QK_PUT2((R14), Y4, Y5)
+	QK_PUT2((R14)(R8*1), Y6, Y7)
+	QK_QUAD_END
 done:
 	VZEROUPPER
 	RET
 
 // func attnTileQK3AVX2(s, qt *float32, nqBytes int, k *float32, kStride, keys4, dim int, scale float32)
 TEXT ·attnTileQK3AVX2(SB), NOSPLIT, $0-60
-	MOVQ s+0(FP), DI
-	MOVQ qt+8(FP), SI
-	MOVQ nqBytes+16(FP), R8
-	MOVQ k+24(FP), DX
-	MOVQ kStride+32(FP), R9
-	MOVQ keys4+40(FP), CX
-	MOVQ dim+48(FP), BX
+	QK_ARGS
 quad:
-	TESTQ CX, CX
-	JLE done
-	MOVQ DX, R10
-	LEAQ (DX)(R9*2), R11
-	MOVQ SI, R12
-	MOVQ BX, R13
+	QK_QUAD_START
 	VXORPS Y0, Y0, Y0
 	VXORPS Y1, Y1, Y1
 	VXORPS Y2, Y2, Y2
@@ -295,252 +359,108 @@ dloop:
 	VMOVUPS 0(R12), Y12
 	VMOVUPS 32(R12), Y13
 	VMOVUPS 64(R12), Y14
-	VBROADCASTSS (R10), Y15
-	VFMADD231PS Y15, Y12, Y0
-	VFMADD231PS Y15, Y13, Y1
-	VFMADD231PS Y15, Y14, Y2
-	VBROADCASTSS (R10)(R9*1), Y15
-	VFMADD231PS Y15, Y12, Y3
-	VFMADD231PS Y15, Y13, Y4
-	VFMADD231PS Y15, Y14, Y5
-	VBROADCASTSS (R11), Y15
-	VFMADD231PS Y15, Y12, Y6
-	VFMADD231PS Y15, Y13, Y7
-	VFMADD231PS Y15, Y14, Y8
-	VBROADCASTSS (R11)(R9*1), Y15
-	VFMADD231PS Y15, Y12, Y9
-	VFMADD231PS Y15, Y13, Y10
-	VFMADD231PS Y15, Y14, Y11
-	ADDQ $4, R10
-	ADDQ $4, R11
-	ADDQ R8, R12
-	DECQ R13
-	JNZ dloop
+	QK_KEY3((R10), Y0, Y1, Y2)
+	QK_KEY3((R10)(R9*1), Y3, Y4, Y5)
+	QK_KEY3((R11), Y6, Y7, Y8)
+	QK_KEY3((R11)(R9*1), Y9, Y10, Y11)
+	QK_D_NEXT
 	VBROADCASTSS scale+56(FP), Y15
-	LEAQ (DI)(R8*2), R14
-	VMULPS Y15, Y0, Y0
-	VMOVUPS Y0, (DI)
-	VMULPS Y15, Y1, Y1
-	VMOVUPS Y1, 32(DI)
-	VMULPS Y15, Y2, Y2
-	VMOVUPS Y2, 64(DI)
-	VMULPS Y15, Y3, Y3
-	VMOVUPS Y3, (DI)(R8*1)
-	VMULPS Y15, Y4, Y4
-	VMOVUPS Y4, 32(DI)(R8*1)
-	VMULPS Y15, Y5, Y5
-	VMOVUPS Y5, 64(DI)(R8*1)
-	VMULPS Y15, Y6, Y6
-	VMOVUPS Y6, (R14)
-	VMULPS Y15, Y7, Y7
-	VMOVUPS Y7, 32(R14)
-	VMULPS Y15, Y8, Y8
-	VMOVUPS Y8, 64(R14)
-	VMULPS Y15, Y9, Y9
-	VMOVUPS Y9, (R14)(R8*1)
-	VMULPS Y15, Y10, Y10
-	VMOVUPS Y10, 32(R14)(R8*1)
-	VMULPS Y15, Y11, Y11
-	VMOVUPS Y11, 64(R14)(R8*1)
-	LEAQ (DX)(R9*4), DX
-	LEAQ (DI)(R8*4), DI
-	SUBQ $4, CX
-	JMP quad
+	LEAQ         (DI)(R8*2), R14
+	QK_PUT3((DI), Y0, Y1, Y2)
+	QK_PUT3((DI)(R8*1), Y3, Y4, Y5)
+	QK_PUT3((R14), Y6, Y7, Y8)
+	QK_PUT3((R14)(R8*1), Y9, Y10, Y11)
+	QK_QUAD_END
 done:
 	VZEROUPPER
 	RET
 
 // func attnTileAccV1AVX2(acc *float32, nqBytes int, s, v *float32, vStride, keys, dim4 int, ms *float32)
 TEXT ·attnTileAccV1AVX2(SB), NOSPLIT, $0-64
-	MOVQ acc+0(FP), DI
-	MOVQ nqBytes+8(FP), R8
-	MOVQ s+16(FP), SI
-	MOVQ v+24(FP), DX
-	MOVQ vStride+32(FP), R9
-	MOVQ keys+40(FP), BX
-	MOVQ dim4+48(FP), CX
-	MOVQ ms+56(FP), AX
+	ACCV_ARGS
 quad:
-	TESTQ CX, CX
-	JLE done
-	LEAQ (DI)(R8*2), R14
+	ACCV_QUAD_START
 	VMOVUPS 0(AX), Y12
-	VMULPS (DI), Y12, Y0
-	VMULPS (DI)(R8*1), Y12, Y1
-	VMULPS (R14), Y12, Y2
-	VMULPS (R14)(R8*1), Y12, Y3
-	MOVQ SI, R12
-	MOVQ DX, R13
-	MOVQ BX, R10
-	TESTQ R10, R10
-	JLE store
+	ACCV_GET1((DI), Y0)
+	ACCV_GET1((DI)(R8*1), Y1)
+	ACCV_GET1((R14), Y2)
+	ACCV_GET1((R14)(R8*1), Y3)
+	ACCV_KEYS_START
 kloop:
 	VMOVUPS 0(R12), Y12
-	VBROADCASTSS 0(R13), Y15
-	VFMADD231PS Y15, Y12, Y0
-	VBROADCASTSS 4(R13), Y15
-	VFMADD231PS Y15, Y12, Y1
-	VBROADCASTSS 8(R13), Y15
-	VFMADD231PS Y15, Y12, Y2
-	VBROADCASTSS 12(R13), Y15
-	VFMADD231PS Y15, Y12, Y3
-	ADDQ R8, R12
-	ADDQ R9, R13
-	DECQ R10
-	JNZ kloop
+	ACCV_DIM1(0(R13), Y0)
+	ACCV_DIM1(4(R13), Y1)
+	ACCV_DIM1(8(R13), Y2)
+	ACCV_DIM1(12(R13), Y3)
+	ACCV_K_NEXT
 store:
-	VMOVUPS Y0, (DI)
-	VMOVUPS Y1, (DI)(R8*1)
-	VMOVUPS Y2, (R14)
-	VMOVUPS Y3, (R14)(R8*1)
-	LEAQ (DI)(R8*4), DI
-	ADDQ $16, DX
-	SUBQ $4, CX
-	JMP quad
+	ACCV_PUT1((DI), Y0)
+	ACCV_PUT1((DI)(R8*1), Y1)
+	ACCV_PUT1((R14), Y2)
+	ACCV_PUT1((R14)(R8*1), Y3)
+	ACCV_QUAD_END
 done:
 	VZEROUPPER
 	RET
 
 // func attnTileAccV2AVX2(acc *float32, nqBytes int, s, v *float32, vStride, keys, dim4 int, ms *float32)
 TEXT ·attnTileAccV2AVX2(SB), NOSPLIT, $0-64
-	MOVQ acc+0(FP), DI
-	MOVQ nqBytes+8(FP), R8
-	MOVQ s+16(FP), SI
-	MOVQ v+24(FP), DX
-	MOVQ vStride+32(FP), R9
-	MOVQ keys+40(FP), BX
-	MOVQ dim4+48(FP), CX
-	MOVQ ms+56(FP), AX
+	ACCV_ARGS
 quad:
-	TESTQ CX, CX
-	JLE done
-	LEAQ (DI)(R8*2), R14
+	ACCV_QUAD_START
 	VMOVUPS 0(AX), Y12
 	VMOVUPS 32(AX), Y13
-	VMULPS (DI), Y12, Y0
-	VMULPS 32(DI), Y13, Y1
-	VMULPS (DI)(R8*1), Y12, Y2
-	VMULPS 32(DI)(R8*1), Y13, Y3
-	VMULPS (R14), Y12, Y4
-	VMULPS 32(R14), Y13, Y5
-	VMULPS (R14)(R8*1), Y12, Y6
-	VMULPS 32(R14)(R8*1), Y13, Y7
-	MOVQ SI, R12
-	MOVQ DX, R13
-	MOVQ BX, R10
-	TESTQ R10, R10
-	JLE store
+	ACCV_GET2((DI), Y0, Y1)
+	ACCV_GET2((DI)(R8*1), Y2, Y3)
+	ACCV_GET2((R14), Y4, Y5)
+	ACCV_GET2((R14)(R8*1), Y6, Y7)
+	ACCV_KEYS_START
 kloop:
 	VMOVUPS 0(R12), Y12
 	VMOVUPS 32(R12), Y13
-	VBROADCASTSS 0(R13), Y15
-	VFMADD231PS Y15, Y12, Y0
-	VFMADD231PS Y15, Y13, Y1
-	VBROADCASTSS 4(R13), Y15
-	VFMADD231PS Y15, Y12, Y2
-	VFMADD231PS Y15, Y13, Y3
-	VBROADCASTSS 8(R13), Y15
-	VFMADD231PS Y15, Y12, Y4
-	VFMADD231PS Y15, Y13, Y5
-	VBROADCASTSS 12(R13), Y15
-	VFMADD231PS Y15, Y12, Y6
-	VFMADD231PS Y15, Y13, Y7
-	ADDQ R8, R12
-	ADDQ R9, R13
-	DECQ R10
-	JNZ kloop
+	ACCV_DIM2(0(R13), Y0, Y1)
+	ACCV_DIM2(4(R13), Y2, Y3)
+	ACCV_DIM2(8(R13), Y4, Y5)
+	ACCV_DIM2(12(R13), Y6, Y7)
+	ACCV_K_NEXT
 store:
-	VMOVUPS Y0, (DI)
-	VMOVUPS Y1, 32(DI)
-	VMOVUPS Y2, (DI)(R8*1)
-	VMOVUPS Y3, 32(DI)(R8*1)
-	VMOVUPS Y4, (R14)
-	VMOVUPS Y5, 32(R14)
-	VMOVUPS Y6, (R14)(R8*1)
-	VMOVUPS Y7, 32(R14)(R8*1)
-	LEAQ (DI)(R8*4), DI
-	ADDQ $16, DX
-	SUBQ $4, CX
-	JMP quad
+	ACCV_PUT2((DI), Y0, Y1)
+	ACCV_PUT2((DI)(R8*1), Y2, Y3)
+	ACCV_PUT2((R14), Y4, Y5)
+	ACCV_PUT2((R14)(R8*1), Y6, Y7)
+	ACCV_QUAD_END
 done:
 	VZEROUPPER
 	RET
 
 // func attnTileAccV3AVX2(acc *float32, nqBytes int, s, v *float32, vStride, keys, dim4 int, ms *float32)
 TEXT ·attnTileAccV3AVX2(SB), NOSPLIT, $0-64
-	MOVQ acc+0(FP), DI
-	MOVQ nqBytes+8(FP), R8
-	MOVQ s+16(FP), SI
-	MOVQ v+24(FP), DX
-	MOVQ vStride+32(FP), R9
-	MOVQ keys+40(FP), BX
-	MOVQ dim4+48(FP), CX
-	MOVQ ms+56(FP), AX
+	ACCV_ARGS
 quad:
-	TESTQ CX, CX
-	JLE done
-	LEAQ (DI)(R8*2), R14
+	ACCV_QUAD_START
 	VMOVUPS 0(AX), Y12
 	VMOVUPS 32(AX), Y13
 	VMOVUPS 64(AX), Y14
-	VMULPS (DI), Y12, Y0
-	VMULPS 32(DI), Y13, Y1
-	VMULPS 64(DI), Y14, Y2
-	VMULPS (DI)(R8*1), Y12, Y3
-	VMULPS 32(DI)(R8*1), Y13, Y4
-	VMULPS 64(DI)(R8*1), Y14, Y5
-	VMULPS (R14), Y12, Y6
-	VMULPS 32(R14), Y13, Y7
-	VMULPS 64(R14), Y14, Y8
-	VMULPS (R14)(R8*1), Y12, Y9
-	VMULPS 32(R14)(R8*1), Y13, Y10
-	VMULPS 64(R14)(R8*1), Y14, Y11
-	MOVQ SI, R12
-	MOVQ DX, R13
-	MOVQ BX, R10
-	TESTQ R10, R10
-	JLE store
+	ACCV_GET3((DI), Y0, Y1, Y2)
+	ACCV_GET3((DI)(R8*1), Y3, Y4, Y5)
+	ACCV_GET3((R14), Y6, Y7, Y8)
+	ACCV_GET3((R14)(R8*1), Y9, Y10, Y11)
+	ACCV_KEYS_START
 kloop:
 	VMOVUPS 0(R12), Y12
 	VMOVUPS 32(R12), Y13
 	VMOVUPS 64(R12), Y14
-	VBROADCASTSS 0(R13), Y15
-	VFMADD231PS Y15, Y12, Y0
-	VFMADD231PS Y15, Y13, Y1
-	VFMADD231PS Y15, Y14, Y2
-	VBROADCASTSS 4(R13), Y15
-	VFMADD231PS Y15, Y12, Y3
-	VFMADD231PS Y15, Y13, Y4
-	VFMADD231PS Y15, Y14, Y5
-	VBROADCASTSS 8(R13), Y15
-	VFMADD231PS Y15, Y12, Y6
-	VFMADD231PS Y15, Y13, Y7
-	VFMADD231PS Y15, Y14, Y8
-	VBROADCASTSS 12(R13), Y15
-	VFMADD231PS Y15, Y12, Y9
-	VFMADD231PS Y15, Y13, Y10
-	VFMADD231PS Y15, Y14, Y11
-	ADDQ R8, R12
-	ADDQ R9, R13
-	DECQ R10
-	JNZ kloop
+	ACCV_DIM3(0(R13), Y0, Y1, Y2)
+	ACCV_DIM3(4(R13), Y3, Y4, Y5)
+	ACCV_DIM3(8(R13), Y6, Y7, Y8)
+	ACCV_DIM3(12(R13), Y9, Y10, Y11)
+	ACCV_K_NEXT
 store:
-	VMOVUPS Y0, (DI)
-	VMOVUPS Y1, 32(DI)
-	VMOVUPS Y2, 64(DI)
-	VMOVUPS Y3, (DI)(R8*1)
-	VMOVUPS Y4, 32(DI)(R8*1)
-	VMOVUPS Y5, 64(DI)(R8*1)
-	VMOVUPS Y6, (R14)
-	VMOVUPS Y7, 32(R14)
-	VMOVUPS Y8, 64(R14)
-	VMOVUPS Y9, (R14)(R8*1)
-	VMOVUPS Y10, 32(R14)(R8*1)
-	VMOVUPS Y11, 64(R14)(R8*1)
-	LEAQ (DI)(R8*4), DI
-	ADDQ $16, DX
-	SUBQ $4, CX
-	JMP quad
+	ACCV_PUT3((DI), Y0, Y1, Y2)
+	ACCV_PUT3((DI)(R8*1), Y3, Y4, Y5)
+	ACCV_PUT3((R14), Y6, Y7, Y8)
+	ACCV_PUT3((R14)(R8*1), Y9, Y10, Y11)
+	ACCV_QUAD_END
 done:
 	VZEROUPPER
 	RET
