@@ -10,135 +10,40 @@
 // differ only in NV. Y12-Y14 take the queries' (or weights') vectors, Y15
 // the broadcast key (or value) element.
 
-DATA atC<>+0(SB)/4, $0x4b400000 // 0x1.8p23
-DATA atC<>+4(SB)/4, $0x4b400000
-DATA atC<>+8(SB)/4, $0x4b400000
-DATA atC<>+12(SB)/4, $0x4b400000
-DATA atC<>+16(SB)/4, $0x4b400000
-DATA atC<>+20(SB)/4, $0x4b400000
-DATA atC<>+24(SB)/4, $0x4b400000
-DATA atC<>+28(SB)/4, $0x4b400000
-DATA atC<>+32(SB)/4, $0x3fb8aa3b // 0x1.715476p+0
-DATA atC<>+36(SB)/4, $0x3fb8aa3b
-DATA atC<>+40(SB)/4, $0x3fb8aa3b
-DATA atC<>+44(SB)/4, $0x3fb8aa3b
-DATA atC<>+48(SB)/4, $0x3fb8aa3b
-DATA atC<>+52(SB)/4, $0x3fb8aa3b
-DATA atC<>+56(SB)/4, $0x3fb8aa3b
-DATA atC<>+60(SB)/4, $0x3fb8aa3b
-DATA atC<>+64(SB)/4, $0x3f317200 // 0x1.62e4p-1
-DATA atC<>+68(SB)/4, $0x3f317200
-DATA atC<>+72(SB)/4, $0x3f317200
-DATA atC<>+76(SB)/4, $0x3f317200
-DATA atC<>+80(SB)/4, $0x3f317200
-DATA atC<>+84(SB)/4, $0x3f317200
-DATA atC<>+88(SB)/4, $0x3f317200
-DATA atC<>+92(SB)/4, $0x3f317200
-DATA atC<>+96(SB)/4, $0x35bfbe8e // 0x1.7f7d1cp-20
-DATA atC<>+100(SB)/4, $0x35bfbe8e
-DATA atC<>+104(SB)/4, $0x35bfbe8e
-DATA atC<>+108(SB)/4, $0x35bfbe8e
-DATA atC<>+112(SB)/4, $0x35bfbe8e
-DATA atC<>+116(SB)/4, $0x35bfbe8e
-DATA atC<>+120(SB)/4, $0x35bfbe8e
-DATA atC<>+124(SB)/4, $0x35bfbe8e
-DATA atC<>+128(SB)/4, $0x3c072010 // 0x1.0e4020p-7
-DATA atC<>+132(SB)/4, $0x3c072010
-DATA atC<>+136(SB)/4, $0x3c072010
-DATA atC<>+140(SB)/4, $0x3c072010
-DATA atC<>+144(SB)/4, $0x3c072010
-DATA atC<>+148(SB)/4, $0x3c072010
-DATA atC<>+152(SB)/4, $0x3c072010
-DATA atC<>+156(SB)/4, $0x3c072010
-DATA atC<>+160(SB)/4, $0x3d2b9f17 // 0x1.573e2ep-5
-DATA atC<>+164(SB)/4, $0x3d2b9f17
-DATA atC<>+168(SB)/4, $0x3d2b9f17
-DATA atC<>+172(SB)/4, $0x3d2b9f17
-DATA atC<>+176(SB)/4, $0x3d2b9f17
-DATA atC<>+180(SB)/4, $0x3d2b9f17
-DATA atC<>+184(SB)/4, $0x3d2b9f17
-DATA atC<>+188(SB)/4, $0x3d2b9f17
-DATA atC<>+192(SB)/4, $0x3e2aaf33 // 0x1.555e66p-3
-DATA atC<>+196(SB)/4, $0x3e2aaf33
-DATA atC<>+200(SB)/4, $0x3e2aaf33
-DATA atC<>+204(SB)/4, $0x3e2aaf33
-DATA atC<>+208(SB)/4, $0x3e2aaf33
-DATA atC<>+212(SB)/4, $0x3e2aaf33
-DATA atC<>+216(SB)/4, $0x3e2aaf33
-DATA atC<>+220(SB)/4, $0x3e2aaf33
-DATA atC<>+224(SB)/4, $0x3efffedb // 0x1.fffdb6p-2
-DATA atC<>+228(SB)/4, $0x3efffedb
-DATA atC<>+232(SB)/4, $0x3efffedb
-DATA atC<>+236(SB)/4, $0x3efffedb
-DATA atC<>+240(SB)/4, $0x3efffedb
-DATA atC<>+244(SB)/4, $0x3efffedb
-DATA atC<>+248(SB)/4, $0x3efffedb
-DATA atC<>+252(SB)/4, $0x3efffedb
-DATA atC<>+256(SB)/4, $0x3f7ffff6 // 0x1.ffffecp-1
-DATA atC<>+260(SB)/4, $0x3f7ffff6
-DATA atC<>+264(SB)/4, $0x3f7ffff6
-DATA atC<>+268(SB)/4, $0x3f7ffff6
-DATA atC<>+272(SB)/4, $0x3f7ffff6
-DATA atC<>+276(SB)/4, $0x3f7ffff6
-DATA atC<>+280(SB)/4, $0x3f7ffff6
-DATA atC<>+284(SB)/4, $0x3f7ffff6
-DATA atC<>+288(SB)/4, $0x3f800000 // 1
-DATA atC<>+292(SB)/4, $0x3f800000
-DATA atC<>+296(SB)/4, $0x3f800000
-DATA atC<>+300(SB)/4, $0x3f800000
-DATA atC<>+304(SB)/4, $0x3f800000
-DATA atC<>+308(SB)/4, $0x3f800000
-DATA atC<>+312(SB)/4, $0x3f800000
-DATA atC<>+316(SB)/4, $0x3f800000
-DATA atC<>+320(SB)/4, $0x42fc0000 // 126
-DATA atC<>+324(SB)/4, $0x42fc0000
-DATA atC<>+328(SB)/4, $0x42fc0000
-DATA atC<>+332(SB)/4, $0x42fc0000
-DATA atC<>+336(SB)/4, $0x42fc0000
-DATA atC<>+340(SB)/4, $0x42fc0000
-DATA atC<>+344(SB)/4, $0x42fc0000
-DATA atC<>+348(SB)/4, $0x42fc0000
-DATA atC<>+352(SB)/4, $0x7fffffff // |x| mask
-DATA atC<>+356(SB)/4, $0x7fffffff
-DATA atC<>+360(SB)/4, $0x7fffffff
-DATA atC<>+364(SB)/4, $0x7fffffff
-DATA atC<>+368(SB)/4, $0x7fffffff
-DATA atC<>+372(SB)/4, $0x7fffffff
-DATA atC<>+376(SB)/4, $0x7fffffff
-DATA atC<>+380(SB)/4, $0x7fffffff
-DATA atC<>+384(SB)/4, $0xff800000 // -Inf
-DATA atC<>+388(SB)/4, $0xff800000
-DATA atC<>+392(SB)/4, $0xff800000
-DATA atC<>+396(SB)/4, $0xff800000
-DATA atC<>+400(SB)/4, $0xff800000
-DATA atC<>+404(SB)/4, $0xff800000
-DATA atC<>+408(SB)/4, $0xff800000
-DATA atC<>+412(SB)/4, $0xff800000
-DATA atC<>+416(SB)/4, $0x82000000 // slow-path g
-DATA atC<>+420(SB)/4, $0x82000000
-DATA atC<>+424(SB)/4, $0x82000000
-DATA atC<>+428(SB)/4, $0x82000000
-DATA atC<>+432(SB)/4, $0x82000000
-DATA atC<>+436(SB)/4, $0x82000000
-DATA atC<>+440(SB)/4, $0x82000000
-DATA atC<>+444(SB)/4, $0x82000000
-DATA atC<>+448(SB)/4, $0x7f000000 // slow-path s1 bias
-DATA atC<>+452(SB)/4, $0x7f000000
-DATA atC<>+456(SB)/4, $0x7f000000
-DATA atC<>+460(SB)/4, $0x7f000000
-DATA atC<>+464(SB)/4, $0x7f000000
-DATA atC<>+468(SB)/4, $0x7f000000
-DATA atC<>+472(SB)/4, $0x7f000000
-DATA atC<>+476(SB)/4, $0x7f000000
-DATA atC<>+480(SB)/4, $0x43400000 // 192
-DATA atC<>+484(SB)/4, $0x43400000
-DATA atC<>+488(SB)/4, $0x43400000
-DATA atC<>+492(SB)/4, $0x43400000
-DATA atC<>+496(SB)/4, $0x43400000
-DATA atC<>+500(SB)/4, $0x43400000
-DATA atC<>+504(SB)/4, $0x43400000
-DATA atC<>+508(SB)/4, $0x43400000
-GLOBL atC<>(SB), RODATA|NOPTR, $512
+// The tiled softmax's constants beyond ggml_v_expf's (·vexpfC, silu_amd64.s).
+DATA atC<>+0(SB)/4, $0xff800000 // -Inf
+DATA atC<>+4(SB)/4, $0xff800000
+DATA atC<>+8(SB)/4, $0xff800000
+DATA atC<>+12(SB)/4, $0xff800000
+DATA atC<>+16(SB)/4, $0xff800000
+DATA atC<>+20(SB)/4, $0xff800000
+DATA atC<>+24(SB)/4, $0xff800000
+DATA atC<>+28(SB)/4, $0xff800000
+DATA atC<>+32(SB)/4, $0x82000000 // slow-path g
+DATA atC<>+36(SB)/4, $0x82000000
+DATA atC<>+40(SB)/4, $0x82000000
+DATA atC<>+44(SB)/4, $0x82000000
+DATA atC<>+48(SB)/4, $0x82000000
+DATA atC<>+52(SB)/4, $0x82000000
+DATA atC<>+56(SB)/4, $0x82000000
+DATA atC<>+60(SB)/4, $0x82000000
+DATA atC<>+64(SB)/4, $0x7f000000 // slow-path s1 bias
+DATA atC<>+68(SB)/4, $0x7f000000
+DATA atC<>+72(SB)/4, $0x7f000000
+DATA atC<>+76(SB)/4, $0x7f000000
+DATA atC<>+80(SB)/4, $0x7f000000
+DATA atC<>+84(SB)/4, $0x7f000000
+DATA atC<>+88(SB)/4, $0x7f000000
+DATA atC<>+92(SB)/4, $0x7f000000
+DATA atC<>+96(SB)/4, $0x43400000 // 192
+DATA atC<>+100(SB)/4, $0x43400000
+DATA atC<>+104(SB)/4, $0x43400000
+DATA atC<>+108(SB)/4, $0x43400000
+DATA atC<>+112(SB)/4, $0x43400000
+DATA atC<>+116(SB)/4, $0x43400000
+DATA atC<>+120(SB)/4, $0x43400000
+DATA atC<>+124(SB)/4, $0x43400000
+GLOBL atC<>(SB), RODATA|NOPTR, $128
 
 // The QK kernels: accumulator j*NV+v is key j (of the quad), query vector
 // v. DI: key 0's scores, SI: the queries (row d at d*nqBytes), R8:
@@ -480,7 +385,7 @@ TEXT ·attnTileMaskMaxAVX2(SB), NOSPLIT, $0-64
 	DECQ AX
 	MOVQ AX, X0
 	VPBROADCASTD X0, Y10      // keys-1
-	VMOVUPS atC<>+384(SB), Y11
+	VMOVUPS atC<>+0(SB), Y11
 	VPCMPEQD Y12, Y12, Y12
 	VPSRLD $31, Y12, Y12      // 1 in every lane
 vec:
@@ -545,28 +450,28 @@ group:
 	MOVQ $8, R13
 row:
 	VMOVUPS (R12), Y0
-	VCMPPS $0, atC<>+384(SB), Y0, Y10 // x == -Inf
+	VCMPPS $0, atC<>+0(SB), Y0, Y10 // x == -Inf
 	VSUBPS Y15, Y0, Y0       // a = x - m
-	VMOVUPS atC<>+0(SB), Y1
+	VMOVUPS ·vexpfC+0(SB), Y1
 	VMOVAPS Y1, Y2
-	VFMADD231PS atC<>+32(SB), Y0, Y2 // z = fma(a, log2e, r)
+	VFMADD231PS ·vexpfC+32(SB), Y0, Y2 // z = fma(a, log2e, r)
 	VSUBPS Y1, Y2, Y3        // n = z - r
-	VANDPS atC<>+352(SB), Y3, Y11 // |n|
-	VCMPPS $0x1e, atC<>+320(SB), Y11, Y4 // |n| > 126
+	VANDPS ·vexpfC+352(SB), Y3, Y11 // |n|
+	VCMPPS $0x1e, ·vexpfC+320(SB), Y11, Y4 // |n| > 126
 	VANDNPS Y4, Y10, Y5      // ... where x is not -Inf
 	VMOVMSKPS Y5, AX
 	VMOVAPS Y0, Y5
-	VFNMADD231PS atC<>+64(SB), Y3, Y5
-	VFNMADD231PS atC<>+96(SB), Y3, Y5 // b
+	VFNMADD231PS ·vexpfC+64(SB), Y3, Y5
+	VFNMADD231PS ·vexpfC+96(SB), Y3, Y5 // b
 	VPSLLD $23, Y2, Y6       // e = bits(z) << 23
-	VPADDD atC<>+288(SB), Y6, Y7 // k = e + bits(1)
+	VPADDD ·vexpfC+288(SB), Y6, Y7 // k = e + bits(1)
 	VMULPS Y5, Y5, Y8        // u = b*b
-	VMOVUPS atC<>+160(SB), Y9
-	VFMADD231PS atC<>+128(SB), Y5, Y9
-	VMOVUPS atC<>+224(SB), Y1
-	VFMADD231PS atC<>+192(SB), Y5, Y1
+	VMOVUPS ·vexpfC+160(SB), Y9
+	VFMADD231PS ·vexpfC+128(SB), Y5, Y9
+	VMOVUPS ·vexpfC+224(SB), Y1
+	VFMADD231PS ·vexpfC+192(SB), Y5, Y1
 	VFMADD231PS Y8, Y9, Y1
-	VMULPS atC<>+256(SB), Y5, Y9
+	VMULPS ·vexpfC+256(SB), Y5, Y9
 	VFMADD231PS Y8, Y1, Y9   // j
 	TESTL AX, AX
 	JNZ slow
@@ -576,8 +481,8 @@ row:
 slow:
 	VXORPS Y1, Y1, Y1
 	VCMPPS $2, Y1, Y3, Y1    // n <= 0
-	VANDPS atC<>+416(SB), Y1, Y1 // g
-	VPADDD atC<>+448(SB), Y1, Y2 // s1
+	VANDPS atC<>+32(SB), Y1, Y1 // g
+	VPADDD atC<>+64(SB), Y1, Y2 // s1
 	VPSUBD Y1, Y6, Y6       // s2 = e - g
 	VMOVAPS Y6, Y1
 	VFMADD231PS Y9, Y6, Y1   // fma(s2, j, s2)
@@ -585,7 +490,7 @@ slow:
 	VMOVAPS Y7, Y0
 	VFMADD231PS Y9, Y7, Y0   // fast result
 	VBLENDVPS Y4, Y1, Y0, Y0 // |n| > 126: the slow one
-	VCMPPS $0x1e, atC<>+480(SB), Y11, Y4 // |n| > 192
+	VCMPPS $0x1e, atC<>+96(SB), Y11, Y4 // |n| > 192
 	VMULPS Y2, Y2, Y2        // s1*s1
 	VBLENDVPS Y4, Y2, Y0, Y0
 put:
