@@ -112,18 +112,13 @@ func attnTileSoftmaxGeneric(s []float32, nq, keys int, first, last []int32, m, l
 		m[q] = mNew
 		var sum float64
 		for g := 0; g < keys; g += 8 {
-			var p [8]float32
+			var p [8]float32 // hidden keys and those past keys: -Inf, v_expf's +0
 			for i := range p {
-				key := g + i
-				if key < lo || key > hi {
-					continue // -Inf: v_expf gives +0
+				if key := g + i; key >= lo && key <= hi {
+					p[i] = vexpf(s[key*nq+q] - mNew)
 				}
-				p[i] = vexpf(s[key*nq+q] - mNew)
-				s[key*nq+q] = p[i]
-			}
-			for i := range p {
-				if key := g + i; key < keys && (key < lo || key > hi) {
-					s[key*nq+q] = 0
+				if key := g + i; key < keys {
+					s[key*nq+q] = p[i]
 				}
 			}
 			sum += float64(((p[0] + p[4]) + (p[2] + p[6])) + ((p[1] + p[5]) + (p[3] + p[7])))
