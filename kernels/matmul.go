@@ -572,6 +572,10 @@ func (j *matmulJob) gemvAt(w, aq []byte, tok int, out []float32) {
 		j.pk.gemvQ(j.nb, w, aq, tok, out)
 		return
 	}
+	if j.pk.gemvTok != nil {
+		j.pk.gemvTok(j.nb, w, aq, tok, out)
+		return
+	}
 	j.pk.gemv(j.nb, w, aq[4*tok:4*tok+j.qBytes], out)
 }
 

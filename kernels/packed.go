@@ -52,6 +52,10 @@ type packedKernels struct {
 	// gemv computes the group's eight rows against token 0 of the quad
 	// blocks at a (nb block columns): out[0..7].
 	gemv func(nb int, w, a []byte, out []float32)
+	// gemvTok, if set, is gemv on token tok of the quad, for a layout that
+	// does not keep token t's bytes at offset 4t (q8_KQuadTok keeps its
+	// quants 256t bytes in); where it is nil, gemv reads token t at a[4t:].
+	gemvTok func(nb int, w, a []byte, tok int, out []float32)
 	// gemv4, if set, is gemv on four groups at once (same bits), gstride
 	// bytes apart, outputs ostride floats apart. Decode calls it on groups
 	// a quarter of its range apart so that each core reads four sequential

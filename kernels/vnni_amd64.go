@@ -18,7 +18,7 @@ func fillVNNI(s *kernelSet) {
 	s.actQuad[ggml.Q8_K] = q8_KQuadTok
 	s.packed[ggml.Q4_K] = &packedKernels{
 		groupBlockBytes: q4_KGroupBytes, pack: packQ4_KGroupTok, act: q8_KQuadTok,
-		gemv: q4_Kx8GemvVNNIAsm, gemv4: q4_Kx8Gemv4VNNIAsm, gemm: q4_Kx8GemmVNNIAsm,
+		gemv: q4_Kx8GemvVNNIAsm, gemvTok: q4_Kx8GemvTokVNNIAsm, gemv4: q4_Kx8Gemv4VNNIAsm, gemm: q4_Kx8GemmVNNIAsm,
 		// AVX2 instructions, not measured on an AVX-512 machine yet: they
 		// replace padding a lone token of a batch-invariant pass to a
 		// quad (the cost of four tokens through the gemm).
@@ -27,7 +27,7 @@ func fillVNNI(s *kernelSet) {
 	s.vecDot8[ggml.Q6_K] = q6_KQ8_Kx8VNNIAsm
 	s.dotF16Rows2 = dotF16Rows2VNNIAsm
 	s.madF16Rows2 = madF16Rows2VNNIAsm
-	s.vecDot2x4[ggml.Q8_0] = nil
+	s.vecDot2x4[ggml.Q8_0], s.vecDot2x4[ggml.Q5_0] = nil, nil // (the AVX2 tiles read q8_0Quad)
 	s.vecDot2x4Q[ggml.Q8_0], s.vecDot2x4Q[ggml.Q5_0] = nil, nil
 	// (Its 4 x 4 tiles keep quads outer: the AVX2 order is not measured
 	// on an AVX-512 machine.)
@@ -133,6 +133,17 @@ func q4_Kx8GemvVNNIAsm(nb int, w, a []byte, out []float32) {
 	}
 	nb, pw, pa, po := packedArgs(nb, q4_KGroupBytes, q8_KQuadTokBytes, w, a, out, packRows)
 	q4_Kx8GemvVNNI(nb, pw, pa, pa, po)
+}
+
+// q4_Kx8GemvTokVNNIAsm is q4_Kx8GemvVNNIAsm on token tok of the quad (a
+// tokenwise matrix's tokens in the one-token order).
+func q4_Kx8GemvTokVNNIAsm(nb int, w, a []byte, tok int, out []float32) {
+	if nb == 0 {
+		clear(out[:packRows])
+		return
+	}
+	nb, pw, _, po := packedArgs(nb, q4_KGroupBytes, q8_KQuadTokBytes, w, a, out, packRows)
+	q4_Kx8GemvVNNI(nb, pw, &a[4*tok], &a[256*tok], po)
 }
 
 //go:noescape
