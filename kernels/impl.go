@@ -80,6 +80,7 @@ type kernelSet struct {
 	vecDot3x4    [maxType]vecDot2x4Func  // 3 rows x 4 tokens (same signature); preferred over 2x4
 	vecDot3x4Few [maxType]vecDot2x4Func  // vecDot3x4 for batches of up to fewQuadTokens; nil: vecDot3x4
 	vecDot4x4    [maxType]vecDot2x4Func  // 4 rows x 4 tokens (same signature); preferred over 3x4
+	vecDot8x4    [maxType]vecDot2x4Func  // 8 rows x 4 tokens (same signature); preferred over 4x4
 	quantize     [maxType]quantizeFunc   // indexed by activation (vec-dot) type
 	packed       [maxType]*packedKernels // indexed by weight type; nil: row by row (packed.go)
 	actQuad      [maxType]*actPacker     // indexed by activation type: the quad layout packed kernels read

@@ -68,7 +68,7 @@ type matmulJob struct {
 	aR4      []byte         // the token as dotR4 reads it, when not a (vecDot1R4F32)
 	dot2x4   vecDot2x4Func  // nil: the type has no rows x 4-token tile kernel
 	dot2x4Q  vecDot2x4QFunc // dot2x4 over several quads (2-row tiles only); nil: none
-	tileRows int            // rows per dot2x4 call (2, 3 or 4)
+	tileRows int            // rows per dot2x4 call (2, 3, 4 or 8)
 	// tilesOuter: each row tile passes over a token tile's quads
 	// (kernelSet.tilesOuter) instead of each quad over the row tiles.
 	tilesOuter bool
@@ -233,6 +233,9 @@ func (p *Pool) newMatmulJob(out []float32, w *Matrix, a *Acts) (matmulJob, int) 
 	}
 	if f := active.vecDot4x4[w.Type]; f != nil {
 		job.dot2x4, job.tileRows = f, 4
+	}
+	if f := active.vecDot8x4[w.Type]; f != nil {
+		job.dot2x4, job.tileRows = f, 8
 	}
 	if job.dot2x4 != nil {
 		switch qp := active.actQuad[a.Type]; {

@@ -21,7 +21,7 @@ func TestTilesVsTokenDot(t *testing.T) {
 			for _, tile := range []struct {
 				rows int
 				f    vecDot2x4Func
-			}{{2, s.vecDot2x4[wt]}, {3, s.vecDot3x4[wt]}, {3, s.vecDot3x4Few[wt]}, {4, s.vecDot4x4[wt]}} {
+			}{{2, s.vecDot2x4[wt]}, {3, s.vecDot3x4[wt]}, {3, s.vecDot3x4Few[wt]}, {4, s.vecDot4x4[wt]}, {8, s.vecDot8x4[wt]}} {
 				if tile.f == nil {
 					continue
 				}
@@ -36,7 +36,7 @@ func TestTilesVsTokenDot(t *testing.T) {
 					wstride, astride := wrow+3, arow+5
 					wbuf := make([]byte, 1+(tile.rows-1)*wstride+wrow)
 					for k := 0; k < tile.rows; k++ {
-						w := randomWeights(r, wt, n, []float32{0.05, 300, 1e-4, 1}[k], 3)
+						w := randomWeights(r, wt, n, []float32{0.05, 300, 1e-4, 1}[k%4], 3)
 						if wt == ggml.Q8_0 {
 							clampQ8(w)
 						}

@@ -207,6 +207,22 @@ func halfTileF32(kern func(n8 int, w *byte, wstride int, a *byte, astride int, o
 	kern(n/8, &w[0], wstride, &aq[0], 4*n, &out[0], ostride)
 }
 
+//go:noescape
+func f16Tile8x4AVX512(n8 int, w *byte, wstride int, a *byte, astride int, out *float32, ostride int)
+
+//go:noescape
+func bf16Tile8x4AVX512(n8 int, w *byte, wstride int, a *byte, astride int, out *float32, ostride int)
+
+// f16Tile8x4AVX512Asm and bf16Tile8x4AVX512Asm are the 512-bit 8 x 4 tiles
+// (tile_half_avx512_amd64.s).
+func f16Tile8x4AVX512Asm(n int, w []byte, wstride int, a []byte, astride int, aq []byte, out []float32, ostride int) {
+	halfTileF32(f16Tile8x4AVX512, vecDotF16F16Generic, 8, n, w, wstride, a, astride, aq, out, ostride)
+}
+
+func bf16Tile8x4AVX512Asm(n int, w []byte, wstride int, a []byte, astride int, aq []byte, out []float32, ostride int) {
+	halfTileF32(bf16Tile8x4AVX512, vecDotBF16BF16Generic, 8, n, w, wstride, a, astride, aq, out, ostride)
+}
+
 func f16Tile4x4F32Asm(n int, w []byte, wstride int, a []byte, astride int, aq []byte, out []float32, ostride int) {
 	halfTileF32(f16Tile4x4F32AVX512, vecDotF16F16Generic, 4, n, w, wstride, a, astride, aq, out, ostride)
 }
