@@ -172,11 +172,12 @@ func checkGoldenInto(t testing.TB, m *Model, g *golden) {
 	if frac := float64(sameArgmax) / float64(len(ids)); frac < 0.95 {
 		t.Errorf("same argmax at %.0f%% of positions, want >= 95%%", 100*frac)
 	}
-	if strings.HasPrefix(g.Model, "stories260K") || strings.HasPrefix(g.Model, "llama-2-tiny-random") {
-		got := greedy(t, m, ids, len(g.GreedyTokens))
-		if !equalIDs(got, g.GreedyTokens) {
-			t.Errorf("greedy continuation\n got %v\nwant %v", got, g.GreedyTokens)
-		}
+	// Every file's greedy continuation, token for token: the random-weight
+	// models' flat distributions make it a fine test of the one-token
+	// kernels (tiny-BF16 diverged at its 4th token before the decode
+	// kernel took ggml_vec_dot_bf16's order).
+	if got := greedy(t, m, ids, len(g.GreedyTokens)); !equalIDs(got, g.GreedyTokens) {
+		t.Errorf("greedy continuation\n got %v\nwant %v", got, g.GreedyTokens)
 	}
 }
 

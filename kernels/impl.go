@@ -183,6 +183,7 @@ func newGenericSet() *kernelSet {
 	s.vecDot[ggml.F32] = vecDotF32F32Generic
 	s.vecDot1[ggml.F16] = vecDotF16F16DecodeGeneric
 	s.vecDot1[ggml.F32] = vecDotF32F32DecodeGeneric
+	s.vecDot1[ggml.BF16] = vecDotBF16BF16DecodeGeneric
 	s.vecDotQuad[ggml.Q4_K] = vecDotQ4_KQ8_KQuadGeneric
 	s.readStreams = readStreamsGeneric
 

@@ -29,6 +29,7 @@ var genericBF16Pairs = func() *kernelSet {
 	s := *genericSet
 	s.name = "generic-bf16pairs"
 	s.vecDot[ggml.BF16] = vecDotBF16PairsGeneric
+	s.vecDot1[ggml.BF16] = nil
 	return &s
 }()
 

@@ -101,6 +101,30 @@ func vecDotF16F16DecodeGeneric(n int, w, a []byte) float32 {
 	return float32(sumf)
 }
 
+// vecDotBF16BF16DecodeGeneric is ggml_vec_dot_bf16 of llama.cpp's AVX2
+// build, its one-token BF16 kernel: the same four 8-lane accumulators
+// (GCC fuses the intrinsics' multiply and add), summed (a0+a2)+(a1+a3)
+// and then as tinyBLAS's hsum (not GGML_F32x8_REDUCE's), added to a
+// float64 zero; the tail in float64, each product rounded first.
+func vecDotBF16BF16DecodeGeneric(n int, w, a []byte) float32 {
+	x := func(i int) float32 { return math.Float32frombits(uint32(binary.LittleEndian.Uint16(w[2*i:])) << 16) }
+	y := func(i int) float32 { return math.Float32frombits(uint32(binary.LittleEndian.Uint16(a[2*i:])) << 16) }
+	np := n &^ 31
+	sumf := 0.0
+	if np > 0 {
+		acc := fma4x8(np, x, y)
+		var s [8]float32
+		for l := range s {
+			s[l] = (acc[0][l] + acc[2][l]) + (acc[1][l] + acc[3][l])
+		}
+		sumf += float64(hsum8(&s))
+	}
+	for i := np; i < n; i++ {
+		sumf += float64(x(i) * y(i))
+	}
+	return float32(sumf)
+}
+
 func vecDotF32F32DecodeGeneric(n int, w, a []byte) float32 {
 	x := func(i int) float32 { return math.Float32frombits(binary.LittleEndian.Uint32(w[4*i:])) }
 	y := func(i int) float32 { return math.Float32frombits(binary.LittleEndian.Uint32(a[4*i:])) }
@@ -118,7 +142,14 @@ func vecDotF32F32DecodeGeneric(n int, w, a []byte) float32 {
 // sum4x8 is the 4x8-lane FMA sum of ggml_vec_dot over np (a multiple of 32)
 // elements, reduced as GGML_F32x8_REDUCE.
 func sum4x8(np int, x, y func(i int) float32) float32 {
-	var acc [4][8]float32
+	acc := fma4x8(np, x, y)
+	return reduce4x8(&acc)
+}
+
+// fma4x8 is ggml_vec_dot's four 8-lane FMA accumulators over np (a
+// multiple of 32) elements: lane l of accumulator j takes elements
+// 32g+8j+l.
+func fma4x8(np int, x, y func(i int) float32) (acc [4][8]float32) {
 	for i := 0; i < np; i += 32 {
 		for j := 0; j < 4; j++ {
 			for l := 0; l < 8; l++ {
@@ -127,5 +158,5 @@ func sum4x8(np int, x, y func(i int) float32) float32 {
 			}
 		}
 	}
-	return reduce4x8(&acc)
+	return acc
 }

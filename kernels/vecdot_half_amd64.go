@@ -20,6 +20,7 @@ func fillAVX2Half(s *kernelSet) {
 	s.vecDot[ggml.BF16] = dotBF16BF16Asm
 	s.vecDotR4[ggml.BF16] = dotBF16BF16r4Asm
 	s.vecDot4[ggml.BF16] = dotBF16BF16x4Asm
+	s.vecDot1[ggml.BF16] = dotBF16VecAsm
 	s.quantize[ggml.BF16] = quantizeBF16Asm
 	s.actQuad[ggml.F16] = halfQuadF16Decode
 	s.actQuad[ggml.BF16] = halfQuadBF16
@@ -61,6 +62,50 @@ func dotBF16BF16x4Asm(n int, w, a []byte, stride int, out []float32, ostride int
 		return
 	}
 	dotBF16BF16x4AVX2(x4Args(n, 8, 16, 16, w, a, stride, out, ostride))
+}
+
+//go:noescape
+func dotBF16VecAVX2(n32 int, w, a *byte) float32
+
+//go:noescape
+func bf16VecR4AVX512(n32 int, w *byte, wstride int, a *byte, out *float32, ostride int)
+
+// dotBF16VecAsm is vecDotBF16BF16DecodeGeneric: the groups of 32 in
+// assembly, the tail in Go.
+func dotBF16VecAsm(n int, w, a []byte) float32 {
+	np := n &^ 31
+	sumf := 0.0
+	if np > 0 {
+		sumf += float64(dotBF16VecAVX2(asmArgs(np, 32, 64, 64, w, a)))
+	}
+	return bf16TailF64(sumf, np, n, w, a)
+}
+
+// bf16TailF64 adds the products of elements [np, n) to sumf as
+// ggml_vec_dot_bf16 does (each rounded to float32, summed in float64).
+func bf16TailF64(sumf float64, np, n int, w, a []byte) float32 {
+	for i := np; i < n; i++ {
+		x := math.Float32frombits(uint32(binary.LittleEndian.Uint16(w[2*i:])) << 16)
+		y := math.Float32frombits(uint32(binary.LittleEndian.Uint16(a[2*i:])) << 16)
+		sumf += float64(x * y)
+	}
+	return float32(sumf)
+}
+
+// bf16VecR4Asm is four rows of dotBF16VecAsm at once (decode's four
+// streams).
+func bf16VecR4Asm(n int, w []byte, wstride int, a []byte, out []float32, ostride int) {
+	np := n &^ 31
+	if np == 0 {
+		r4Generic(dotBF16VecAsm, n, w, wstride, a, out, ostride)
+		return
+	}
+	bf16VecR4AVX512(r4Args(np, 32, 64, 64, w, wstride, a, out, ostride))
+	for k := 0; k < 4; k++ {
+		sumf := 0.0
+		sumf += float64(out[k*ostride])
+		out[k*ostride] = bf16TailF64(sumf, np, n, w[k*wstride:], a)
+	}
 }
 
 //go:noescape

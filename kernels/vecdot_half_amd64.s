@@ -846,3 +846,125 @@ f2bloop:
 f2bdone:
 	VZEROUPPER
 	RET
+
+// func dotBF16VecAVX2(n32 int, w, a *byte) float32
+// ggml_vec_dot_bf16's loop in llama.cpp's AVX2 build: four 8-lane FMA
+// accumulators over n32 groups of 32, summed (a0+a2)+(a1+a3), then the
+// hsum of tinyBLAS (HSUMS).
+TEXT ·dotBF16VecAVX2(SB), NOSPLIT, $0-28
+	MOVQ n32+0(FP), CX
+	MOVQ w+8(FP), SI
+	MOVQ a+16(FP), DI
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+	VXORPS Y2, Y2, Y2
+	VXORPS Y3, Y3, Y3
+	TESTQ  CX, CX
+	JZ     bf16vdone
+
+bf16vloop:
+	WIDEN_BF16(0(SI), Y4)
+	WIDEN_BF16(0(DI), Y5)
+	VFMADD231PS Y5, Y4, Y0
+	WIDEN_BF16(16(SI), Y6)
+	WIDEN_BF16(16(DI), Y7)
+	VFMADD231PS Y7, Y6, Y1
+	WIDEN_BF16(32(SI), Y4)
+	WIDEN_BF16(32(DI), Y5)
+	VFMADD231PS Y5, Y4, Y2
+	WIDEN_BF16(48(SI), Y6)
+	WIDEN_BF16(48(DI), Y7)
+	VFMADD231PS Y7, Y6, Y3
+	ADDQ $64, SI
+	ADDQ $64, DI
+	DECQ CX
+	JNZ  bf16vloop
+
+bf16vdone:
+	VADDPS Y2, Y0, Y0
+	VADDPS Y3, Y1, Y1
+	VADDPS Y1, Y0, Y0
+	HSUMS(Y0, X0, X1)
+	VZEROUPPER
+	MOVSS X0, ret+24(FP)
+	RET
+
+// BF16R4_GROUP is one group of 8 of bf16VecR4AVX512: the token's 8 values
+// widened once (Y16), each row's (Y17) into accumulator acc+4r.
+#define BF16R4_GROUP(off, a0, a1, a2, a3) \
+	WIDEN_BF16(off(DI), Y16)   \
+	WIDEN_BF16(off(SI), Y17)   \
+	VFMADD231PS Y16, Y17, a0   \
+	WIDEN_BF16(off(R8), Y17)   \
+	VFMADD231PS Y16, Y17, a1   \
+	WIDEN_BF16(off(R9), Y17)   \
+	VFMADD231PS Y16, Y17, a2   \
+	WIDEN_BF16(off(R10), Y17)  \
+	VFMADD231PS Y16, Y17, a3
+
+// BF16R4_STORE reduces one row's accumulators as dotBF16VecAVX2 does and
+// stores the sum at (DX).
+#define BF16R4_STORE(a0, a1, a2, a3, X0r, X1r) \
+	VADDPS a2, a0, a0 \
+	VADDPS a3, a1, a1 \
+	VADDPS a1, a0, a0 \
+	HSUMS(a0, X0r, X1r) \
+	VMOVSS X0r, (DX)
+
+// func bf16VecR4AVX512(n32 int, w *byte, wstride int, a *byte, out *float32, ostride int)
+// Four rows (w, w+wstride, ...) of dotBF16VecAVX2 against one token: the
+// decode kernel (four DRAM streams). Row r's accumulators in Y4r..Y4r+3,
+// operands in Y16-Y17 (AVX-512VL registers).
+TEXT ·bf16VecR4AVX512(SB), NOSPLIT, $0-48
+	MOVQ n32+0(FP), CX
+	MOVQ w+8(FP), SI
+	MOVQ wstride+16(FP), BX
+	MOVQ a+24(FP), DI
+	LEAQ (SI)(BX*1), R8
+	LEAQ (R8)(BX*1), R9
+	LEAQ (R9)(BX*1), R10
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+	VXORPS Y2, Y2, Y2
+	VXORPS Y3, Y3, Y3
+	VXORPS Y4, Y4, Y4
+	VXORPS Y5, Y5, Y5
+	VXORPS Y6, Y6, Y6
+	VXORPS Y7, Y7, Y7
+	VXORPS Y8, Y8, Y8
+	VXORPS Y9, Y9, Y9
+	VXORPS Y10, Y10, Y10
+	VXORPS Y11, Y11, Y11
+	VXORPS Y12, Y12, Y12
+	VXORPS Y13, Y13, Y13
+	VXORPS Y14, Y14, Y14
+	VXORPS Y15, Y15, Y15
+	TESTQ CX, CX
+	JZ    bf16VecR4AVX512_done
+
+bf16VecR4AVX512_loop:
+	BF16R4_GROUP(0, Y0, Y4, Y8, Y12)
+	BF16R4_GROUP(16, Y1, Y5, Y9, Y13)
+	BF16R4_GROUP(32, Y2, Y6, Y10, Y14)
+	BF16R4_GROUP(48, Y3, Y7, Y11, Y15)
+	ADDQ $64, SI
+	ADDQ $64, R8
+	ADDQ $64, R9
+	ADDQ $64, R10
+	ADDQ $64, DI
+	DECQ CX
+	JNZ  bf16VecR4AVX512_loop
+
+bf16VecR4AVX512_done:
+	MOVQ out+32(FP), DX
+	MOVQ ostride+40(FP), R11
+	SHLQ $2, R11
+	BF16R4_STORE(Y0, Y1, Y2, Y3, X0, X1)
+	ADDQ R11, DX
+	BF16R4_STORE(Y4, Y5, Y6, Y7, X4, X5)
+	ADDQ R11, DX
+	BF16R4_STORE(Y8, Y9, Y10, Y11, X8, X9)
+	ADDQ R11, DX
+	BF16R4_STORE(Y12, Y13, Y14, Y15, X12, X13)
+	VZEROUPPER
+	RET
