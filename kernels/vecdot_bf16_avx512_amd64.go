@@ -18,7 +18,7 @@ func fillAVX512BF16(s *kernelSet) {
 	s.vecDot8x4[ggml.BF16] = nil
 	// Decode keeps that order too (llama.cpp's zen4 build sums in
 	// ggml_vec_dot_bf16's VDPBF16PS order there, matched by neither).
-	s.vecDot1[ggml.BF16], s.vecDot1R4[ggml.BF16] = nil, nil
+	s.vecDot1[ggml.BF16], s.vecDot1R4[ggml.BF16], s.vecDot1R4F32[ggml.BF16] = nil, nil, nil
 	// Nor the row-order BF16 kernels the AVX2 set gave it (the matmul
 	// prefers the 4x4 tile, but the few-token path would mix orders, and
 	// the tests hold every kernel of a set to its twin).

@@ -170,3 +170,29 @@ func f16VecR4F32Asm(n int, w []byte, wstride int, a []byte, out []float32, ostri
 		out[k*ostride] = float32(sumf)
 	}
 }
+
+//go:noescape
+func bf16VecR4F32AVX2(n32 int, w *byte, wstride int, a *byte, out *float32, ostride int)
+
+// bf16VecR4F32Asm is four rows of dotBF16VecAsm (the one-token BF16 order,
+// same bits) against the token widened to float32 (a: its row in the
+// halfQuadBF16 quad, 4n bytes): the groups of 32 in assembly, each row's
+// tail in Go as there.
+func bf16VecR4F32Asm(n int, w []byte, wstride int, a []byte, out []float32, ostride int) {
+	np := n &^ 31
+	if np > 0 {
+		bf16VecR4F32AVX2(r4Args(np, 32, 64, 128, w, wstride, a, out, ostride))
+	}
+	for k := 0; k < 4; k++ {
+		sumf := 0.0
+		if np > 0 {
+			sumf += float64(out[k*ostride])
+		}
+		row := w[k*wstride:]
+		for i := np; i < n; i++ {
+			sumf += float64(math.Float32frombits(uint32(binary.LittleEndian.Uint16(row[2*i:]))<<16) *
+				math.Float32frombits(binary.LittleEndian.Uint32(a[4*i:])))
+		}
+		out[k*ostride] = float32(sumf)
+	}
+}

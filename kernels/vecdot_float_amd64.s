@@ -2,6 +2,51 @@
 
 #include "textflag.h"
 
+#define F16_WIDEN(m, y) VCVTPH2PS m, y
+
+// R4F32_BODY is the body of the four-row kernels below: WIDEN widens a
+// row's 8 values, REDUCE sums a row's four accumulators.
+#define R4F32_BODY(WIDEN, REDUCE, chunk, passa, passb) \
+	MOVQ n32+0(FP), R12 \
+	MOVQ w+8(FP), SI \
+	MOVQ wstride+16(FP), BX \
+	MOVQ a+24(FP), DI \
+	LEAQ (SI)(BX*1), R8 \
+	LEAQ (R8)(BX*1), R9 \
+	LEAQ (R9)(BX*1), R10 \
+	VXORPS Y0, Y0, Y0 \
+	VXORPS Y1, Y1, Y1 \
+	VXORPS Y2, Y2, Y2 \
+	VXORPS Y3, Y3, Y3 \
+	VXORPS Y4, Y4, Y4 \
+	VXORPS Y5, Y5, Y5 \
+	VXORPS Y6, Y6, Y6 \
+	VXORPS Y7, Y7, Y7 \
+	F16R4_STORE8(0) \
+	F16R4_STORE8(256) \
+	XORQ AX, AX \
+	XORQ R13, R13 \
+chunk: \
+	MOVQ    $16, BX \
+	CMPQ    R12, BX \
+	CMOVQLT R12, BX \
+	SUBQ    BX, R12 \
+	F16R4_PASS(WIDEN, 0, 0, passa) \
+	F16R4_PASS(WIDEN, 1, 256, passb) \
+	MOVQ    R11, AX \
+	MOVQ    R14, R13 \
+	TESTQ   R12, R12 \
+	JNZ     chunk \
+	MOVQ out+32(FP), DX \
+	MOVQ ostride+40(FP), BX \
+	SHLQ $2, BX \
+	F16R4_OUT(REDUCE, 0) \
+	F16R4_OUT(REDUCE, 1) \
+	F16R4_OUT(REDUCE, 2) \
+	F16R4_OUT(REDUCE, 3) \
+	VZEROUPPER \
+	RET
+
 // AVX2+FMA(+F16C) float dot products in llamafile tinyBLAS's order (rows a
 // multiple of 8 long; see vecdot_float.go): per group of 8 elements one
 // fused multiply-add into a single 8-lane accumulator per output, then
@@ -318,11 +363,11 @@ f32vdone:
 // F16R4_STEP widens 8 halves at wo of each row (R11 the group's offset)
 // and adds their products with the token's floats at to(DI)(R14) into
 // accumulator a of the pass (rows 0-3 in Y(a), Y(a+2), Y(a+4), Y(a+6)).
-#define F16R4_STEP(wo, to, a0, a1, a2, a3) \
-	VCVTPH2PS   wo(SI)(R11*1), Y8        \
-	VCVTPH2PS   wo(R8)(R11*1), Y9        \
-	VCVTPH2PS   wo(R9)(R11*1), Y10       \
-	VCVTPH2PS   wo(R10)(R11*1), Y11      \
+#define F16R4_STEP(WIDEN, wo, to, a0, a1, a2, a3) \
+	WIDEN(wo(SI)(R11*1), Y8)             \
+	WIDEN(wo(R8)(R11*1), Y9)             \
+	WIDEN(wo(R9)(R11*1), Y10)            \
+	WIDEN(wo(R10)(R11*1), Y11)           \
 	VFMADD231PS to(DI)(R14*1), Y8, a0    \
 	VFMADD231PS to(DI)(R14*1), Y9, a1    \
 	VFMADD231PS to(DI)(R14*1), Y10, a2   \
@@ -332,14 +377,14 @@ f32vdone:
 // token offsets AX, R13): accumulators 2j and 2j+1 of each row, elements
 // 16j..16j+15 of every group of 32, parked at off between chunks. It
 // leaves R11, R14 at the chunk's end.
-#define F16R4_PASS(j, off, loop) \
+#define F16R4_PASS(WIDEN, j, off, loop) \
 	F16R4_LOAD8(off)                                  \
 	MOVQ AX, R11                                      \
 	MOVQ R13, R14                                     \
 	MOVQ BX, CX                                       \
 loop:                                                 \
-	F16R4_STEP(32*j, 64*j, Y0, Y2, Y4, Y6)            \
-	F16R4_STEP(32*j+16, 64*j+32, Y1, Y3, Y5, Y7)      \
+	F16R4_STEP(WIDEN, 32*j, 64*j, Y0, Y2, Y4, Y6)     \
+	F16R4_STEP(WIDEN, 32*j+16, 64*j+32, Y1, Y3, Y5, Y7) \
 	ADDQ $64, R11                                     \
 	ADDQ $128, R14                                    \
 	DECQ CX                                           \
@@ -347,14 +392,14 @@ loop:                                                 \
 	F16R4_STORE8(off)
 
 // F16R4_OUT stores row r's sum of its four accumulators (two in each
-// pass's frame block) in ggml's reduce4x8 order at (DX), then moves DX on
-// by BX bytes.
-#define F16R4_OUT(r) \
+// pass's frame block), reduced by REDUCE, at (DX), then moves DX on by BX
+// bytes.
+#define F16R4_OUT(REDUCE, r) \
 	VMOVUPS 64*r(SP), Y0              \
 	VMOVUPS 64*r+32(SP), Y1           \
 	VMOVUPS 256+64*r(SP), Y2          \
 	VMOVUPS 256+64*r+32(SP), Y3       \
-	REDUCE4X8(Y0, Y1, Y2, Y3, X0, X1) \
+	REDUCE(Y0, Y1, Y2, Y3, X0, X1)    \
 	VMOVSS  X0, (DX)                  \
 	ADDQ    BX, DX
 
@@ -372,44 +417,25 @@ loop:                                                 \
 // streaming test with decode's row spacing (one process, alternating) it
 // ran 0.90-0.96x that one's time, about the BF16 four-row kernel's speed.
 TEXT ·f16VecR4F32AVX2(SB), 0, $512-48
-	MOVQ n32+0(FP), R12
-	MOVQ w+8(FP), SI
-	MOVQ wstride+16(FP), BX
-	MOVQ a+24(FP), DI
-	LEAQ (SI)(BX*1), R8
-	LEAQ (R8)(BX*1), R9
-	LEAQ (R9)(BX*1), R10
-	VXORPS Y0, Y0, Y0
-	VXORPS Y1, Y1, Y1
-	VXORPS Y2, Y2, Y2
-	VXORPS Y3, Y3, Y3
-	VXORPS Y4, Y4, Y4
-	VXORPS Y5, Y5, Y5
-	VXORPS Y6, Y6, Y6
-	VXORPS Y7, Y7, Y7
-	F16R4_STORE8(0)
-	F16R4_STORE8(256)
-	XORQ AX, AX
-	XORQ R13, R13
+	R4F32_BODY(F16_WIDEN, REDUCE4X8, f16r4chunk, f16r4a, f16r4b)
 
-f16r4chunk:
-	MOVQ    $16, BX
-	CMPQ    R12, BX
-	CMOVQLT R12, BX
-	SUBQ    BX, R12
-	F16R4_PASS(0, 0, f16r4a)
-	F16R4_PASS(1, 256, f16r4b)
-	MOVQ    R11, AX
-	MOVQ    R14, R13
-	TESTQ   R12, R12
-	JNZ     f16r4chunk
+#define BF16_WIDEN(m, y) VPMOVZXWD m, y; VPSLLD $16, y, y
 
-	MOVQ out+32(FP), DX
-	MOVQ ostride+40(FP), BX
-	SHLQ $2, BX
-	F16R4_OUT(0)
-	F16R4_OUT(1)
-	F16R4_OUT(2)
-	F16R4_OUT(3)
-	VZEROUPPER
-	RET
+// BF16_REDUCE is ggml_vec_dot_bf16's sum of a row's four accumulators
+// (a0+a2)+(a1+a3), then tinyBLAS's hsum (dotBF16VecAVX2).
+#define BF16_REDUCE(a0, a1, a2, a3, Xa0, Xa1) \
+	VADDPS       a2, a0, a0    \
+	VADDPS       a3, a1, a1    \
+	VADDPS       a1, a0, a0    \
+	VEXTRACTF128 $1, a0, Xa1   \
+	VADDPS       Xa1, Xa0, Xa0 \
+	VMOVHLPS     Xa0, Xa0, Xa1 \
+	VADDPS       Xa1, Xa0, Xa0 \
+	VMOVSHDUP    Xa0, Xa1      \
+	VADDSS       Xa1, Xa0, Xa0
+
+// func bf16VecR4F32AVX2(n32 int, w *byte, wstride int, a *byte, out *float32, ostride int)
+// f16VecR4F32AVX2 for BF16 rows in dotBF16VecAVX2's order (the token
+// widened to float32 in its halfQuadBF16 quad).
+TEXT ·bf16VecR4F32AVX2(SB), 0, $512-48
+	R4F32_BODY(BF16_WIDEN, BF16_REDUCE, bf16r4chunk, bf16r4a, bf16r4b)

@@ -21,6 +21,7 @@ func fillAVX2Half(s *kernelSet) {
 	s.vecDotR4[ggml.BF16] = dotBF16BF16r4Asm
 	s.vecDot4[ggml.BF16] = dotBF16BF16x4Asm
 	s.vecDot1[ggml.BF16] = dotBF16VecAsm
+	s.vecDot1R4F32[ggml.BF16] = bf16VecR4F32Asm
 	s.quantize[ggml.BF16] = quantizeBF16Asm
 	s.actQuad[ggml.F16] = halfQuadF16Decode
 	s.actQuad[ggml.BF16] = halfQuadBF16

@@ -49,6 +49,7 @@ func fillVNNI(s *kernelSet) {
 	s.vecDot8x4[ggml.BF16] = bf16Tile8x4AVX512Asm
 	s.vecDot1R4[ggml.F16] = f16VecR4Asm
 	s.vecDot1R4[ggml.BF16] = bf16VecR4Asm
+	s.vecDot1R4F32[ggml.BF16] = nil // (likewise)
 	s.vecDot1R4F32[ggml.F16] = nil // the AVX-512 four-row kernel above instead
 }
 
