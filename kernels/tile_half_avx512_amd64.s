@@ -1,6 +1,7 @@
 //go:build !purego
 
 #include "textflag.h"
+#include "pairs_amd64.h"
 
 // The 8 x 4 half-precision tiles on 512-bit vectors, in the 8-lane order of
 // the other half-precision kernels (vecdot_half_amd64.s): each output's
@@ -65,26 +66,6 @@
 	ADDQ          $32, DI                 \
 	ADDQ          $32, R9
 
-// HSUM8 is the 8-lane horizontal sum of the other kernels (HSUMS) on Y
-// into X, with T among X16-X31.
-#define HSUM8(Y, X, T) \
-	VEXTRACTF32X4 $1, Y, T \
-	VADDPS        T, X, X  \
-	VMOVHLPS      X, X, T  \
-	VADDPS        T, X, X  \
-	VMOVSHDUP     X, T     \
-	VADDSS        T, X, X
-
-// STORE_PAIR stores row r's sums for a token pair: the lower half of Z
-// (Y, X its lower parts) at (A), the upper half at (B); clobbers Y26,
-// X27.
-#define STORE_PAIR(Z, Y, X, A, B) \
-	VEXTRACTF64X4 $1, Z, Y26 \
-	HSUM8(Y, X, X27)         \
-	VMOVSS        X, A       \
-	HSUM8(Y26, X26, X27)     \
-	VMOVSS        X26, B
-
 #define TILE8x4_BODY(loop, done, WIDEN) \
 	MOVQ n8+0(FP), CX          \
 	MOVQ w+8(FP), SI           \
@@ -126,22 +107,22 @@ done:                              \
 	LEAQ (DI)(R11*1), R8       \
 	LEAQ (DI)(R11*2), R9       \
 	LEAQ (R8)(R11*2), R10      \
-	STORE_PAIR(Z0, Y0, X0, 0(DI), 0(R8))     \
-	STORE_PAIR(Z1, Y1, X1, 0(R9), 0(R10))    \
-	STORE_PAIR(Z2, Y2, X2, 4(DI), 4(R8))     \
-	STORE_PAIR(Z3, Y3, X3, 4(R9), 4(R10))    \
-	STORE_PAIR(Z4, Y4, X4, 8(DI), 8(R8))     \
-	STORE_PAIR(Z5, Y5, X5, 8(R9), 8(R10))    \
-	STORE_PAIR(Z6, Y6, X6, 12(DI), 12(R8))   \
-	STORE_PAIR(Z7, Y7, X7, 12(R9), 12(R10))  \
-	STORE_PAIR(Z8, Y8, X8, 16(DI), 16(R8))   \
-	STORE_PAIR(Z9, Y9, X9, 16(R9), 16(R10))  \
-	STORE_PAIR(Z10, Y10, X10, 20(DI), 20(R8)) \
-	STORE_PAIR(Z11, Y11, X11, 20(R9), 20(R10)) \
-	STORE_PAIR(Z12, Y12, X12, 24(DI), 24(R8)) \
-	STORE_PAIR(Z13, Y13, X13, 24(R9), 24(R10)) \
-	STORE_PAIR(Z14, Y14, X14, 28(DI), 28(R8)) \
-	STORE_PAIR(Z15, Y15, X15, 28(R9), 28(R10)) \
+	STORE_PAIR(Z0, Y0, X0, 0(DI), 0(R8), Y26, X26, X27)     \
+	STORE_PAIR(Z1, Y1, X1, 0(R9), 0(R10), Y26, X26, X27)    \
+	STORE_PAIR(Z2, Y2, X2, 4(DI), 4(R8), Y26, X26, X27)     \
+	STORE_PAIR(Z3, Y3, X3, 4(R9), 4(R10), Y26, X26, X27)    \
+	STORE_PAIR(Z4, Y4, X4, 8(DI), 8(R8), Y26, X26, X27)     \
+	STORE_PAIR(Z5, Y5, X5, 8(R9), 8(R10), Y26, X26, X27)    \
+	STORE_PAIR(Z6, Y6, X6, 12(DI), 12(R8), Y26, X26, X27)   \
+	STORE_PAIR(Z7, Y7, X7, 12(R9), 12(R10), Y26, X26, X27)  \
+	STORE_PAIR(Z8, Y8, X8, 16(DI), 16(R8), Y26, X26, X27)   \
+	STORE_PAIR(Z9, Y9, X9, 16(R9), 16(R10), Y26, X26, X27)  \
+	STORE_PAIR(Z10, Y10, X10, 20(DI), 20(R8), Y26, X26, X27) \
+	STORE_PAIR(Z11, Y11, X11, 20(R9), 20(R10), Y26, X26, X27) \
+	STORE_PAIR(Z12, Y12, X12, 24(DI), 24(R8), Y26, X26, X27) \
+	STORE_PAIR(Z13, Y13, X13, 24(R9), 24(R10), Y26, X26, X27) \
+	STORE_PAIR(Z14, Y14, X14, 28(DI), 28(R8), Y26, X26, X27) \
+	STORE_PAIR(Z15, Y15, X15, 28(R9), 28(R10), Y26, X26, X27) \
 	VZEROUPPER                 \
 	RET
 

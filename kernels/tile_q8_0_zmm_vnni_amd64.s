@@ -1,0 +1,136 @@
+//go:build !purego
+
+#include "textflag.h"
+#include "pairs_amd64.h"
+
+// The Q8_0 prefill tile of 8 rows x 4 tokens on 512-bit vectors: each ZMM
+// accumulator holds two tokens' 8-lane sums for one row (tokens 0|1 or
+// 2|3 of the q8_0QuadTok quad, whose unsigned quants lie side by side), so
+// a VPDPBUSD serves two tokens and every step is q8_0Tile4x4VNNI's for
+// each half: the same integer lanes, fma(float(lanes), d_w*d_a, acc), the
+// 8-lane horizontal sum. Where the vector units are 512 bits wide (Zen5,
+// Xeon) that halves the instructions per product.
+//
+// Registers: accumulators Z16-Z31 (row r: Z(16+2r) tokens 0|1, Z(17+2r)
+// tokens 2|3); per block the tokens' unsigned quants Z8 (0|1) and Z9
+// (2|3), their scales spread to halves Z10 (a0 x8 | a1 x8) and Z11 (a2 |
+// a3); constants Z12/Z13 (the VPERMPS indices of those), Z14 (0x80
+// bytes), Z15 (zero); Z0-Z4 per row. Rows at SI, SI+BX, SI+2BX,
+// R12 = SI+3BX, SI+4BX, R12+2BX, R13 = SI+6BX, R12+4BX.
+
+DATA q8zPairIdx<>+0(SB)/8, $0x0000000000000000
+DATA q8zPairIdx<>+8(SB)/8, $0x0000000000000000
+DATA q8zPairIdx<>+16(SB)/8, $0x0000000000000000
+DATA q8zPairIdx<>+24(SB)/8, $0x0000000000000000
+DATA q8zPairIdx<>+32(SB)/8, $0x0000000100000001
+DATA q8zPairIdx<>+40(SB)/8, $0x0000000100000001
+DATA q8zPairIdx<>+48(SB)/8, $0x0000000100000001
+DATA q8zPairIdx<>+56(SB)/8, $0x0000000100000001
+DATA q8zPairIdx<>+64(SB)/8, $0x0000000200000002
+DATA q8zPairIdx<>+72(SB)/8, $0x0000000200000002
+DATA q8zPairIdx<>+80(SB)/8, $0x0000000200000002
+DATA q8zPairIdx<>+88(SB)/8, $0x0000000200000002
+DATA q8zPairIdx<>+96(SB)/8, $0x0000000300000003
+DATA q8zPairIdx<>+104(SB)/8, $0x0000000300000003
+DATA q8zPairIdx<>+112(SB)/8, $0x0000000300000003
+DATA q8zPairIdx<>+120(SB)/8, $0x0000000300000003
+GLOBL q8zPairIdx<>(SB), RODATA|NOPTR, $128
+
+// Q8Z_ROW adds row block (scale at md, quants at mq) into a0 (tokens 0|1)
+// and a1 (2|3).
+#define Q8Z_ROW(md, mq, a0, a1) \
+	VBROADCASTI64X4 mq, Z0      \
+	VPXORD          Z1, Z1, Z1  \
+	VPDPBUSD        Z0, Z14, Z1 \
+	VPSUBD          Z1, Z15, Z1 \
+	VPBROADCASTW    md, Y2      \
+	VCVTPH2PS       Y2, Z2      \
+	VMULPS          Z10, Z2, Z3 \
+	VMULPS          Z11, Z2, Z2 \
+	VMOVDQA64       Z1, Z4      \
+	VPDPBUSD        Z0, Z8, Z4  \
+	VCVTDQ2PS       Z4, Z4      \
+	VFMADD231PS     Z3, Z4, a0  \
+	VPDPBUSD        Z0, Z9, Z1  \
+	VCVTDQ2PS       Z1, Z1      \
+	VFMADD231PS     Z2, Z1, a1
+
+// func q8_0Tile8x4VNNI(nb int, w *byte, wstride int, a *byte, out *float32, ostride int)
+TEXT ·q8_0Tile8x4VNNI(SB), NOSPLIT, $0-48
+	MOVQ nb+0(FP), CX
+	MOVQ w+8(FP), SI
+	MOVQ wstride+16(FP), BX
+	MOVQ a+24(FP), DI
+	LEAQ (SI)(BX*2), R12
+	ADDQ BX, R12
+	LEAQ (R12)(BX*2), R13
+	ADDQ BX, R13
+	VPXORD Z16, Z16, Z16
+	VPXORD Z17, Z17, Z17
+	VPXORD Z18, Z18, Z18
+	VPXORD Z19, Z19, Z19
+	VPXORD Z20, Z20, Z20
+	VPXORD Z21, Z21, Z21
+	VPXORD Z22, Z22, Z22
+	VPXORD Z23, Z23, Z23
+	VPXORD Z24, Z24, Z24
+	VPXORD Z25, Z25, Z25
+	VPXORD Z26, Z26, Z26
+	VPXORD Z27, Z27, Z27
+	VPXORD Z28, Z28, Z28
+	VPXORD Z29, Z29, Z29
+	VPXORD Z30, Z30, Z30
+	VPXORD Z31, Z31, Z31
+	VMOVDQU64 q8zPairIdx<>+0(SB), Z12
+	VMOVDQU64 q8zPairIdx<>+64(SB), Z13
+	MOVL         $0x80808080, AX
+	VPBROADCASTD AX, Z14
+	VPXORD       Z15, Z15, Z15
+	TESTQ CX, CX
+	JZ    q8z84done
+
+q8z84loop:
+	VPERMPS   0(DI), Z12, Z10
+	VPERMPS   0(DI), Z13, Z11
+	VMOVDQU64 160(DI), Z8
+	VMOVDQU64 224(DI), Z9
+	Q8Z_ROW(0(SI), 2(SI), Z16, Z17)
+	Q8Z_ROW(0(SI)(BX*1), 2(SI)(BX*1), Z18, Z19)
+	Q8Z_ROW(0(SI)(BX*2), 2(SI)(BX*2), Z20, Z21)
+	Q8Z_ROW(0(R12), 2(R12), Z22, Z23)
+	Q8Z_ROW(0(SI)(BX*4), 2(SI)(BX*4), Z24, Z25)
+	Q8Z_ROW(0(R12)(BX*2), 2(R12)(BX*2), Z26, Z27)
+	Q8Z_ROW(0(R13), 2(R13), Z28, Z29)
+	Q8Z_ROW(0(R12)(BX*4), 2(R12)(BX*4), Z30, Z31)
+	ADDQ $34, SI
+	ADDQ $34, R12
+	ADDQ $34, R13
+	ADDQ $288, DI
+	DECQ CX
+	JNZ  q8z84loop
+
+q8z84done:
+	MOVQ out+32(FP), DI
+	MOVQ ostride+40(FP), R11
+	SHLQ $2, R11
+	LEAQ (DI)(R11*1), R8
+	LEAQ (DI)(R11*2), R9
+	LEAQ (R8)(R11*2), R10
+	STORE_PAIR(Z16, Y16, X16, 0(DI), 0(R8), Y0, X0, X1)
+	STORE_PAIR(Z17, Y17, X17, 0(R9), 0(R10), Y0, X0, X1)
+	STORE_PAIR(Z18, Y18, X18, 4(DI), 4(R8), Y0, X0, X1)
+	STORE_PAIR(Z19, Y19, X19, 4(R9), 4(R10), Y0, X0, X1)
+	STORE_PAIR(Z20, Y20, X20, 8(DI), 8(R8), Y0, X0, X1)
+	STORE_PAIR(Z21, Y21, X21, 8(R9), 8(R10), Y0, X0, X1)
+	STORE_PAIR(Z22, Y22, X22, 12(DI), 12(R8), Y0, X0, X1)
+	STORE_PAIR(Z23, Y23, X23, 12(R9), 12(R10), Y0, X0, X1)
+	STORE_PAIR(Z24, Y24, X24, 16(DI), 16(R8), Y0, X0, X1)
+	STORE_PAIR(Z25, Y25, X25, 16(R9), 16(R10), Y0, X0, X1)
+	STORE_PAIR(Z26, Y26, X26, 20(DI), 20(R8), Y0, X0, X1)
+	STORE_PAIR(Z27, Y27, X27, 20(R9), 20(R10), Y0, X0, X1)
+	STORE_PAIR(Z28, Y28, X28, 24(DI), 24(R8), Y0, X0, X1)
+	STORE_PAIR(Z29, Y29, X29, 24(R9), 24(R10), Y0, X0, X1)
+	STORE_PAIR(Z30, Y30, X30, 28(DI), 28(R8), Y0, X0, X1)
+	STORE_PAIR(Z31, Y31, X31, 28(R9), 28(R10), Y0, X0, X1)
+	VZEROUPPER
+	RET
