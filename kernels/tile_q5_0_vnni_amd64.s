@@ -1,6 +1,7 @@
 //go:build !purego
 
 #include "textflag.h"
+#include "pairs_amd64.h"
 
 // The Q5_0 prefill tile of the avx512vnni set: 4 rows x 4 tokens, as
 // q8_0Tile4x4VNNI (vnni_amd64.s) for Q8_0, against the Q8_0 quad layout
@@ -337,5 +338,123 @@ q5t44done:
 	VMOVSHDUP    X0, X1
 	VADDSS       X1, X0, X0
 	VMOVSS       X0, 12(DX)
+	VZEROUPPER
+	RET
+
+// The Q5_0 tile of 8 rows x 4 tokens, in q5_0Tile4x4VNNI's lanes and order
+// (tile_q5_0_vnni_amd64.s) with two tokens per ZMM register, as
+// q8_0Tile8x4VNNI (tile_q8_0_zmm_vnni_amd64.s): each row's block is decoded once into the unsigned bytes
+// x+16 (Y0, Z5 scratch, K1 its high bits) and copied to both halves; the
+// tokens' signed quants (Z8: 0|1, Z9: 2|3) start from -16 times their sums
+// per lane (Z6, Z7, shared by the rows). Z14 holds 0x10 bytes.
+
+// Q5Z_ROW adds the row block with its scale at md, high bits at mh and
+// nibbles at mq into a0 (tokens 0|1) and a1 (2|3).
+#define Q5Z_ROW(md, mh, mq, a0, a1) \
+	VPBROADCASTD mh, Y5                      \
+	VPSHUFB      q5tShufBits<>(SB), Y5, Y5   \
+	VPTESTMB     q5tBitSel<>(SB), Y5, K1     \
+	VMOVDQU      mq, X5                      \
+	VPSRLW       $4, X5, X0                  \
+	VINSERTI128  $1, X0, Y5, Y0              \
+	VPAND        q5tNib<>(SB), Y0, Y0        \
+	VPADDB       Y14, Y0, K1, Y0             \
+	VINSERTI64X4 $1, Y0, Z0, Z0              \
+	VPBROADCASTW md, Y2                      \
+	VCVTPH2PS    Y2, Z2                      \
+	VMULPS       Z10, Z2, Z3                 \
+	VMULPS       Z11, Z2, Z2                 \
+	VMOVDQA64    Z6, Z4                      \
+	VPDPBUSD     Z8, Z0, Z4                  \
+	VCVTDQ2PS    Z4, Z4                      \
+	VFMADD231PS  Z3, Z4, a0                  \
+	VMOVDQA64    Z7, Z1                      \
+	VPDPBUSD     Z9, Z0, Z1                  \
+	VCVTDQ2PS    Z1, Z1                      \
+	VFMADD231PS  Z2, Z1, a1
+
+// func q5_0Tile8x4VNNI(nb int, w *byte, wstride int, a *byte, out *float32, ostride int)
+TEXT ·q5_0Tile8x4VNNI(SB), NOSPLIT, $0-48
+	MOVQ nb+0(FP), CX
+	MOVQ w+8(FP), SI
+	MOVQ wstride+16(FP), BX
+	MOVQ a+24(FP), DI
+	LEAQ (SI)(BX*2), R12
+	ADDQ BX, R12
+	LEAQ (R12)(BX*2), R13
+	ADDQ BX, R13
+	VPXORD Z16, Z16, Z16
+	VPXORD Z17, Z17, Z17
+	VPXORD Z18, Z18, Z18
+	VPXORD Z19, Z19, Z19
+	VPXORD Z20, Z20, Z20
+	VPXORD Z21, Z21, Z21
+	VPXORD Z22, Z22, Z22
+	VPXORD Z23, Z23, Z23
+	VPXORD Z24, Z24, Z24
+	VPXORD Z25, Z25, Z25
+	VPXORD Z26, Z26, Z26
+	VPXORD Z27, Z27, Z27
+	VPXORD Z28, Z28, Z28
+	VPXORD Z29, Z29, Z29
+	VPXORD Z30, Z30, Z30
+	VPXORD Z31, Z31, Z31
+	VMOVDQU64 ·vnniPairIdx+0(SB), Z12
+	VMOVDQU64 ·vnniPairIdx+64(SB), Z13
+	MOVL         $0x10101010, AX
+	VPBROADCASTD AX, Z14
+	VPXORD       Z15, Z15, Z15
+	TESTQ CX, CX
+	JZ    q5z84done
+
+q5z84loop:
+	VPERMPS   0(DI), Z12, Z10
+	VPERMPS   0(DI), Z13, Z11
+	VMOVDQU64 32(DI), Z8
+	VMOVDQU64 96(DI), Z9
+	VPXORD    Z6, Z6, Z6
+	VPDPBUSD  Z8, Z14, Z6
+	VPSUBD    Z6, Z15, Z6
+	VPXORD    Z7, Z7, Z7
+	VPDPBUSD  Z9, Z14, Z7
+	VPSUBD    Z7, Z15, Z7
+	Q5Z_ROW(0(SI), 2(SI), 6(SI), Z16, Z17)
+	Q5Z_ROW(0(SI)(BX*1), 2(SI)(BX*1), 6(SI)(BX*1), Z18, Z19)
+	Q5Z_ROW(0(SI)(BX*2), 2(SI)(BX*2), 6(SI)(BX*2), Z20, Z21)
+	Q5Z_ROW(0(R12), 2(R12), 6(R12), Z22, Z23)
+	Q5Z_ROW(0(SI)(BX*4), 2(SI)(BX*4), 6(SI)(BX*4), Z24, Z25)
+	Q5Z_ROW(0(R12)(BX*2), 2(R12)(BX*2), 6(R12)(BX*2), Z26, Z27)
+	Q5Z_ROW(0(R13), 2(R13), 6(R13), Z28, Z29)
+	Q5Z_ROW(0(R12)(BX*4), 2(R12)(BX*4), 6(R12)(BX*4), Z30, Z31)
+	ADDQ $22, SI
+	ADDQ $22, R12
+	ADDQ $22, R13
+	ADDQ $288, DI
+	DECQ CX
+	JNZ  q5z84loop
+
+q5z84done:
+	MOVQ out+32(FP), DI
+	MOVQ ostride+40(FP), R11
+	SHLQ $2, R11
+	LEAQ (DI)(R11*1), R8
+	LEAQ (DI)(R11*2), R9
+	LEAQ (R8)(R11*2), R10
+	STORE_PAIR(Z16, Y16, X16, 0(DI), 0(R8), Y0, X0, X1)
+	STORE_PAIR(Z17, Y17, X17, 0(R9), 0(R10), Y0, X0, X1)
+	STORE_PAIR(Z18, Y18, X18, 4(DI), 4(R8), Y0, X0, X1)
+	STORE_PAIR(Z19, Y19, X19, 4(R9), 4(R10), Y0, X0, X1)
+	STORE_PAIR(Z20, Y20, X20, 8(DI), 8(R8), Y0, X0, X1)
+	STORE_PAIR(Z21, Y21, X21, 8(R9), 8(R10), Y0, X0, X1)
+	STORE_PAIR(Z22, Y22, X22, 12(DI), 12(R8), Y0, X0, X1)
+	STORE_PAIR(Z23, Y23, X23, 12(R9), 12(R10), Y0, X0, X1)
+	STORE_PAIR(Z24, Y24, X24, 16(DI), 16(R8), Y0, X0, X1)
+	STORE_PAIR(Z25, Y25, X25, 16(R9), 16(R10), Y0, X0, X1)
+	STORE_PAIR(Z26, Y26, X26, 20(DI), 20(R8), Y0, X0, X1)
+	STORE_PAIR(Z27, Y27, X27, 20(R9), 20(R10), Y0, X0, X1)
+	STORE_PAIR(Z28, Y28, X28, 24(DI), 24(R8), Y0, X0, X1)
+	STORE_PAIR(Z29, Y29, X29, 24(R9), 24(R10), Y0, X0, X1)
+	STORE_PAIR(Z30, Y30, X30, 28(DI), 28(R8), Y0, X0, X1)
+	STORE_PAIR(Z31, Y31, X31, 28(R9), 28(R10), Y0, X0, X1)
 	VZEROUPPER
 	RET

@@ -34,6 +34,7 @@ func fillVNNI(s *kernelSet) {
 	s.tilesOuter[ggml.Q8_0], s.tilesOuter[ggml.Q5_0] = false, false
 	s.vecDot4x4[ggml.Q8_0] = q8_0Tile4x4VNNIAsm
 	s.vecDot8x4[ggml.Q8_0] = q8_0Tile8x4VNNIAsm
+	s.vecDot8x4[ggml.Q5_0] = q5_0Tile8x4VNNIAsm
 	s.vecDot4x4[ggml.Q5_0] = q5_0Tile4x4VNNIAsm
 	s.q8Rows[ggml.Q5_0] = nil // its own VNNI tile (the conversion is measured on AVX2 only)
 	// Nor the AVX2 packed Q5_0 (it reads q8_0Quad, not this set's quads):
@@ -142,6 +143,25 @@ func q8_0Tile8x4VNNIAsm(n int, w []byte, wstride int, a []byte, astride int, aq 
 	_ = aq[nb*q8_0QuadTokBytes-1]
 	_ = out[3*ostride+7]
 	q8_0Tile8x4VNNI(nb, &w[0], wstride, &aq[0], &out[0], ostride)
+}
+
+//go:noescape
+func q5_0Tile8x4VNNI(nb int, w *byte, wstride int, a *byte, out *float32, ostride int)
+
+// q5_0Tile8x4VNNIAsm is the 512-bit Q5_0 prefill tile
+// (tile_q5_0_vnni_amd64.s): 8 rows x the 4 tokens of the quad aq.
+func q5_0Tile8x4VNNIAsm(n int, w []byte, wstride int, a []byte, astride int, aq []byte, out []float32, ostride int) {
+	nb := n / qk
+	if nb == 0 {
+		for t := 0; t < 4; t++ {
+			clear(out[t*ostride : t*ostride+8])
+		}
+		return
+	}
+	_ = w[7*wstride+nb*q5_0Bytes-1]
+	_ = aq[nb*q8_0QuadTokBytes-1]
+	_ = out[3*ostride+7]
+	q5_0Tile8x4VNNI(nb, &w[0], wstride, &aq[0], &out[0], ostride)
 }
 
 //go:noescape
