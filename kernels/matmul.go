@@ -688,22 +688,40 @@ func (j *matmulJob) runPacked(lo, hi int) {
 			}
 			continue
 		}
-		wg := j.pw[g*j.gBytes : (g+1)*j.gBytes]
+		// Two adjacent groups at once (this unit and the next) where the
+		// type has a two-group kernel: whole quads through it.
+		pair := j.pk.gemm2 != nil && !j.oneTok && g+1 < j.groups && u+1 < hi
 		for q := q0; q < q1; q++ {
-			aq, n := j.px4[q*j.qBytes:], min(4, j.ntok-4*q)
-			if j.oneTok || n < 4 && j.uniform && !j.quadWhole(n) {
-				// A partial quad in the quad order, or a tokenwise
-				// matrix's quad in the one-token order: token by token.
-				for t := 0; t < n; t++ {
-					j.gemvAt(wg, aq[:j.qBytes], t, j.out[(4*q+t)*j.rows+g*packRows:])
-				}
+			if pair && 4*q+4 <= j.ntok {
+				j.pk.gemm2(j.nb, j.pw[g*j.gBytes:(g+2)*j.gBytes], j.px4[q*j.qBytes:(q+1)*j.qBytes], j.out[4*q*j.rows+g*packRows:], j.rows)
 				continue
 			}
-			if n < 4 && j.uniform {
-				j.pk.gemmQ(j.nb, wg, aq[:j.qBytes], j.out[4*q*j.rows+g*packRows:], j.rows, n)
-				continue
+			j.packedQuad(g, q)
+			if pair {
+				j.packedQuad(g+1, q)
 			}
-			j.pk.gemm(j.nb, wg, aq[:j.qBytes], j.out[4*q*j.rows+g*packRows:], j.rows, n)
+		}
+		if pair {
+			u++
 		}
 	}
+}
+
+// packedQuad computes group g's rows for the tokens of quad q (prefill).
+func (j *matmulJob) packedQuad(g, q int) {
+	wg := j.pw[g*j.gBytes : (g+1)*j.gBytes]
+	aq, n := j.px4[q*j.qBytes:], min(4, j.ntok-4*q)
+	if j.oneTok || n < 4 && j.uniform && !j.quadWhole(n) {
+		// A partial quad in the quad order, or a tokenwise matrix's
+		// quad in the one-token order: token by token.
+		for t := 0; t < n; t++ {
+			j.gemvAt(wg, aq[:j.qBytes], t, j.out[(4*q+t)*j.rows+g*packRows:])
+		}
+		return
+	}
+	if n < 4 && j.uniform {
+		j.pk.gemmQ(j.nb, wg, aq[:j.qBytes], j.out[4*q*j.rows+g*packRows:], j.rows, n)
+		return
+	}
+	j.pk.gemm(j.nb, wg, aq[:j.qBytes], j.out[4*q*j.rows+g*packRows:], j.rows, n)
 }

@@ -74,6 +74,10 @@ type packedKernels struct {
 	// gemm computes the eight rows against the tokens of the quad blocks at
 	// a: out[t*ostride+r] for the first ntok (1..4) tokens.
 	gemm func(nb int, w, a []byte, out []float32, ostride, ntok int)
+	// gemm2, if set, is gemm on two adjacent groups (w holds both) for a
+	// whole quad (same bits), their 16 rows' outputs at out[t*ostride:]:
+	// the 512-bit kernels take both groups' rows in one register.
+	gemm2 func(nb int, w, a []byte, out []float32, ostride int)
 	// fewTokens, if not 0, is the most tokens of a batch that run token
 	// by token through gemv4 (decode's four streams; the later tokens find
 	// the groups in the caches) instead of gemm, which reads the groups in

@@ -265,3 +265,94 @@ vq40gm4done:
 	V40_GM4_OUT(Y24, Y25, Y26, Y27)
 	VZEROUPPER
 	RET
+
+// Piece c of two adjacent groups' block columns (wo(SI), wo(R8)) in one
+// ZMM register, group g's rows in the lower half (Z4 low nibbles, Z5
+// high), against the four tokens' pieces c and 4+c as in V40_GM_PIECE:
+// low sums in Z0-Z3, high in Z20-Z23.
+#define V40_GM2_PIECE(wo, ao) \
+	VMOVDQU       wo(SI), Y4         \
+	VINSERTI64X4  $1, wo(R8), Z4, Z4 \
+	VPSRLW        $4, Z4, Z5         \
+	VPANDD        Z15, Z4, Z4        \
+	VPANDD        Z15, Z5, Z5        \
+	VPDPBUSD.BCST ao(DI), Z4, Z0     \
+	VPDPBUSD.BCST ao+16(DI), Z5, Z20 \
+	VPDPBUSD.BCST ao+32(DI), Z4, Z1  \
+	VPDPBUSD.BCST ao+48(DI), Z5, Z21 \
+	VPDPBUSD.BCST ao+64(DI), Z4, Z2  \
+	VPDPBUSD.BCST ao+80(DI), Z5, Z22 \
+	VPDPBUSD.BCST ao+96(DI), Z4, Z3  \
+	VPDPBUSD.BCST ao+112(DI), Z5, Z23
+
+// Token t's float step of V40_GM_COL on 16 rows: acc += float(lo+hi) *
+// (the rows' d (Z12) times the token's d).
+#define V40_GM2_TOK(lo, hi, t, acc) \
+	VPADDD       hi, lo, lo   \
+	VCVTDQ2PS    lo, lo       \
+	VBROADCASTSS 4*t(DI), Z7  \
+	VMULPS       Z7, Z12, Z7  \
+	VFMADD231PS  Z7, lo, acc
+
+// func q4_0x8Gemm2VNNI(nb int, w *byte, gbytes int, a *byte, out *float32, ostride int)
+//
+// q4_0x8GemmVNNI on two adjacent groups (the second gbytes after the
+// first) for a whole quad, on 512-bit vectors: each VPDPBUSD takes both
+// groups' rows (16 lanes) against a token's broadcast piece, the same
+// integer sums and float steps per row as q4_0x8GemmVNNI. Token t's 16
+// outputs (group g's rows, then group g+1's) go to out[t*ostride:].
+// Float accumulators Z16-Z19.
+TEXT ·q4_0x8Gemm2VNNI(SB), NOSPLIT, $0-48
+	MOVQ nb+0(FP), CX
+	MOVQ w+8(FP), SI
+	MOVQ gbytes+16(FP), R8
+	ADDQ SI, R8
+	MOVQ a+24(FP), DI
+	MOVL         $0x0F0F0F0F, AX
+	VPBROADCASTD AX, Z15
+	VPXORD Z16, Z16, Z16
+	VPXORD Z17, Z17, Z17
+	VPXORD Z18, Z18, Z18
+	VPXORD Z19, Z19, Z19
+	TESTQ  CX, CX
+	JZ     vq40gm2done
+
+vq40gm2loop:
+	VPBROADCASTD 16(DI), Z0
+	VPXORD       Z20, Z20, Z20
+	VPBROADCASTD 20(DI), Z1
+	VPXORD       Z21, Z21, Z21
+	VPBROADCASTD 24(DI), Z2
+	VPXORD       Z22, Z22, Z22
+	VPBROADCASTD 28(DI), Z3
+	VPXORD       Z23, Z23, Z23
+	V40_GM2_PIECE(16, 32)
+	V40_GM2_PIECE(48, 36)
+	V40_GM2_PIECE(80, 40)
+	V40_GM2_PIECE(112, 44)
+	VCVTPH2PS     (SI), Y12
+	VCVTPH2PS     (R8), Y13
+	VINSERTF64X4  $1, Y13, Z12, Z12
+	V40_GM2_TOK(Z0, Z20, 0, Z16)
+	V40_GM2_TOK(Z1, Z21, 1, Z17)
+	V40_GM2_TOK(Z2, Z22, 2, Z18)
+	V40_GM2_TOK(Z3, Z23, 3, Z19)
+	ADDQ $144, SI
+	ADDQ $144, R8
+	ADDQ $288, DI
+	DECQ CX
+	JNZ  vq40gm2loop
+
+vq40gm2done:
+	MOVQ    out+32(FP), DX
+	MOVQ    ostride+40(FP), BX
+	SHLQ    $2, BX
+	VMOVUPS Z16, (DX)
+	ADDQ    BX, DX
+	VMOVUPS Z17, (DX)
+	ADDQ    BX, DX
+	VMOVUPS Z18, (DX)
+	ADDQ    BX, DX
+	VMOVUPS Z19, (DX)
+	VZEROUPPER
+	RET

@@ -14,6 +14,7 @@ func fillVNNI(s *kernelSet) {
 	s.packed[ggml.Q4_0] = &packedKernels{
 		groupBlockBytes: q4_0GroupBytes, pack: packQ4_0Group, act: q8_0QuadTok,
 		gemv: q4_0x8GemvVNNIAsm, gemv4: q4_0x8Gemv4VNNIAsm, gemm4: q4_0x8Gemm4VNNIAsm, gemm: q4_0x8GemmVNNIAsm,
+		gemm2: q4_0x8Gemm2VNNIAsm,
 	}
 	s.actQuad[ggml.Q8_K] = q8_KQuadTok
 	s.packed[ggml.Q4_K] = &packedKernels{
@@ -67,6 +68,22 @@ func q4_0x8Gemv4VNNIAsm(nb int, w []byte, gstride int, a []byte, out []float32, 
 		return
 	}
 	q4_0x8Gemv4VNNI(gemv4Args(nb, q4_0GroupBytes, q8_0QuadTokBytes, w, gstride, a, out, ostride))
+}
+
+//go:noescape
+func q4_0x8Gemm2VNNI(nb int, w *byte, gbytes int, a *byte, out *float32, ostride int)
+
+func q4_0x8Gemm2VNNIAsm(nb int, w, a []byte, out []float32, ostride int) {
+	_ = out[3*ostride+2*packRows-1]
+	if nb == 0 {
+		for t := 0; t < 4; t++ {
+			clear(out[t*ostride : t*ostride+2*packRows])
+		}
+		return
+	}
+	_ = w[2*nb*q4_0GroupBytes-1]
+	_ = a[nb*q8_0QuadTokBytes-1]
+	q4_0x8Gemm2VNNI(nb, &w[0], nb*q4_0GroupBytes, &a[0], &out[0], ostride)
 }
 
 //go:noescape
