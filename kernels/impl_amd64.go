@@ -2,7 +2,10 @@
 
 package kernels
 
-import "golang.org/x/sys/cpu"
+import (
+	"github.com/klauspost/cpuid/v2"
+	"golang.org/x/sys/cpu"
+)
 
 // The x86 implementation sets, built here in one place and in order: each
 // set starts as a copy of the one before it (registerImplFrom), so the
@@ -46,9 +49,29 @@ var (
 			fillAVX512AttnFast(s) // attn_fast_amd64.go
 		})
 
+	// "avx512zmm": the avx512vnni set with its prefill tiles on 512-bit
+	// registers (fillZMM, vnni_amd64.go), chosen where the vector units
+	// are 512 bits wide. An AMD Zen4 (family 0x19) runs a 512-bit
+	// instruction as two 256-bit halves, so there the set is opt-in: the
+	// 256-bit tiles do the same work with fewer shuffles (not measured
+	// on a Zen4 yet).
+	zmmSet = optInWhere(halfWidth512, registerImplFrom(vnniSet, "avx512zmm", true, fillZMM))
+
 	// "avx512bf16": the avx512vnni set with BF16 on VDPBF16PS, in that
 	// instruction's order (vecdot_bf16.go), twice the FMA rate for BF16
 	// prefill. Opt-in (--kernels avx512bf16): its BF16 results differ
 	// from the other sets' (the golden logits follow those).
 	bf16Set = registerOptIn(registerImplFrom(vnniSet, "avx512bf16", cpu.X86.HasAVX512BF16, fillAVX512BF16))
 )
+
+// halfWidth512 reports a CPU that splits 512-bit instructions into two
+// 256-bit halves (AMD Zen4).
+var halfWidth512 = cpuid.CPU.VendorID == cpuid.AMD && cpuid.CPU.Family == 0x19
+
+// optInWhere marks s opt-in where cond holds.
+func optInWhere(cond bool, s *kernelSet) *kernelSet {
+	if cond {
+		registerOptIn(s)
+	}
+	return s
+}
