@@ -817,3 +817,270 @@ q4_Kx8GemmVNNImins:
 
 q4_Kx8GemmVNNIdone:
 	V_STORE4(q4_Kx8GemmVNNIret)
+
+// The two-group (512-bit) gemv of the avx512zmm set: q4_Kx8GemvVNNI's
+// steps on two groups at once, group WA's rows in the lower half of each
+// ZMM register and WB's in the upper, so every VPDPBUSD, multiply and FMA
+// serves 16 rows; Z15 holds 0x0F bytes. Same bits per row.
+
+// VZ_NIBBLES2: Z4 = low nibbles, Z5 = high nibbles of the 32 bytes at ma
+// (lower half) and mb (upper).
+#define VZ_NIBBLES2(ma, mb) \
+	VMOVDQU      ma, Y4         \
+	VINSERTI64X4 $1, mb, Z4, Z4 \
+	VPSRLW       $4, Z4, Z5     \
+	VPANDD       Z15, Z4, Z4    \
+	VPANDD       Z15, Z5, Z5
+
+// VQ4K_FINISH2 is VQ4K_FINISH on two groups (Z7 scratch too).
+#define VQ4K_FINISH2(WA, WB, acc, accm) \
+	VMOVDQU 96(WA), X13                \
+	VINSERTI128 $1, 96(WB), Y13, Y13   \
+	VPMOVZXBW Y13, Z13                 \
+	VPBROADCASTD 16(DI), Z14           \
+	VPMADDWD Z14, Z13, Z12             \
+	VMOVDQU 112(WA), X13               \
+	VINSERTI128 $1, 112(WB), Y13, Y13  \
+	VPMOVZXBW Y13, Z13                 \
+	VPBROADCASTD 32(DI), Z14           \
+	VPMADDWD Z14, Z13, Z13             \
+	VPADDD Z13, Z12, Z12               \
+	VMOVDQU 128(WA), X13               \
+	VINSERTI128 $1, 128(WB), Y13, Y13  \
+	VPMOVZXBW Y13, Z13                 \
+	VPBROADCASTD 48(DI), Z14           \
+	VPMADDWD Z14, Z13, Z13             \
+	VPADDD Z13, Z12, Z12               \
+	VMOVDQU 144(WA), X13               \
+	VINSERTI128 $1, 144(WB), Y13, Y13  \
+	VPMOVZXBW Y13, Z13                 \
+	VPBROADCASTD 64(DI), Z14           \
+	VPMADDWD Z14, Z13, Z13             \
+	VPADDD Z13, Z12, Z12               \
+	VCVTDQ2PS Z12, Z12                 \
+	VBROADCASTSS (DI), Z13             \
+	VCVTPH2PS 16(WA), Y14              \
+	VCVTPH2PS 16(WB), Y7               \
+	VINSERTF64X4 $1, Y7, Z14, Z14      \
+	VMULPS Z13, Z14, Z14               \
+	VFMADD231PS Z12, Z14, accm         \
+	VCVTPH2PS (WA), Y4                 \
+	VCVTPH2PS (WB), Y7                 \
+	VINSERTF64X4 $1, Y7, Z4, Z4        \
+	VMULPS Z13, Z4, Z4                 \
+	VCVTDQ2PS Z0, Z0                   \
+	VFMADD231PS Z0, Z4, acc
+
+// VQ4K_GV2_COL is VQ4K_GV_COL on two groups.
+#define VQ4K_GV2_COL(WA, WB, acc, accm) \
+	VPXORD Z0, Z0, Z0                \
+	VPXORD Z16, Z16, Z16             \
+	VPXORD Z20, Z20, Z20             \
+	VPXORD Z24, Z24, Z24             \
+	VPXORD Z28, Z28, Z28             \
+	VZ_NIBBLES2(160(WA), 160(WB))    \
+	VPDPBUSD.BCST 80(R8), Z4, Z16    \
+	VPDPBUSD.BCST 112(R8), Z5, Z20   \
+	VZ_NIBBLES2(192(WA), 192(WB))    \
+	VPDPBUSD.BCST 84(R8), Z4, Z24    \
+	VPDPBUSD.BCST 116(R8), Z5, Z28   \
+	VZ_NIBBLES2(224(WA), 224(WB))    \
+	VPDPBUSD.BCST 88(R8), Z4, Z16    \
+	VPDPBUSD.BCST 120(R8), Z5, Z20   \
+	VZ_NIBBLES2(256(WA), 256(WB))    \
+	VPDPBUSD.BCST 92(R8), Z4, Z24    \
+	VPDPBUSD.BCST 124(R8), Z5, Z28   \
+	VZ_NIBBLES2(288(WA), 288(WB))    \
+	VPDPBUSD.BCST 96(R8), Z4, Z16    \
+	VPDPBUSD.BCST 128(R8), Z5, Z20   \
+	VZ_NIBBLES2(320(WA), 320(WB))    \
+	VPDPBUSD.BCST 100(R8), Z4, Z24   \
+	VPDPBUSD.BCST 132(R8), Z5, Z28   \
+	VZ_NIBBLES2(352(WA), 352(WB))    \
+	VPDPBUSD.BCST 104(R8), Z4, Z16   \
+	VPDPBUSD.BCST 136(R8), Z5, Z20   \
+	VZ_NIBBLES2(384(WA), 384(WB))    \
+	VPDPBUSD.BCST 108(R8), Z4, Z24   \
+	VPDPBUSD.BCST 140(R8), Z5, Z28   \
+	VMOVQ 32(WA), X6                 \
+	VPINSRQ $1, 32(WB), X6, X6       \
+	VPMOVZXBD X6, Z6                 \
+	VMOVQ 40(WA), X7                 \
+	VPINSRQ $1, 40(WB), X7, X7       \
+	VPMOVZXBD X7, Z7                 \
+	VPADDD Z24, Z16, Z16             \
+	VPADDD Z28, Z20, Z20             \
+	VPMULLD Z6, Z16, Z16             \
+	VPMULLD Z7, Z20, Z20             \
+	VPADDD Z16, Z0, Z0               \
+	VPADDD Z20, Z0, Z0               \
+	VPXORD Z16, Z16, Z16             \
+	VPXORD Z20, Z20, Z20             \
+	VPXORD Z24, Z24, Z24             \
+	VPXORD Z28, Z28, Z28             \
+	VZ_NIBBLES2(416(WA), 416(WB))    \
+	VPDPBUSD.BCST 144(R8), Z4, Z16   \
+	VPDPBUSD.BCST 176(R8), Z5, Z20   \
+	VZ_NIBBLES2(448(WA), 448(WB))    \
+	VPDPBUSD.BCST 148(R8), Z4, Z24   \
+	VPDPBUSD.BCST 180(R8), Z5, Z28   \
+	VZ_NIBBLES2(480(WA), 480(WB))    \
+	VPDPBUSD.BCST 152(R8), Z4, Z16   \
+	VPDPBUSD.BCST 184(R8), Z5, Z20   \
+	VZ_NIBBLES2(512(WA), 512(WB))    \
+	VPDPBUSD.BCST 156(R8), Z4, Z24   \
+	VPDPBUSD.BCST 188(R8), Z5, Z28   \
+	VZ_NIBBLES2(544(WA), 544(WB))    \
+	VPDPBUSD.BCST 160(R8), Z4, Z16   \
+	VPDPBUSD.BCST 192(R8), Z5, Z20   \
+	VZ_NIBBLES2(576(WA), 576(WB))    \
+	VPDPBUSD.BCST 164(R8), Z4, Z24   \
+	VPDPBUSD.BCST 196(R8), Z5, Z28   \
+	VZ_NIBBLES2(608(WA), 608(WB))    \
+	VPDPBUSD.BCST 168(R8), Z4, Z16   \
+	VPDPBUSD.BCST 200(R8), Z5, Z20   \
+	VZ_NIBBLES2(640(WA), 640(WB))    \
+	VPDPBUSD.BCST 172(R8), Z4, Z24   \
+	VPDPBUSD.BCST 204(R8), Z5, Z28   \
+	VMOVQ 48(WA), X6                 \
+	VPINSRQ $1, 48(WB), X6, X6       \
+	VPMOVZXBD X6, Z6                 \
+	VMOVQ 56(WA), X7                 \
+	VPINSRQ $1, 56(WB), X7, X7       \
+	VPMOVZXBD X7, Z7                 \
+	VPADDD Z24, Z16, Z16             \
+	VPADDD Z28, Z20, Z20             \
+	VPMULLD Z6, Z16, Z16             \
+	VPMULLD Z7, Z20, Z20             \
+	VPADDD Z16, Z0, Z0               \
+	VPADDD Z20, Z0, Z0               \
+	VPXORD Z16, Z16, Z16             \
+	VPXORD Z20, Z20, Z20             \
+	VPXORD Z24, Z24, Z24             \
+	VPXORD Z28, Z28, Z28             \
+	VZ_NIBBLES2(672(WA), 672(WB))    \
+	VPDPBUSD.BCST 208(R8), Z4, Z16   \
+	VPDPBUSD.BCST 240(R8), Z5, Z20   \
+	VZ_NIBBLES2(704(WA), 704(WB))    \
+	VPDPBUSD.BCST 212(R8), Z4, Z24   \
+	VPDPBUSD.BCST 244(R8), Z5, Z28   \
+	VZ_NIBBLES2(736(WA), 736(WB))    \
+	VPDPBUSD.BCST 216(R8), Z4, Z16   \
+	VPDPBUSD.BCST 248(R8), Z5, Z20   \
+	VZ_NIBBLES2(768(WA), 768(WB))    \
+	VPDPBUSD.BCST 220(R8), Z4, Z24   \
+	VPDPBUSD.BCST 252(R8), Z5, Z28   \
+	VZ_NIBBLES2(800(WA), 800(WB))    \
+	VPDPBUSD.BCST 224(R8), Z4, Z16   \
+	VPDPBUSD.BCST 256(R8), Z5, Z20   \
+	VZ_NIBBLES2(832(WA), 832(WB))    \
+	VPDPBUSD.BCST 228(R8), Z4, Z24   \
+	VPDPBUSD.BCST 260(R8), Z5, Z28   \
+	VZ_NIBBLES2(864(WA), 864(WB))    \
+	VPDPBUSD.BCST 232(R8), Z4, Z16   \
+	VPDPBUSD.BCST 264(R8), Z5, Z20   \
+	VZ_NIBBLES2(896(WA), 896(WB))    \
+	VPDPBUSD.BCST 236(R8), Z4, Z24   \
+	VPDPBUSD.BCST 268(R8), Z5, Z28   \
+	VMOVQ 64(WA), X6                 \
+	VPINSRQ $1, 64(WB), X6, X6       \
+	VPMOVZXBD X6, Z6                 \
+	VMOVQ 72(WA), X7                 \
+	VPINSRQ $1, 72(WB), X7, X7       \
+	VPMOVZXBD X7, Z7                 \
+	VPADDD Z24, Z16, Z16             \
+	VPADDD Z28, Z20, Z20             \
+	VPMULLD Z6, Z16, Z16             \
+	VPMULLD Z7, Z20, Z20             \
+	VPADDD Z16, Z0, Z0               \
+	VPADDD Z20, Z0, Z0               \
+	VPXORD Z16, Z16, Z16             \
+	VPXORD Z20, Z20, Z20             \
+	VPXORD Z24, Z24, Z24             \
+	VPXORD Z28, Z28, Z28             \
+	VZ_NIBBLES2(928(WA), 928(WB))    \
+	VPDPBUSD.BCST 272(R8), Z4, Z16   \
+	VPDPBUSD.BCST 304(R8), Z5, Z20   \
+	VZ_NIBBLES2(960(WA), 960(WB))    \
+	VPDPBUSD.BCST 276(R8), Z4, Z24   \
+	VPDPBUSD.BCST 308(R8), Z5, Z28   \
+	VZ_NIBBLES2(992(WA), 992(WB))    \
+	VPDPBUSD.BCST 280(R8), Z4, Z16   \
+	VPDPBUSD.BCST 312(R8), Z5, Z20   \
+	VZ_NIBBLES2(1024(WA), 1024(WB))  \
+	VPDPBUSD.BCST 284(R8), Z4, Z24   \
+	VPDPBUSD.BCST 316(R8), Z5, Z28   \
+	VZ_NIBBLES2(1056(WA), 1056(WB))  \
+	VPDPBUSD.BCST 288(R8), Z4, Z16   \
+	VPDPBUSD.BCST 320(R8), Z5, Z20   \
+	VZ_NIBBLES2(1088(WA), 1088(WB))  \
+	VPDPBUSD.BCST 292(R8), Z4, Z24   \
+	VPDPBUSD.BCST 324(R8), Z5, Z28   \
+	VZ_NIBBLES2(1120(WA), 1120(WB))  \
+	VPDPBUSD.BCST 296(R8), Z4, Z16   \
+	VPDPBUSD.BCST 328(R8), Z5, Z20   \
+	VZ_NIBBLES2(1152(WA), 1152(WB))  \
+	VPDPBUSD.BCST 300(R8), Z4, Z24   \
+	VPDPBUSD.BCST 332(R8), Z5, Z28   \
+	VMOVQ 80(WA), X6                 \
+	VPINSRQ $1, 80(WB), X6, X6       \
+	VPMOVZXBD X6, Z6                 \
+	VMOVQ 88(WA), X7                 \
+	VPINSRQ $1, 88(WB), X7, X7       \
+	VPMOVZXBD X7, Z7                 \
+	VPADDD Z24, Z16, Z16             \
+	VPADDD Z28, Z20, Z20             \
+	VPMULLD Z6, Z16, Z16             \
+	VPMULLD Z7, Z20, Z20             \
+	VPADDD Z16, Z0, Z0               \
+	VPADDD Z20, Z0, Z0               \
+	VQ4K_FINISH2(WA, WB, acc, accm)
+
+// func q4_Kx8Gemv4ZMMVNNI(nb int, w *byte, gstride int, a *byte, out *float32, ostride int)
+//
+// q4_Kx8Gemv4VNNI (four groups gstride bytes apart, token 0 of the quads,
+// outputs ostride floats apart) with the groups in two pairs: groups 0|1
+// in Z8/Z9, 2|3 in Z10/Z11.
+TEXT ·q4_Kx8Gemv4ZMMVNNI(SB), NOSPLIT, $0-48
+	MOVQ nb+0(FP), CX
+	MOVQ w+8(FP), SI
+	MOVQ gstride+16(FP), BX
+	MOVQ a+24(FP), DI
+	MOVQ DI, R8
+	V_PTRS4(SI, R9, R10, R11)
+	MOVL         $0x0F0F0F0F, AX
+	VPBROADCASTD AX, Z15
+	VPXORD Z8, Z8, Z8
+	VPXORD Z9, Z9, Z9
+	VPXORD Z10, Z10, Z10
+	VPXORD Z11, Z11, Z11
+	TESTQ  CX, CX
+	JZ     q4_Kx8Gemv4ZMMdone
+
+q4_Kx8Gemv4ZMMloop:
+	VQ4K_GV2_COL(SI, R9, Z8, Z9)
+	VQ4K_GV2_COL(R10, R11, Z10, Z11)
+	ADDQ $1184, SI
+	ADDQ $1184, R9
+	ADDQ $1184, R10
+	ADDQ $1184, R11
+	ADDQ $1104, DI
+	ADDQ $1104, R8
+	DECQ CX
+	JNZ  q4_Kx8Gemv4ZMMloop
+
+q4_Kx8Gemv4ZMMdone:
+	VSUBPS        Z9, Z8, Z8
+	VSUBPS        Z11, Z10, Z10
+	MOVQ          out+32(FP), DX
+	MOVQ          ostride+40(FP), BX
+	SHLQ          $2, BX
+	VMOVUPS       Y8, (DX)
+	ADDQ          BX, DX
+	VEXTRACTF64X4 $1, Z8, (DX)
+	ADDQ          BX, DX
+	VMOVUPS       Y10, (DX)
+	ADDQ          BX, DX
+	VEXTRACTF64X4 $1, Z10, (DX)
+	VZEROUPPER
+	RET

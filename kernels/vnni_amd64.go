@@ -66,6 +66,22 @@ func fillZMM(s *kernelSet) {
 	pk := *s.packed[ggml.Q4_0]
 	pk.gemm2 = q4_0x8Gemm2VNNIAsm
 	s.packed[ggml.Q4_0] = &pk
+	pk4 := *s.packed[ggml.Q4_K]
+	pk4.gemv4 = q4_Kx8Gemv4ZMMVNNIAsm
+	s.packed[ggml.Q4_K] = &pk4
+}
+
+//go:noescape
+func q4_Kx8Gemv4ZMMVNNI(nb int, w *byte, gstride int, a *byte, out *float32, ostride int)
+
+// q4_Kx8Gemv4ZMMVNNIAsm is q4_Kx8Gemv4VNNIAsm with the four groups in two
+// 512-bit pairs (packed_q4_k_vnni_amd64.s): decode's Q4_K kernel.
+func q4_Kx8Gemv4ZMMVNNIAsm(nb int, w []byte, gstride int, a []byte, out []float32, ostride int) {
+	if nb == 0 {
+		clearGemv4Out(out, ostride)
+		return
+	}
+	q4_Kx8Gemv4ZMMVNNI(gemv4Args(nb, q4_KGroupBytes, q8_KQuadTokBytes, w, gstride, a, out, ostride))
 }
 
 //go:noescape
