@@ -271,11 +271,7 @@ vq40gm4done:
 // high), against the four tokens' pieces c and 4+c as in V40_GM_PIECE:
 // low sums in Z0-Z3, high in Z20-Z23.
 #define V40_GM2_PIECE(wo, ao) \
-	VMOVDQU       wo(SI), Y4         \
-	VINSERTI64X4  $1, wo(R8), Z4, Z4 \
-	VPSRLW        $4, Z4, Z5         \
-	VPANDD        Z15, Z4, Z4        \
-	VPANDD        Z15, Z5, Z5        \
+	VZ_NIBBLES2(wo(SI), wo(R8))      \
 	VPDPBUSD.BCST ao(DI), Z4, Z0     \
 	VPDPBUSD.BCST ao+16(DI), Z5, Z20 \
 	VPDPBUSD.BCST ao+32(DI), Z4, Z1  \
@@ -308,8 +304,7 @@ TEXT ·q4_0x8Gemm2VNNI(SB), NOSPLIT, $0-48
 	MOVQ gbytes+16(FP), R8
 	ADDQ SI, R8
 	MOVQ a+24(FP), DI
-	MOVL         $0x0F0F0F0F, AX
-	VPBROADCASTD AX, Z15
+	VZ_CONSTS
 	VPXORD Z16, Z16, Z16
 	VPXORD Z17, Z17, Z17
 	VPXORD Z18, Z18, Z18

@@ -821,16 +821,7 @@ q4_Kx8GemmVNNIdone:
 // The two-group (512-bit) gemv of the avx512zmm set: q4_Kx8GemvVNNI's
 // steps on two groups at once, group WA's rows in the lower half of each
 // ZMM register and WB's in the upper, so every VPDPBUSD, multiply and FMA
-// serves 16 rows; Z15 holds 0x0F bytes. Same bits per row.
-
-// VZ_NIBBLES2: Z4 = low nibbles, Z5 = high nibbles of the 32 bytes at ma
-// (lower half) and mb (upper).
-#define VZ_NIBBLES2(ma, mb) \
-	VMOVDQU      ma, Y4         \
-	VINSERTI64X4 $1, mb, Z4, Z4 \
-	VPSRLW       $4, Z4, Z5     \
-	VPANDD       Z15, Z4, Z4    \
-	VPANDD       Z15, Z5, Z5
+// serves 16 rows; Z15 holds 0x0F bytes (VZ_CONSTS). Same bits per row.
 
 // VQ4K_FINISH2 is VQ4K_FINISH on two groups (Z7 scratch too).
 #define VQ4K_FINISH2(WA, WB, acc, accm) \
@@ -1048,8 +1039,7 @@ TEXT ·q4_Kx8Gemv4ZMMVNNI(SB), NOSPLIT, $0-48
 	MOVQ a+24(FP), DI
 	MOVQ DI, R8
 	V_PTRS4(SI, R9, R10, R11)
-	MOVL         $0x0F0F0F0F, AX
-	VPBROADCASTD AX, Z15
+	VZ_CONSTS
 	VPXORD Z8, Z8, Z8
 	VPXORD Z9, Z9, Z9
 	VPXORD Z10, Z10, Z10

@@ -53,8 +53,10 @@ func fillVNNI(s *kernelSet) {
 
 // fillZMM gives the avx512zmm set (the avx512vnni set's copy) its prefill
 // kernels on 512-bit registers: 8 x 4 tiles that hold two tokens per
-// register (F16, BF16, Q8_0, Q5_0) and the packed Q4_0 gemm over two
-// groups at once, the same bits as the 256-bit kernels they replace.
+// register (F16, BF16, Q8_0, Q5_0), the packed Q4_0 gemm over two groups
+// at once and the Q4_K decode kernel over two pairs of groups, the same
+// bits as the 256-bit kernels they replace. (A Q4_0 decode kernel on
+// groups in pairs measured no faster: 44.5 -> 45.3 GB/s, bandwidth-bound.)
 // Where the vector units are 512 bits wide (Zen5 EPYC: Q4_0 pp512
 // 1.04x -> 1.53x llama.cpp, Q8_0 0.97x -> 1.46x, Q5_0 1.09x -> 1.46x,
 // F16 0.60x -> 0.92x) they do the work in about half the instructions.

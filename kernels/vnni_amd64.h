@@ -64,3 +64,20 @@ name:                          \
 	VMOVUPS a2, (DX) \
 	ADDQ    BX, DX   \
 	VMOVUPS a3, (DX)
+
+// The 512-bit kernels of the avx512zmm set take two packed groups per
+// register, the first group's rows in the lower half.
+
+// Z15 = 0x0F bytes.
+#define VZ_CONSTS \
+	MOVL         $0x0F0F0F0F, AX \
+	VPBROADCASTD AX, Z15
+
+// Z4 = low nibbles, Z5 = high nibbles of the 32 bytes at ma (lower half)
+// and mb (upper half).
+#define VZ_NIBBLES2(ma, mb) \
+	VMOVDQU      ma, Y4         \
+	VINSERTI64X4 $1, mb, Z4, Z4 \
+	VPSRLW       $4, Z4, Z5     \
+	VPANDD       Z15, Z4, Z4    \
+	VPANDD       Z15, Z5, Z5
