@@ -71,7 +71,33 @@ func fillZMM(s *kernelSet) {
 	s.packed[ggml.Q4_0] = &pk
 	pk4 := *s.packed[ggml.Q4_K]
 	pk4.gemv4 = q4_Kx8Gemv4ZMMVNNIAsm
+	pk4.gemm2 = q4_Kx8Gemm2VNNIAsm
 	s.packed[ggml.Q4_K] = &pk4
+}
+
+//go:noescape
+func q4_Kx8Gemm2VNNI(nb int, w *byte, gbytes int, a *byte, out *float32, ostride int)
+
+// q4_Kx8Gemm2VNNIAsm is q4_Kx8GemmVNNIAsm on two adjacent groups for a
+// whole quad (packed_q4_k_vnni_amd64.s).
+func q4_Kx8Gemm2VNNIAsm(nb int, w, a []byte, out []float32, ostride int) {
+	gemm2Call(q4_Kx8Gemm2VNNI, q4_KGroupBytes, q8_KQuadTokBytes, nb, w, a, out, ostride)
+}
+
+// gemm2Call runs a two-group gemm kernel (groups of groupBytes per block
+// column, quads of actBytes) after checking the slices' lengths.
+func gemm2Call(kern func(nb int, w *byte, gbytes int, a *byte, out *float32, ostride int),
+	groupBytes, actBytes, nb int, w, a []byte, out []float32, ostride int) {
+	_ = out[3*ostride+2*packRows-1]
+	if nb == 0 {
+		for t := 0; t < 4; t++ {
+			clear(out[t*ostride : t*ostride+2*packRows])
+		}
+		return
+	}
+	_ = w[2*nb*groupBytes-1]
+	_ = a[nb*actBytes-1]
+	kern(nb, &w[0], nb*groupBytes, &a[0], &out[0], ostride)
 }
 
 //go:noescape
@@ -105,16 +131,7 @@ func q4_0x8Gemv4VNNIAsm(nb int, w []byte, gstride int, a []byte, out []float32, 
 func q4_0x8Gemm2VNNI(nb int, w *byte, gbytes int, a *byte, out *float32, ostride int)
 
 func q4_0x8Gemm2VNNIAsm(nb int, w, a []byte, out []float32, ostride int) {
-	_ = out[3*ostride+2*packRows-1]
-	if nb == 0 {
-		for t := 0; t < 4; t++ {
-			clear(out[t*ostride : t*ostride+2*packRows])
-		}
-		return
-	}
-	_ = w[2*nb*q4_0GroupBytes-1]
-	_ = a[nb*q8_0QuadTokBytes-1]
-	q4_0x8Gemm2VNNI(nb, &w[0], nb*q4_0GroupBytes, &a[0], &out[0], ostride)
+	gemm2Call(q4_0x8Gemm2VNNI, q4_0GroupBytes, q8_0QuadTokBytes, nb, w, a, out, ostride)
 }
 
 //go:noescape
