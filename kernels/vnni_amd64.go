@@ -51,16 +51,16 @@ func fillVNNI(s *kernelSet) {
 	s.vecDot1R4F32[ggml.F16] = nil // the AVX-512 four-row kernel above instead
 }
 
-// fillZMM gives the avx512zmm set (the avx512vnni set's copy) its prefill
-// kernels on 512-bit registers: 8 x 4 tiles that hold two tokens per
-// register (F16, BF16, Q8_0, Q5_0), the packed Q4_0 gemm over two groups
+// fillZMM gives the avx512zmm set (the avx512vnni set's copy) its kernels
+// on 512-bit registers: 8 x 4 tiles that hold two tokens per register
+// (F16, BF16, Q8_0, Q5_0), the packed Q4_0 and Q4_K gemms over two groups
 // at once and the Q4_K decode kernel over two pairs of groups, the same
-// bits as the 256-bit kernels they replace. (A Q4_0 decode kernel on
-// groups in pairs measured no faster: 44.5 -> 45.3 GB/s, bandwidth-bound.)
-// Where the vector units are 512 bits wide they do the work in about half
-// the instructions (Zen5 EPYC, TinyLlama pp512 against llama.cpp: Q4_0
-// 1.04x -> 1.63x, Q8_0 0.97x -> 1.42x, Q5_0 1.09x -> 1.43x, F16 0.60x ->
-// 0.94x, BF16 0.41x -> 0.67x).
+// bits as the 256-bit kernels they replace. Where the vector units are
+// 512 bits wide they do the work in about half the instructions (Zen5
+// EPYC, TinyLlama pp512 against llama.cpp: Q4_0 1.04x -> 1.63x, Q8_0
+// 0.97x -> 1.42x, Q5_0 1.09x -> 1.43x, Q4_K_M 1.35x -> 1.77x, F16 0.60x
+// -> 0.94x, BF16 0.41x -> 0.67x). (A Q4_0 decode kernel on groups in
+// pairs measured no faster, 44.5 -> 45.3 GB/s: bandwidth-bound.)
 func fillZMM(s *kernelSet) {
 	s.vecDot8x4[ggml.F16] = f16Tile8x4AVX512Asm
 	s.vecDot8x4[ggml.BF16] = bf16Tile8x4AVX512Asm
