@@ -47,8 +47,9 @@ func fillVNNI(s *kernelSet) {
 	s.vecDot4x4[ggml.BF16] = bf16Tile4x4F32Asm
 	s.vecDot1R4[ggml.F16] = f16VecR4Asm
 	s.vecDot1R4[ggml.BF16] = bf16VecR4Asm
-	s.vecDot1R4F32[ggml.BF16] = nil // (likewise)
-	s.vecDot1R4F32[ggml.F16] = nil // the AVX-512 four-row kernel above instead
+	// The AVX-512 four-row kernels above instead of the AVX2 ones that
+	// read the token widened to float32.
+	s.vecDot1R4F32[ggml.F16], s.vecDot1R4F32[ggml.BF16] = nil, nil
 }
 
 // fillZMM gives the avx512zmm set (the avx512vnni set's copy) its kernels
