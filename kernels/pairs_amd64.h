@@ -21,3 +21,49 @@
 	VMOVSS        X, A      \
 	HSUM8(YT, XT, T)        \
 	VMOVSS        XT, B
+
+// ZERO_Z16_31 clears the accumulators Z16-Z31 of the 8 x 4 integer tiles.
+#define ZERO_Z16_31 \
+	VPXORD Z16, Z16, Z16 \
+	VPXORD Z17, Z17, Z17 \
+	VPXORD Z18, Z18, Z18 \
+	VPXORD Z19, Z19, Z19 \
+	VPXORD Z20, Z20, Z20 \
+	VPXORD Z21, Z21, Z21 \
+	VPXORD Z22, Z22, Z22 \
+	VPXORD Z23, Z23, Z23 \
+	VPXORD Z24, Z24, Z24 \
+	VPXORD Z25, Z25, Z25 \
+	VPXORD Z26, Z26, Z26 \
+	VPXORD Z27, Z27, Z27 \
+	VPXORD Z28, Z28, Z28 \
+	VPXORD Z29, Z29, Z29 \
+	VPXORD Z30, Z30, Z30 \
+	VPXORD Z31, Z31, Z31
+
+// STORE8x4_Z16_31 stores an 8 x 4 tile whose row r holds tokens 0|1 in
+// Z(16+2r) and 2|3 in Z(17+2r) to out[t*ostride+r] (the frame's out and
+// ostride, as in the tiles' signature; Y0, X0, X1 scratch).
+#define STORE8x4_Z16_31 \
+	MOVQ out+32(FP), DI                                      \
+	MOVQ ostride+40(FP), R11                                 \
+	SHLQ $2, R11                                             \
+	LEAQ (DI)(R11*1), R8                                     \
+	LEAQ (DI)(R11*2), R9                                     \
+	LEAQ (R8)(R11*2), R10                                    \
+	STORE_PAIR(Z16, Y16, X16, 0(DI), 0(R8), Y0, X0, X1)      \
+	STORE_PAIR(Z17, Y17, X17, 0(R9), 0(R10), Y0, X0, X1)     \
+	STORE_PAIR(Z18, Y18, X18, 4(DI), 4(R8), Y0, X0, X1)      \
+	STORE_PAIR(Z19, Y19, X19, 4(R9), 4(R10), Y0, X0, X1)     \
+	STORE_PAIR(Z20, Y20, X20, 8(DI), 8(R8), Y0, X0, X1)      \
+	STORE_PAIR(Z21, Y21, X21, 8(R9), 8(R10), Y0, X0, X1)     \
+	STORE_PAIR(Z22, Y22, X22, 12(DI), 12(R8), Y0, X0, X1)    \
+	STORE_PAIR(Z23, Y23, X23, 12(R9), 12(R10), Y0, X0, X1)   \
+	STORE_PAIR(Z24, Y24, X24, 16(DI), 16(R8), Y0, X0, X1)    \
+	STORE_PAIR(Z25, Y25, X25, 16(R9), 16(R10), Y0, X0, X1)   \
+	STORE_PAIR(Z26, Y26, X26, 20(DI), 20(R8), Y0, X0, X1)    \
+	STORE_PAIR(Z27, Y27, X27, 20(R9), 20(R10), Y0, X0, X1)   \
+	STORE_PAIR(Z28, Y28, X28, 24(DI), 24(R8), Y0, X0, X1)    \
+	STORE_PAIR(Z29, Y29, X29, 24(R9), 24(R10), Y0, X0, X1)   \
+	STORE_PAIR(Z30, Y30, X30, 28(DI), 28(R8), Y0, X0, X1)    \
+	STORE_PAIR(Z31, Y31, X31, 28(R9), 28(R10), Y0, X0, X1)
