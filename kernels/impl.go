@@ -81,9 +81,13 @@ type kernelSet struct {
 	vecDot3x4Few [maxType]vecDot2x4Func  // vecDot3x4 for batches of up to fewQuadTokens; nil: vecDot3x4
 	vecDot4x4    [maxType]vecDot2x4Func  // 4 rows x 4 tokens (same signature); preferred over 3x4
 	vecDot8x4    [maxType]vecDot2x4Func  // 8 rows x 4 tokens (same signature); preferred over 4x4
-	quantize     [maxType]quantizeFunc   // indexed by activation (vec-dot) type
-	packed       [maxType]*packedKernels // indexed by weight type; nil: row by row (packed.go)
-	actQuad      [maxType]*actPacker     // indexed by activation type: the quad layout packed kernels read
+	// tilePairs replaces vecDot8x4 for batches of pairsMinTokens or more:
+	// prefill rearranges each row unit's tiles in pairs of rows first
+	// (tile_pairs.go). nil: vecDot8x4 on the rows as they are.
+	tilePairs [maxType]*tilePairs
+	quantize  [maxType]quantizeFunc   // indexed by activation (vec-dot) type
+	packed    [maxType]*packedKernels // indexed by weight type; nil: row by row (packed.go)
+	actQuad   [maxType]*actPacker     // indexed by activation type: the quad layout packed kernels read
 
 	// q8Rows converts a weight row to Q8_0 rows whose Q8_0 products are
 	// this type's (q8rows.go); prefill then tiles the converted rows with

@@ -74,9 +74,12 @@ type matmulJob struct {
 	tilesOuter bool
 	// q8Rows, when set, converts the tiled rows of each row unit to Q8_0
 	// rows of q8Row bytes (into a buffer of bufs) that dot2x4 reads.
-	q8Rows  func(dst, src []byte)
-	q8Row   int
-	bufs    *rowBufs
+	q8Rows func(dst, src []byte)
+	q8Row  int
+	bufs   *rowBufs
+	// pairs, when set, rearranges each 8-row tile of a row unit into
+	// the pair layout instead (tile_pairs.go; rows q8Row bytes apart).
+	pairs   func(dst, src []byte, rowBytes int)
 	prefill bool
 	// few: a batch of 2-3 tokens (no quad; 4 with dotR4x4) of row-major
 	// weights, each group of four rows a quarter of the unit apart
@@ -259,6 +262,11 @@ func (p *Pool) newMatmulJob(out []float32, w *Matrix, a *Acts) (matmulJob, int) 
 		job.dotR4x2, job.dotR4x4 = nil, nil
 		job.dotR4 = active.vecDot1R4[w.Type]
 	}
+	if tp := active.tilePairs[w.Type]; tp != nil && job.dot2x4 != nil && job.tileRows == 8 && job.px4 != nil &&
+		p != nil && a.NTok >= pairsMinTokens && w.Cols%tp.colsMultiple == 0 {
+		job.pairs, job.q8Row, job.bufs = tp.pack, wRow, &p.rowBufs
+		job.dot2x4 = tp.tile
+	}
 	if job.dot2x4 != nil && job.tileRows == 2 {
 		// The 2 x 4 tile is the type's own or, over converted rows,
 		// q8RowsTile: its several-quad twin, if any.
@@ -387,7 +395,7 @@ func (j *matmulJob) run(lo, hi int) {
 		return
 	}
 	var buf []byte
-	if j.q8Rows != nil {
+	if j.q8Rows != nil || j.pairs != nil {
 		slot, b := j.bufs.claim(j.rowUnits * j.q8Row)
 		defer j.bufs.release(slot)
 		buf = b
@@ -398,7 +406,12 @@ func (j *matmulJob) run(lo, hi int) {
 		tw, tw0, twRow := j.w, 0, j.wRow
 		if buf != nil {
 			rEnd := rt + (re-rt)/j.tileRows*j.tileRows
-			for r := rt; r < rEnd; r++ {
+			if j.pairs != nil {
+				for r := rt; r < rEnd; r += j.tileRows {
+					j.pairs(buf[(r-rt)*j.q8Row:(r-rt+j.tileRows)*j.q8Row], j.w[r*j.wRow:(r+j.tileRows)*j.wRow], j.wRow)
+				}
+			}
+			for r := rt; r < rEnd && j.q8Rows != nil; r++ {
 				j.q8Rows(buf[(r-rt)*j.q8Row:(r-rt+1)*j.q8Row], j.w[r*j.wRow:(r+1)*j.wRow])
 			}
 			tw, tw0, twRow = buf, rt, j.q8Row

@@ -1,6 +1,7 @@
 package kernels
 
 import (
+	"bytes"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -200,5 +201,70 @@ func TestVecDot1R4F32(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestPairTilesVsTokenDot checks every paired-rows tile (tilePairs) against
+// the generic single-token kernel to the bit: rows rearranged by the set's
+// pack (the pair layout, tile_pairs.go), lengths of one to many groups,
+// unaligned buffers, no write outside the tile's outputs, and the
+// rearranged rows the size of the rows (the buffer holds nothing else).
+func TestPairTilesVsTokenDot(t *testing.T) {
+	r := rand.New(rand.NewPCG(83, 84))
+	tested := 0
+	for _, s := range simdSets(t) {
+		for _, wt := range weightTypes {
+			tp := s.tilePairs[wt]
+			if tp == nil {
+				continue
+			}
+			tested++
+			at := vecDotType[wt]
+			for _, groups := range []int{1, 2, 3, 17, 256} {
+				n := groups * tp.colsMultiple
+				wrow, arow := rowBytes(wt, n), rowBytes(at, n)
+				rows := make([]byte, 1+8*wrow)
+				for k := 0; k < 8; k++ {
+					copy(rows[1+k*wrow:], randomWeights(r, wt, n, []float32{0.05, 300, 1e-4, 1}[k%4], 3))
+				}
+				pw := make([]byte, 2+8*wrow)
+				pw[0], pw[len(pw)-1] = 0xA5, 0x5A
+				tp.pack(pw[1:1+8*wrow], rows[1:], wrow)
+				if pw[0] != 0xA5 || pw[len(pw)-1] != 0x5A {
+					t.Fatalf("%s %v n=%d: pack wrote outside its tile", s.name, wt, n)
+				}
+				want := make([]byte, 8*wrow)
+				map[ggml.Type]func(dst, src []byte, rowBytes int){ggml.F16: packF16Pairs, ggml.BF16: packBF16Pairs}[wt](want, rows[1:], wrow)
+				if !bytes.Equal(pw[1:1+8*wrow], want) {
+					t.Fatalf("%s %v n=%d: pack differs from its generic twin", s.name, wt, n)
+				}
+				toks := make([]byte, 4*arow)
+				for k := 0; k < 4; k++ {
+					copy(toks[k*arow:], quantizeRow(t, at, randFloats(r, n, []float32{1, 1e-3, 50, 0.3}[k])))
+				}
+				aq := make([]byte, 1+n*s.actQuad[at].blockBytes)
+				s.actQuad[at].pack(aq[1:], toks, arow, 4)
+				const ostride = 11
+				out := make([]float32, 2+3*ostride+8)
+				tp.tile(n, pw[1:1+8*wrow], wrow, nil, 0, aq[1:], out[1:], ostride)
+				for tok := 0; tok < 4; tok++ {
+					dot := twinOf(s).tokenDot(wt, tok, 4)
+					for k := 0; k < 8; k++ {
+						want := dot(n, rows[1+k*wrow:1+(k+1)*wrow], toks[tok*arow:(tok+1)*arow])
+						if got := out[1+tok*ostride+k]; math.Float32bits(got) != math.Float32bits(want) {
+							t.Errorf("%s %v pairs n=%d: out[token %d, row %d] = %v, generic %v", s.name, wt, n, tok, k, got, want)
+						}
+					}
+				}
+				for i, v := range out {
+					if j := i - 1; (j < 0 || j%ostride >= 8 || j/ostride > 3) && v != 0 {
+						t.Errorf("%s %v pairs: wrote out[%d] outside the tile", s.name, wt, i)
+					}
+				}
+			}
+		}
+	}
+	if tested == 0 {
+		t.Skip("no set on this CPU has paired-rows tiles")
 	}
 }

@@ -1,0 +1,210 @@
+//go:build !purego
+
+#include "textflag.h"
+#include "pairs_amd64.h"
+
+// The 8 x 4 half-precision tiles over rows in the pair layout
+// (tile_pairs.go): per group of 8 elements, one load widens the weights of
+// a pair of rows into a register [row 2p | row 2p+1] (Z20-Z23), each
+// token comes broadcast into both halves (Z16-Z19), and pair p's products
+// with token t go to Z(4p+t), the same 8-lane sums as the row tiles
+// (tile_half_avx512_amd64.s).
+//
+// Arguments as there: n8 groups of 8 (n16 pairs of groups for BF16), w the
+// packed tile (pairs 2*wstride bytes apart), a the four tokens widened to
+// float32, astride bytes apart; out[t*ostride+r].
+// Pairs at SI, R12, R13, R10; tokens at DI, R8, R9, R11; AX the offset
+// into both (a group is 32 bytes of a pair and of a token), CX its end.
+
+// The pair layout's rearrangement, 32 bytes of rows 2p and 2p+1 (two
+// groups of 8) into 64 bytes per turn: the two rows in one register, then
+// one permutation (qwords for F16, words for BF16; indices in Z2).
+
+// PAIR_PACK_LOOP(loop, done, PERM): n32 turns from r0 and r1 to dst.
+#define PAIR_PACK_LOOP(loop, done, PERM) \
+	MOVQ  n32+0(FP), CX            \
+	MOVQ  dst+8(FP), DI            \
+	MOVQ  r0+16(FP), SI            \
+	MOVQ  r1+24(FP), DX            \
+	TESTQ CX, CX                   \
+	JZ    done                     \
+loop:                                  \
+	VMOVDQU      (SI), Y0          \
+	VINSERTI64X4 $1, (DX), Z0, Z0  \
+	PERM         Z0, Z2, Z1        \
+	VMOVDQU64    Z1, (DI)          \
+	ADDQ         $32, SI           \
+	ADDQ         $32, DX           \
+	ADDQ         $64, DI           \
+	DECQ         CX                \
+	JNZ          loop              \
+done:                                  \
+	VZEROUPPER                     \
+	RET
+
+#define PAIRS_SETUP \
+	MOVQ w+8(FP), SI          \
+	MOVQ wstride+16(FP), BX   \
+	SHLQ $1, BX               \
+	LEAQ (SI)(BX*1), R12      \
+	LEAQ (SI)(BX*2), R13      \
+	LEAQ (R12)(BX*2), R10     \
+	MOVQ a+24(FP), DI         \
+	MOVQ astride+32(FP), DX   \
+	LEAQ (DI)(DX*1), R8       \
+	LEAQ (DI)(DX*2), R9       \
+	LEAQ (R8)(DX*2), R11      \
+	VPXORD Z0, Z0, Z0         \
+	VPXORD Z1, Z1, Z1         \
+	VPXORD Z2, Z2, Z2         \
+	VPXORD Z3, Z3, Z3         \
+	VPXORD Z4, Z4, Z4         \
+	VPXORD Z5, Z5, Z5         \
+	VPXORD Z6, Z6, Z6         \
+	VPXORD Z7, Z7, Z7         \
+	VPXORD Z8, Z8, Z8         \
+	VPXORD Z9, Z9, Z9         \
+	VPXORD Z10, Z10, Z10      \
+	VPXORD Z11, Z11, Z11      \
+	VPXORD Z12, Z12, Z12      \
+	VPXORD Z13, Z13, Z13      \
+	VPXORD Z14, Z14, Z14      \
+	VPXORD Z15, Z15, Z15      \
+	XORQ AX, AX
+
+// TOKENS4 broadcasts the four tokens' 8 floats at offset off into Z16-Z19.
+#define TOKENS4(off) \
+	VBROADCASTF32X8 off(DI)(AX*1), Z16  \
+	VBROADCASTF32X8 off(R8)(AX*1), Z17  \
+	VBROADCASTF32X8 off(R9)(AX*1), Z18  \
+	VBROADCASTF32X8 off(R11)(AX*1), Z19
+
+// PAIR4 multiplies the pair in z with the four tokens into Z(a)..Z(d).
+#define PAIR4(z, a, b, c, d) \
+	VFMADD231PS Z16, z, a \
+	VFMADD231PS Z17, z, b \
+	VFMADD231PS Z18, z, c \
+	VFMADD231PS Z19, z, d
+
+// PAIRS_STORE stores Z(4p+t) (rows 2p | 2p+1 of token t) to out.
+#define PAIRS_STORE \
+	MOVQ out+40(FP), DI                                    \
+	MOVQ ostride+48(FP), R11                               \
+	SHLQ $2, R11                                           \
+	LEAQ (DI)(R11*1), R8                                   \
+	LEAQ (DI)(R11*2), R9                                   \
+	LEAQ (R8)(R11*2), R10                                  \
+	STORE_PAIR(Z0, Y0, X0, 0(DI), 4(DI), Y26, X26, X27)    \
+	STORE_PAIR(Z1, Y1, X1, 0(R8), 4(R8), Y26, X26, X27)    \
+	STORE_PAIR(Z2, Y2, X2, 0(R9), 4(R9), Y26, X26, X27)    \
+	STORE_PAIR(Z3, Y3, X3, 0(R10), 4(R10), Y26, X26, X27)  \
+	STORE_PAIR(Z4, Y4, X4, 8(DI), 12(DI), Y26, X26, X27)   \
+	STORE_PAIR(Z5, Y5, X5, 8(R8), 12(R8), Y26, X26, X27)   \
+	STORE_PAIR(Z6, Y6, X6, 8(R9), 12(R9), Y26, X26, X27)   \
+	STORE_PAIR(Z7, Y7, X7, 8(R10), 12(R10), Y26, X26, X27) \
+	STORE_PAIR(Z8, Y8, X8, 16(DI), 20(DI), Y26, X26, X27)  \
+	STORE_PAIR(Z9, Y9, X9, 16(R8), 20(R8), Y26, X26, X27)  \
+	STORE_PAIR(Z10, Y10, X10, 16(R9), 20(R9), Y26, X26, X27)   \
+	STORE_PAIR(Z11, Y11, X11, 16(R10), 20(R10), Y26, X26, X27) \
+	STORE_PAIR(Z12, Y12, X12, 24(DI), 28(DI), Y26, X26, X27)   \
+	STORE_PAIR(Z13, Y13, X13, 24(R8), 28(R8), Y26, X26, X27)   \
+	STORE_PAIR(Z14, Y14, X14, 24(R9), 28(R9), Y26, X26, X27)   \
+	STORE_PAIR(Z15, Y15, X15, 24(R10), 28(R10), Y26, X26, X27) \
+	VZEROUPPER                                             \
+	RET
+
+// func f16PairTile8x4AVX512(n8 int, w *byte, wstride int, a *byte, astride int, out *float32, ostride int)
+TEXT ·f16PairTile8x4AVX512(SB), NOSPLIT, $0-56
+	MOVQ n8+0(FP), CX
+	SHLQ $5, CX
+	PAIRS_SETUP
+	TESTQ CX, CX
+	JZ    f16pdone
+
+f16ploop:
+	TOKENS4(0)
+	VCVTPH2PS (SI)(AX*1), Z20
+	VCVTPH2PS (R12)(AX*1), Z21
+	PAIR4(Z20, Z0, Z1, Z2, Z3)
+	VCVTPH2PS (R13)(AX*1), Z22
+	PAIR4(Z21, Z4, Z5, Z6, Z7)
+	VCVTPH2PS (R10)(AX*1), Z23
+	PAIR4(Z22, Z8, Z9, Z10, Z11)
+	PAIR4(Z23, Z12, Z13, Z14, Z15)
+	ADDQ $32, AX
+	CMPQ AX, CX
+	JLT  f16ploop
+
+f16pdone:
+	PAIRS_STORE
+
+// func bf16PairTile8x4AVX512(n16 int, w *byte, wstride int, a *byte, astride int, out *float32, ostride int)
+TEXT ·bf16PairTile8x4AVX512(SB), NOSPLIT, $0-56
+	MOVL         $0xFFFF0000, AX
+	VPBROADCASTD AX, Z30
+	MOVQ         n16+0(FP), CX
+	SHLQ         $6, CX
+	PAIRS_SETUP
+	TESTQ        CX, CX
+	JZ           bf16pdone
+
+bf16ploop:
+	// Group 2d: the upper words.
+	TOKENS4(0)
+	VPANDD (SI)(AX*1), Z30, Z20
+	VPANDD (R12)(AX*1), Z30, Z21
+	PAIR4(Z20, Z0, Z1, Z2, Z3)
+	VPANDD (R13)(AX*1), Z30, Z22
+	PAIR4(Z21, Z4, Z5, Z6, Z7)
+	VPANDD (R10)(AX*1), Z30, Z23
+	PAIR4(Z22, Z8, Z9, Z10, Z11)
+	PAIR4(Z23, Z12, Z13, Z14, Z15)
+	// Group 2d+1: the lower words.
+	TOKENS4(32)
+	VPSLLD $16, (SI)(AX*1), Z20
+	VPSLLD $16, (R12)(AX*1), Z21
+	PAIR4(Z20, Z0, Z1, Z2, Z3)
+	VPSLLD $16, (R13)(AX*1), Z22
+	PAIR4(Z21, Z4, Z5, Z6, Z7)
+	VPSLLD $16, (R10)(AX*1), Z23
+	PAIR4(Z22, Z8, Z9, Z10, Z11)
+	PAIR4(Z23, Z12, Z13, Z14, Z15)
+	ADDQ $64, AX
+	CMPQ AX, CX
+	JLT  bf16ploop
+
+bf16pdone:
+	PAIRS_STORE
+
+// Qwords of [r0 g0, r0 g1, r1 g0, r1 g1] into [r0 g0, r1 g0, r0 g1, r1 g1].
+DATA f16PairIdx<>+0(SB)/8, $0
+DATA f16PairIdx<>+8(SB)/8, $1
+DATA f16PairIdx<>+16(SB)/8, $4
+DATA f16PairIdx<>+24(SB)/8, $5
+DATA f16PairIdx<>+32(SB)/8, $2
+DATA f16PairIdx<>+40(SB)/8, $3
+DATA f16PairIdx<>+48(SB)/8, $6
+DATA f16PairIdx<>+56(SB)/8, $7
+GLOBL f16PairIdx<>(SB), RODATA|NOPTR, $64
+
+// func packF16PairAVX512(n32 int, dst, r0, r1 *byte)
+TEXT ·packF16PairAVX512(SB), NOSPLIT, $0-32
+	VMOVDQU64 f16PairIdx<>(SB), Z2
+	PAIR_PACK_LOOP(f16pploop, f16ppdone, VPERMQ)
+
+// Words of [r0 w0..15 | r1 w0..15] into dwords (lower word, upper word):
+// (r0 w8+l, r0 wl) for l < 8, then (r1 w8+l, r1 wl).
+DATA bf16PairIdx<>+0(SB)/8, $0x0001000900000008
+DATA bf16PairIdx<>+8(SB)/8, $0x0003000b0002000a
+DATA bf16PairIdx<>+16(SB)/8, $0x0005000d0004000c
+DATA bf16PairIdx<>+24(SB)/8, $0x0007000f0006000e
+DATA bf16PairIdx<>+32(SB)/8, $0x0011001900100018
+DATA bf16PairIdx<>+40(SB)/8, $0x0013001b0012001a
+DATA bf16PairIdx<>+48(SB)/8, $0x0015001d0014001c
+DATA bf16PairIdx<>+56(SB)/8, $0x0017001f0016001e
+GLOBL bf16PairIdx<>(SB), RODATA|NOPTR, $64
+
+// func packBF16PairAVX512(n32 int, dst, r0, r1 *byte)
+TEXT ·packBF16PairAVX512(SB), NOSPLIT, $0-32
+	VMOVDQU64 bf16PairIdx<>(SB), Z2
+	PAIR_PACK_LOOP(bf16pploop, bf16ppdone, VPERMW)
