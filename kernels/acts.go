@@ -26,6 +26,11 @@ type Acts struct {
 	x4    []byte
 	x4For *actPacker // the layout of x4
 	x4Buf []byte
+	// x4b is the batch in a second quad layout where the set's packed
+	// kernels for Type read two (kernelSet.actQuadB); nil otherwise.
+	x4b    []byte
+	x4bFor *actPacker
+	x4bBuf []byte
 
 	// uniform: every token in one order (Scratch.SetUniformOrder).
 	uniform bool
@@ -58,7 +63,10 @@ type quantJob struct {
 	q        quantizeFunc
 	quad     *actPacker // non-nil: also build the quad layout into x4
 	x4       []byte
-	quadLen  int // bytes of one quad in x4
+	quadLen  int        // bytes of one quad in x4
+	quadB    *actPacker // non-nil: and the second layout into x4b
+	x4b      []byte
+	quadBLen int
 }
 
 // NewScratch returns a Scratch sized for rows of up to maxCols elements and
@@ -145,25 +153,37 @@ func (s *Scratch) Quantize(p *Pool, t ggml.Type, x []float32, ntok, cols int) *A
 	a.Data = a.buf[:need]
 	a.F32 = nil
 	s.job = quantJob{x: x, dst: a.Data, cols: cols, rowBytes: rb, ntok: ntok, q: active.quantize[at]}
-	a.x4, a.x4For = nil, nil
+	a.x4, a.x4For, a.x4b, a.x4bFor = nil, nil, nil, nil
 	units := ntok
 	if qp := active.actQuad[at]; qp != nil && (ntok == 1 || !qp.decodeOnly) {
-		quads := (ntok + 3) / 4
-		ql := cols / blockElems(at) * qp.blockBytes
-		if cap(a.x4Buf) < quads*ql+quadSlack {
-			c := quads * ql
-			if m := (s.maxTok + 3) / 4 * (s.maxCols / blockElems(at) * qp.blockBytes); m > c {
-				c = m
-			}
-			a.x4Buf = make([]byte, c+quadSlack)
+		a.x4, a.x4Buf = s.quadBuf(a.x4Buf, qp, at, ntok, cols)
+		a.x4For = qp
+		s.job.quad, s.job.x4, s.job.quadLen = qp, a.x4, cols/blockElems(at)*qp.blockBytes
+		units = (ntok + 3) / 4
+		if qb := active.actQuadB[at]; qb != nil {
+			a.x4b, a.x4bBuf = s.quadBuf(a.x4bBuf, qb, at, ntok, cols)
+			a.x4bFor = qb
+			s.job.quadB, s.job.x4b, s.job.quadBLen = qb, a.x4b, cols/blockElems(at)*qb.blockBytes
 		}
-		a.x4, a.x4For = a.x4Buf[:quads*ql], qp
-		s.job.quad, s.job.x4, s.job.quadLen = qp, a.x4, ql
-		units = quads
 	}
 	p.For(units, s.fn)
 	s.job = quantJob{}
 	return a
+}
+
+// quadBuf returns the quads of ntok tokens of cols columns in layout qp,
+// from buf (grown to the Scratch's sizes if short) and buf itself.
+func (s *Scratch) quadBuf(buf []byte, qp *actPacker, at ggml.Type, ntok, cols int) ([]byte, []byte) {
+	quads := (ntok + 3) / 4
+	ql := cols / blockElems(at) * qp.blockBytes
+	if cap(buf) < quads*ql+quadSlack {
+		c := quads * ql
+		if m := (s.maxTok + 3) / 4 * (s.maxCols / blockElems(at) * qp.blockBytes); m > c {
+			c = m
+		}
+		buf = make([]byte, c+quadSlack)
+	}
+	return buf[:quads*ql], buf
 }
 
 // quadSlack is the spare capacity after the quads: a kernel reading token
@@ -197,5 +217,8 @@ func (s *Scratch) quantChunk(lo, hi int) {
 	for q := lo; q < hi; q++ {
 		n := min(4, j.ntok-4*q)
 		j.quad.pack(j.x4[q*j.quadLen:(q+1)*j.quadLen], j.dst[4*q*j.rowBytes:], j.rowBytes, n)
+		if j.quadB != nil {
+			j.quadB.pack(j.x4b[q*j.quadBLen:(q+1)*j.quadBLen], j.dst[4*q*j.rowBytes:], j.rowBytes, n)
+		}
 	}
 }

@@ -283,7 +283,12 @@ func (p *Pool) newMatmulJob(out []float32, w *Matrix, a *Acts) (matmulJob, int) 
 		job.dotR4, job.aR4, job.dotR4x2 = nil, nil, nil
 	}
 	mp := w.packedFor(p)
-	packed := mp != nil && a.x4For == mp.kern.act && (!job.uniform || mp.kern.gemvQ != nil && mp.kern.gemv4Q != nil)
+	ax4 := a.x4 // the quads in the packed kernels' layout
+	if mp != nil && a.x4bFor != nil && a.x4bFor == mp.kern.act {
+		ax4 = a.x4b
+	}
+	packed := mp != nil && (a.x4For == mp.kern.act || a.x4bFor == mp.kern.act) &&
+		(!job.uniform || mp.kern.gemvQ != nil && mp.kern.gemv4Q != nil)
 	// (A quad takes the few-token path too where the type has a four-row
 	// four-token kernel and no tile: Q6_K --parallel 4 on a Zen3 1.11-1.14x,
 	// TinyLlama Q4_K_M 1.07x; up to 16 tokens, pp16 ran at 0.91x.)
@@ -301,7 +306,7 @@ func (p *Pool) newMatmulJob(out []float32, w *Matrix, a *Acts) (matmulJob, int) 
 	units := (job.rows + job.rowUnits - 1) / job.rowUnits
 	if packed {
 		k := mp.kern
-		job.pk, job.pw, job.px4 = k, mp.data, a.x4
+		job.pk, job.pw, job.px4 = k, mp.data, ax4
 		job.groups = mp.rows / packRows
 		job.nb = w.Cols / blockElems(w.Type)
 		job.gBytes = job.nb * k.groupBlockBytes

@@ -39,8 +39,9 @@ func fillVNNI(s *kernelSet) {
 	// decode keeps the row kernels, prefill the VNNI tile. Not measured
 	// on an AVX-512 machine yet.
 	s.packed[ggml.Q5_0] = nil
-	s.packed[ggml.Q5_K] = nil // likewise (q8_KQuad)
-	s.packed[ggml.Q3_K] = nil // its AVX2 kernels read q8_KQuad's slots and sums
+	// The AVX2 packed Q3_K and Q5_K kernels read q8_KQuad, which Quantize
+	// builds besides this set's q8_KQuadTok.
+	s.actQuadB[ggml.Q8_K] = q8_KQuad
 	s.actQuad[ggml.F16] = halfQuadF16
 	s.actQuad[ggml.BF16] = halfQuadBF16
 	s.vecDot4x4[ggml.F16] = f16Tile4x4F32Asm
