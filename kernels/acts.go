@@ -26,8 +26,9 @@ type Acts struct {
 	x4    []byte
 	x4For *actPacker // the layout of x4
 	x4Buf []byte
-	// x4b is the batch in a second quad layout where the set's packed
-	// kernels for Type read two (kernelSet.actQuadB); nil otherwise.
+	// x4b is the batch in the set's second quad layout for Type
+	// (kernelSet.actQuadB), built by the first MatMul whose packed
+	// kernels read it (quadsB); nil until then.
 	x4b    []byte
 	x4bFor *actPacker
 	x4bBuf []byte
@@ -63,10 +64,7 @@ type quantJob struct {
 	q        quantizeFunc
 	quad     *actPacker // non-nil: also build the quad layout into x4
 	x4       []byte
-	quadLen  int        // bytes of one quad in x4
-	quadB    *actPacker // non-nil: and the second layout into x4b
-	x4b      []byte
-	quadBLen int
+	quadLen  int // bytes of one quad in x4
 }
 
 // NewScratch returns a Scratch sized for rows of up to maxCols elements and
@@ -156,34 +154,43 @@ func (s *Scratch) Quantize(p *Pool, t ggml.Type, x []float32, ntok, cols int) *A
 	a.x4, a.x4For, a.x4b, a.x4bFor = nil, nil, nil, nil
 	units := ntok
 	if qp := active.actQuad[at]; qp != nil && (ntok == 1 || !qp.decodeOnly) {
-		a.x4, a.x4Buf = s.quadBuf(a.x4Buf, qp, at, ntok, cols)
-		a.x4For = qp
-		s.job.quad, s.job.x4, s.job.quadLen = qp, a.x4, cols/blockElems(at)*qp.blockBytes
-		units = (ntok + 3) / 4
-		if qb := active.actQuadB[at]; qb != nil {
-			a.x4b, a.x4bBuf = s.quadBuf(a.x4bBuf, qb, at, ntok, cols)
-			a.x4bFor = qb
-			s.job.quadB, s.job.x4b, s.job.quadBLen = qb, a.x4b, cols/blockElems(at)*qb.blockBytes
+		quads := (ntok + 3) / 4
+		ql := cols / blockElems(at) * qp.blockBytes
+		if cap(a.x4Buf) < quads*ql+quadSlack {
+			c := quads * ql
+			if m := (s.maxTok + 3) / 4 * (s.maxCols / blockElems(at) * qp.blockBytes); m > c {
+				c = m
+			}
+			a.x4Buf = make([]byte, c+quadSlack)
 		}
+		a.x4, a.x4For = a.x4Buf[:quads*ql], qp
+		s.job.quad, s.job.x4, s.job.quadLen = qp, a.x4, ql
+		units = quads
 	}
 	p.For(units, s.fn)
 	s.job = quantJob{}
 	return a
 }
 
-// quadBuf returns the quads of ntok tokens of cols columns in layout qp,
-// from buf (grown to the Scratch's sizes if short) and buf itself.
-func (s *Scratch) quadBuf(buf []byte, qp *actPacker, at ggml.Type, ntok, cols int) ([]byte, []byte) {
-	quads := (ntok + 3) / 4
-	ql := cols / blockElems(at) * qp.blockBytes
-	if cap(buf) < quads*ql+quadSlack {
-		c := quads * ql
-		if m := (s.maxTok + 3) / 4 * (s.maxCols / blockElems(at) * qp.blockBytes); m > c {
-			c = m
-		}
-		buf = make([]byte, c+quadSlack)
+// quadsB returns the batch in layout qb (the set's actQuadB for a.Type),
+// building it from the rows on first use after each Quantize. Only the
+// AVX-512 sets' packed Q3_K and Q5_K kernels read such a layout, so other
+// batches never pay for it. Not safe for concurrent use on one Acts (nor
+// is Quantize): MatMul calls it before it starts its workers.
+func (a *Acts) quadsB(qb *actPacker) []byte {
+	if a.x4bFor == qb {
+		return a.x4b
 	}
-	return buf[:quads*ql], buf
+	quads := (a.NTok + 3) / 4
+	ql := a.Cols / blockElems(a.Type) * qb.blockBytes
+	if cap(a.x4bBuf) < quads*ql+quadSlack {
+		a.x4bBuf = make([]byte, quads*ql+quadSlack) // kept: steady state allocates nothing
+	}
+	a.x4b, a.x4bFor = a.x4bBuf[:quads*ql], qb
+	for q := 0; q < quads; q++ {
+		qb.pack(a.x4b[q*ql:(q+1)*ql], a.Data[4*q*a.rowBytes:], a.rowBytes, min(4, a.NTok-4*q))
+	}
+	return a.x4b
 }
 
 // quadSlack is the spare capacity after the quads: a kernel reading token
@@ -217,8 +224,5 @@ func (s *Scratch) quantChunk(lo, hi int) {
 	for q := lo; q < hi; q++ {
 		n := min(4, j.ntok-4*q)
 		j.quad.pack(j.x4[q*j.quadLen:(q+1)*j.quadLen], j.dst[4*q*j.rowBytes:], j.rowBytes, n)
-		if j.quadB != nil {
-			j.quadB.pack(j.x4b[q*j.quadBLen:(q+1)*j.quadBLen], j.dst[4*q*j.rowBytes:], j.rowBytes, n)
-		}
 	}
 }

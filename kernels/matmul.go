@@ -284,10 +284,10 @@ func (p *Pool) newMatmulJob(out []float32, w *Matrix, a *Acts) (matmulJob, int) 
 	}
 	mp := w.packedFor(p)
 	ax4 := a.x4 // the quads in the packed kernels' layout
-	if mp != nil && a.x4bFor != nil && a.x4bFor == mp.kern.act {
-		ax4 = a.x4b
+	if qb := active.actQuadB[a.Type]; mp != nil && a.x4For != nil && qb == mp.kern.act && a.x4For != qb {
+		ax4 = a.quadsB(qb)
 	}
-	packed := mp != nil && (a.x4For == mp.kern.act || a.x4bFor == mp.kern.act) &&
+	packed := mp != nil && (a.x4For == mp.kern.act || a.x4For != nil && a.x4bFor == mp.kern.act) &&
 		(!job.uniform || mp.kern.gemvQ != nil && mp.kern.gemv4Q != nil)
 	// (A quad takes the few-token path too where the type has a four-row
 	// four-token kernel and no tile: Q6_K --parallel 4 on a Zen3 1.11-1.14x,
