@@ -88,10 +88,10 @@ type kernelSet struct {
 	quantize  [maxType]quantizeFunc   // indexed by activation (vec-dot) type
 	packed    [maxType]*packedKernels // indexed by weight type; nil: row by row (packed.go)
 	actQuad   [maxType]*actPacker     // indexed by activation type: the quad layout packed kernels read
-	// actQuadB, indexed by activation type, is a second quad layout that
-	// Quantize builds too, for packed kernels of the set that read
-	// another layout than actQuad's (the AVX2 Q3_K ones in the AVX-512
-	// sets). nil: none.
+	// actQuadB, indexed by activation type, is a second quad layout, for
+	// packed kernels of the set that read another one than actQuad's (the
+	// AVX2 Q3_K and Q5_K ones in the AVX-512 sets): MatMul builds it from
+	// the rows for them (Acts.quadsB). nil: none.
 	actQuadB [maxType]*actPacker
 
 	// q8Rows converts a weight row to Q8_0 rows whose Q8_0 products are
