@@ -80,6 +80,7 @@ type matmulJob struct {
 	// pairs, when set, rearranges each 8-row tile of a row unit into
 	// the pair layout instead (tile_pairs.go; rows q8Row bytes apart).
 	pairs   func(dst, src []byte, rowBytes int)
+	tile4x8 vecDot2x4Func // the pairs' 4 x 8 tile (tilePairs.tile4x8); nil: none
 	prefill bool
 	// few: a batch of 2-3 tokens (no quad; 4 with dotR4x4) of row-major
 	// weights, each group of four rows a quarter of the unit apart
@@ -265,7 +266,7 @@ func (p *Pool) newMatmulJob(out []float32, w *Matrix, a *Acts) (matmulJob, int) 
 	if tp := active.tilePairs[w.Type]; tp != nil && job.dot2x4 != nil && job.tileRows == 8 && job.px4 != nil &&
 		p != nil && a.NTok >= pairsMinTokens && w.Cols%tp.colsMultiple == 0 {
 		job.pairs, job.q8Row, job.bufs = tp.pack, wRow, &p.rowBufs
-		job.dot2x4 = tp.tile
+		job.dot2x4, job.tile4x8 = tp.tile, tp.tile4x8
 	}
 	if job.dot2x4 != nil && job.tileRows == 2 {
 		// The 2 x 4 tile is the type's own or, over converted rows,
@@ -444,7 +445,15 @@ func (j *matmulJob) run(lo, hi int) {
 				} else {
 					// Quads outer, tiles inner: a quad's activations stay
 					// in the core's caches while the row tiles pass by.
-					for t := t0; t < tq; t += 4 {
+					t := t0
+					for ; j.tile4x8 != nil && t+8 <= tq; t += 8 {
+						for r := rt; r < rEnd; r += 4 {
+							w := tw[(r-tw0)*twRow : (r-tw0+4)*twRow]
+							aq := j.px4[t/4*j.qBytes : (t/4+2)*j.qBytes]
+							j.tile4x8(j.cols, w, twRow, nil, 0, aq, j.out[t*j.rows+r:], j.rows)
+						}
+					}
+					for ; t < tq; t += 4 {
 						for r := rt; r < rEnd; r += tr {
 							j.tileAt(tw, tw0, twRow, r, t)
 						}

@@ -36,6 +36,10 @@ type tilePairs struct {
 	// tile is the 8 x 4 tile over packed rows (vecDot2x4Func; wstride is
 	// rowBytes), the same bits as the type's tokenDot.
 	tile vecDot2x4Func
+	// tile4x8, if set, is the tile on two pairs (4 rows) and two quads
+	// (8 tokens: aq holds both, out[t*ostride+r] for t < 8), same bits:
+	// prefill takes it for whole pairs of quads.
+	tile4x8 vecDot2x4Func
 	// colsMultiple: the layout takes rows of a multiple of this many
 	// columns (other matrices keep the row tiles).
 	colsMultiple int

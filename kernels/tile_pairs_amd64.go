@@ -11,12 +11,33 @@ func bf16PairTile8x4AVX512(n16 int, w *byte, wstride int, a *byte, astride int, 
 // f16PairTiles and bf16PairTiles are the 512-bit tiles over rows in the
 // pair layout (tile_pairs_avx512_amd64.s).
 var (
-	f16PairTiles  = &tilePairs{pack: packF16PairsAsm, tile: f16PairTile8x4Asm, colsMultiple: 8}
+	f16PairTiles  = &tilePairs{pack: packF16PairsAsm, tile: f16PairTile8x4Asm, tile4x8: f16PairTile4x8Asm, colsMultiple: 8}
 	bf16PairTiles = &tilePairs{pack: packBF16PairsAsm, tile: bf16PairTile8x4Asm, colsMultiple: 16}
 )
 
 func f16PairTile8x4Asm(n int, w []byte, wstride int, a []byte, astride int, aq []byte, out []float32, ostride int) {
 	pairTileCall(f16PairTile8x4AVX512, 8, n, w, wstride, aq, out, ostride)
+}
+
+//go:noescape
+func f16PairTile4x8AVX512(n8 int, w *byte, wstride int, a *byte, astride int, out *float32, ostride int)
+
+// f16PairTile4x8Asm is the 4 x 8 F16 tile on two pairs and the two quads
+// at aq.
+func f16PairTile4x8Asm(n int, w []byte, wstride int, a []byte, astride int, aq []byte, out []float32, ostride int) {
+	if n%8 != 0 || wstride != 2*n {
+		panic("kernels: pair tile on rows of a partial group")
+	}
+	_ = w[3*wstride+2*n-1]
+	_ = aq[32*n-1]
+	_ = out[7*ostride+3]
+	if n == 0 {
+		for t := 0; t < 8; t++ {
+			clear(out[t*ostride : t*ostride+4])
+		}
+		return
+	}
+	f16PairTile4x8AVX512(n/8, &w[0], wstride, &aq[0], 4*n, &out[0], ostride)
 }
 
 func bf16PairTile8x4Asm(n int, w []byte, wstride int, a []byte, astride int, aq []byte, out []float32, ostride int) {

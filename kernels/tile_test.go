@@ -261,6 +261,36 @@ func TestPairTilesVsTokenDot(t *testing.T) {
 						t.Errorf("%s %v pairs: wrote out[%d] outside the tile", s.name, wt, i)
 					}
 				}
+				if tp.tile4x8 == nil {
+					continue
+				}
+				// The 4 x 8 tile: each half of the 8 rows against two quads.
+				toks8 := make([]byte, 8*arow)
+				for k := 0; k < 8; k++ {
+					copy(toks8[k*arow:], quantizeRow(t, at, randFloats(r, n, []float32{1, 1e-3, 50, 0.3}[k%4])))
+				}
+				ql := n * s.actQuad[at].blockBytes
+				aq8 := make([]byte, 1+2*ql)
+				s.actQuad[at].pack(aq8[1:], toks8, arow, 4)
+				s.actQuad[at].pack(aq8[1+ql:], toks8[4*arow:], arow, 4)
+				out8 := make([]float32, 2+7*ostride+8)
+				for h := 0; h < 2; h++ {
+					tp.tile4x8(n, pw[1+4*h*wrow:1+4*(h+1)*wrow], wrow, nil, 0, aq8[1:], out8[1+4*h:], ostride)
+				}
+				for tok := 0; tok < 8; tok++ {
+					dot := twinOf(s).tokenDot(wt, tok%4, 4)
+					for k := 0; k < 8; k++ {
+						want := dot(n, rows[1+k*wrow:1+(k+1)*wrow], toks8[tok*arow:(tok+1)*arow])
+						if got := out8[1+tok*ostride+k]; math.Float32bits(got) != math.Float32bits(want) {
+							t.Errorf("%s %v pairs 4x8 n=%d: out[token %d, row %d] = %v, generic %v", s.name, wt, n, tok, k, got, want)
+						}
+					}
+				}
+				for i, v := range out8 {
+					if j := i - 1; (j < 0 || j%ostride >= 8 || j/ostride > 7) && v != 0 {
+						t.Errorf("%s %v pairs 4x8: wrote out[%d] outside the tile", s.name, wt, i)
+					}
+				}
 			}
 		}
 	}
