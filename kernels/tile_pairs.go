@@ -2,8 +2,8 @@ package kernels
 
 import "encoding/binary"
 
-// Half-precision weight rows rearranged in pairs for the 512-bit 8 x 4
-// tiles (kernelSet.tilePairs).
+// Half-precision weight rows rearranged in pairs for the 512-bit prefill
+// tiles (kernelSet.tilePairs: 8 rows x 4 tokens, and for F16 4 x 8).
 //
 // The F16 and BF16 tiles keep llama.cpp's 8-lane order (each output's sum
 // in 8 lanes, vecdot_half_amd64.s), so a 512-bit register holds two

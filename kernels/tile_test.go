@@ -204,11 +204,12 @@ func TestVecDot1R4F32(t *testing.T) {
 	}
 }
 
-// TestPairTilesVsTokenDot checks every paired-rows tile (tilePairs) against
-// the generic single-token kernel to the bit: rows rearranged by the set's
-// pack (the pair layout, tile_pairs.go), lengths of one to many groups,
-// unaligned buffers, no write outside the tile's outputs, and the
-// rearranged rows the size of the rows (the buffer holds nothing else).
+// TestPairTilesVsTokenDot checks every paired-rows tile (tilePairs, 8 x 4
+// and 4 x 8) against the generic single-token kernel to the bit: rows
+// rearranged by the set's pack (the pair layout, tile_pairs.go; the pack
+// against its Go twin byte for byte, no write past the tile), lengths of
+// one to many groups, unaligned buffers, no write outside the tile's
+// outputs.
 func TestPairTilesVsTokenDot(t *testing.T) {
 	r := rand.New(rand.NewPCG(83, 84))
 	tested := 0
