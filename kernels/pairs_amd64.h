@@ -22,6 +22,25 @@
 	HSUM8(YT, XT, T)        \
 	VMOVSS        XT, B
 
+// ZERO_Z0_15 clears the accumulators Z0-Z15 of the half-precision tiles.
+#define ZERO_Z0_15 \
+	VPXORD Z0, Z0, Z0 \
+	VPXORD Z1, Z1, Z1 \
+	VPXORD Z2, Z2, Z2 \
+	VPXORD Z3, Z3, Z3 \
+	VPXORD Z4, Z4, Z4 \
+	VPXORD Z5, Z5, Z5 \
+	VPXORD Z6, Z6, Z6 \
+	VPXORD Z7, Z7, Z7 \
+	VPXORD Z8, Z8, Z8 \
+	VPXORD Z9, Z9, Z9 \
+	VPXORD Z10, Z10, Z10 \
+	VPXORD Z11, Z11, Z11 \
+	VPXORD Z12, Z12, Z12 \
+	VPXORD Z13, Z13, Z13 \
+	VPXORD Z14, Z14, Z14 \
+	VPXORD Z15, Z15, Z15
+
 // ZERO_Z16_31 clears the accumulators Z16-Z31 of the 8 x 4 integer tiles.
 #define ZERO_Z16_31 \
 	VPXORD Z16, Z16, Z16 \

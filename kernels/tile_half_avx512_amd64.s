@@ -82,22 +82,7 @@
 	ADDQ BX, R13               \
 	LEAQ (DI)(DX*2), R9        \
 	ADDQ DX, R9                \
-	VPXORD Z0, Z0, Z0          \
-	VPXORD Z1, Z1, Z1          \
-	VPXORD Z2, Z2, Z2          \
-	VPXORD Z3, Z3, Z3          \
-	VPXORD Z4, Z4, Z4          \
-	VPXORD Z5, Z5, Z5          \
-	VPXORD Z6, Z6, Z6          \
-	VPXORD Z7, Z7, Z7          \
-	VPXORD Z8, Z8, Z8          \
-	VPXORD Z9, Z9, Z9          \
-	VPXORD Z10, Z10, Z10       \
-	VPXORD Z11, Z11, Z11       \
-	VPXORD Z12, Z12, Z12       \
-	VPXORD Z13, Z13, Z13       \
-	VPXORD Z14, Z14, Z14       \
-	VPXORD Z15, Z15, Z15       \
+	ZERO_Z0_15                 \
 	TESTQ CX, CX               \
 	JZ    done                 \
 loop:                              \

@@ -54,22 +54,7 @@ done:                                  \
 	LEAQ (DI)(DX*1), R8       \
 	LEAQ (DI)(DX*2), R9       \
 	LEAQ (R8)(DX*2), R11      \
-	VPXORD Z0, Z0, Z0         \
-	VPXORD Z1, Z1, Z1         \
-	VPXORD Z2, Z2, Z2         \
-	VPXORD Z3, Z3, Z3         \
-	VPXORD Z4, Z4, Z4         \
-	VPXORD Z5, Z5, Z5         \
-	VPXORD Z6, Z6, Z6         \
-	VPXORD Z7, Z7, Z7         \
-	VPXORD Z8, Z8, Z8         \
-	VPXORD Z9, Z9, Z9         \
-	VPXORD Z10, Z10, Z10      \
-	VPXORD Z11, Z11, Z11      \
-	VPXORD Z12, Z12, Z12      \
-	VPXORD Z13, Z13, Z13      \
-	VPXORD Z14, Z14, Z14      \
-	VPXORD Z15, Z15, Z15      \
+	ZERO_Z0_15                \
 	XORQ AX, AX
 
 // TOKENS4 broadcasts the four tokens' 8 floats at offset off into Z16-Z19.
@@ -254,22 +239,7 @@ TEXT ·f16PairTile4x8AVX512(SB), NOSPLIT, $0-56
 	LEAQ   (R8)(DX*4), R13
 	LEAQ   (R9)(DX*4), BX
 	LEAQ   (R11)(DX*4), DX
-	VPXORD Z0, Z0, Z0
-	VPXORD Z1, Z1, Z1
-	VPXORD Z2, Z2, Z2
-	VPXORD Z3, Z3, Z3
-	VPXORD Z4, Z4, Z4
-	VPXORD Z5, Z5, Z5
-	VPXORD Z6, Z6, Z6
-	VPXORD Z7, Z7, Z7
-	VPXORD Z8, Z8, Z8
-	VPXORD Z9, Z9, Z9
-	VPXORD Z10, Z10, Z10
-	VPXORD Z11, Z11, Z11
-	VPXORD Z12, Z12, Z12
-	VPXORD Z13, Z13, Z13
-	VPXORD Z14, Z14, Z14
-	VPXORD Z15, Z15, Z15
+	ZERO_Z0_15
 	XORQ   AX, AX
 	TESTQ  CX, CX
 	JZ     f16p8done

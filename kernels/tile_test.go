@@ -247,21 +247,27 @@ func TestPairTilesVsTokenDot(t *testing.T) {
 				s.actQuad[at].pack(aq[1:], toks, arow, 4)
 				const ostride = 11
 				out := make([]float32, 2+3*ostride+8)
-				tp.tile(n, pw[1:1+8*wrow], wrow, nil, 0, aq[1:], out[1:], ostride)
-				for tok := 0; tok < 4; tok++ {
-					dot := twinOf(s).tokenDot(wt, tok, 4)
-					for k := 0; k < 8; k++ {
-						want := dot(n, rows[1+k*wrow:1+(k+1)*wrow], toks[tok*arow:(tok+1)*arow])
-						if got := out[1+tok*ostride+k]; math.Float32bits(got) != math.Float32bits(want) {
-							t.Errorf("%s %v pairs n=%d: out[token %d, row %d] = %v, generic %v", s.name, wt, n, tok, k, got, want)
+				// check compares the 8 rows' outputs for ntok tokens (out[1:],
+				// ostride apart) with the generic kernel, and that nothing
+				// else in out was written.
+				check := func(name string, out []float32, toks []byte, ntok int) {
+					for tok := 0; tok < ntok; tok++ {
+						dot := twinOf(s).tokenDot(wt, tok%4, 4)
+						for k := 0; k < 8; k++ {
+							want := dot(n, rows[1+k*wrow:1+(k+1)*wrow], toks[tok*arow:(tok+1)*arow])
+							if got := out[1+tok*ostride+k]; math.Float32bits(got) != math.Float32bits(want) {
+								t.Errorf("%s %v %s n=%d: out[token %d, row %d] = %v, generic %v", s.name, wt, name, n, tok, k, got, want)
+							}
+						}
+					}
+					for i, v := range out {
+						if j := i - 1; (j < 0 || j%ostride >= 8 || j/ostride >= ntok) && v != 0 {
+							t.Errorf("%s %v %s: wrote out[%d] outside the tile", s.name, wt, name, i)
 						}
 					}
 				}
-				for i, v := range out {
-					if j := i - 1; (j < 0 || j%ostride >= 8 || j/ostride > 3) && v != 0 {
-						t.Errorf("%s %v pairs: wrote out[%d] outside the tile", s.name, wt, i)
-					}
-				}
+				tp.tile(n, pw[1:1+8*wrow], wrow, nil, 0, aq[1:], out[1:], ostride)
+				check("pairs", out, toks, 4)
 				if tp.tile4x8 == nil {
 					continue
 				}
@@ -278,20 +284,7 @@ func TestPairTilesVsTokenDot(t *testing.T) {
 				for h := 0; h < 2; h++ {
 					tp.tile4x8(n, pw[1+4*h*wrow:1+4*(h+1)*wrow], wrow, nil, 0, aq8[1:], out8[1+4*h:], ostride)
 				}
-				for tok := 0; tok < 8; tok++ {
-					dot := twinOf(s).tokenDot(wt, tok%4, 4)
-					for k := 0; k < 8; k++ {
-						want := dot(n, rows[1+k*wrow:1+(k+1)*wrow], toks8[tok*arow:(tok+1)*arow])
-						if got := out8[1+tok*ostride+k]; math.Float32bits(got) != math.Float32bits(want) {
-							t.Errorf("%s %v pairs 4x8 n=%d: out[token %d, row %d] = %v, generic %v", s.name, wt, n, tok, k, got, want)
-						}
-					}
-				}
-				for i, v := range out8 {
-					if j := i - 1; (j < 0 || j%ostride >= 8 || j/ostride > 7) && v != 0 {
-						t.Errorf("%s %v pairs 4x8: wrote out[%d] outside the tile", s.name, wt, i)
-					}
-				}
+				check("pairs 4x8", out8, toks8, 8)
 			}
 		}
 	}
