@@ -35,13 +35,12 @@ func fillVNNI(s *kernelSet) {
 	s.vecDot4x4[ggml.Q8_0] = q8_0Tile4x4VNNIAsm
 	s.vecDot4x4[ggml.Q5_0] = q5_0Tile4x4VNNIAsm
 	s.q8Rows[ggml.Q5_0] = nil // its own VNNI tile (the conversion is measured on AVX2 only)
-	// Nor the AVX2 packed Q5_0 (it reads q8_0Quad, not this set's quads):
-	// decode keeps the row kernels, prefill the VNNI tile. On an Intel
-	// Xeon (TinyLlama, --kernels avx2 against the avx512zmm set) the
-	// packed kernels decoded 1.4x as fast and prefilled 0.85x: taking
-	// them (actQuadB) would need decode from the packed copy and prefill
-	// from the rows, both in memory.
-	s.packed[ggml.Q5_0] = nil
+	// Packed Q5_0 on VNNI kernels (the AVX2 packed kernels read
+	// q8_0Quad, not this set's quads).
+	s.packed[ggml.Q5_0] = &packedKernels{
+		groupBlockBytes: q5_0GroupBytes, pack: packQ5_0Group, act: q8_0QuadTok,
+		gemv: q5_0x8GemvVNNIAsm, gemv4: q5_0x8Gemv4VNNIAsm, gemm: q5_0x8GemmVNNIAsm,
+	}
 	// The AVX2 packed Q3_K and Q5_K kernels read q8_KQuad, which Quantize
 	// builds besides this set's q8_KQuadTok.
 	s.actQuadB[ggml.Q8_K] = q8_KQuad
@@ -346,4 +345,49 @@ func q5_0Tile4x4VNNIAsm(n int, w []byte, wstride int, a []byte, astride int, aq 
 	_ = aq[nb*q8_0QuadTokBytes-1]
 	_ = out[3*ostride+3]
 	q5_0Tile4x4VNNI(nb, &w[0], wstride, &aq[0], &out[0], ostride)
+}
+
+//go:noescape
+func q5_0x8GemvVNNI(nb int, w, a *byte, out *float32)
+
+//go:noescape
+func q5_0x8Gemv4VNNI(nb int, w *byte, gstride int, a *byte, out *float32, ostride int)
+
+//go:noescape
+func q5_0x8GemmVNNI(nb int, w, a *byte, out *float32, ostride, ntok int)
+
+// q5_0x8GemvVNNIAsm, q5_0x8Gemv4VNNIAsm and q5_0x8GemmVNNIAsm are the
+// avx512vnni set's packed Q5_0 kernels (packed_q5_0_vnni_amd64.s): the
+// AVX2 packed layout (packQ5_0Group) against this set's quads.
+func q5_0x8GemvVNNIAsm(nb int, w, a []byte, out []float32) {
+	if nb == 0 {
+		clear(out[:packRows])
+		return
+	}
+	q5_0x8GemvVNNI(packedArgs(nb, q5_0GroupBytes, q8_0QuadTokBytes, w, a, out, packRows))
+}
+
+func q5_0x8Gemv4VNNIAsm(nb int, w []byte, gstride int, a []byte, out []float32, ostride int) {
+	if nb == 0 {
+		clearGemv4Out(out, ostride)
+		return
+	}
+	q5_0x8Gemv4VNNI(gemv4Args(nb, q5_0GroupBytes, q8_0QuadTokBytes, w, gstride, a, out, ostride))
+}
+
+// q5_0x8GemmVNNIAsm computes all four tokens of the quad whatever ntok
+// (the missing ones are zero blocks) and stores the first ntok; one
+// token takes the gemv.
+func q5_0x8GemmVNNIAsm(nb int, w, a []byte, out []float32, ostride, ntok int) {
+	checkGemmOut(out, ostride, ntok)
+	if nb == 0 {
+		clearGemmOut(out, ostride, ntok)
+		return
+	}
+	nb, pw, pa, po := packedArgs(nb, q5_0GroupBytes, q8_0QuadTokBytes, w, a, out, packRows)
+	if ntok == 1 {
+		q5_0x8GemvVNNI(nb, pw, pa, po)
+		return
+	}
+	q5_0x8GemmVNNI(nb, pw, pa, po, ostride, ntok)
 }

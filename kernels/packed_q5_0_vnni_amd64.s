@@ -1,0 +1,339 @@
+//go:build !purego
+
+#include "textflag.h"
+
+// Packed Q5_0 (packQ5_0Group) times Q8_0 activations in the VNNI quad
+// layout (q8_0QuadTok), in ggml_vec_dot_q5_0_q8_0's float order on AVX2
+// (vecDotQ5_0Q8_0Generic) bit for bit, as the AVX2 packed kernels
+// (packed_q5_0_amd64.s): per row and block eight int32 lanes (lane l:
+// elements 4l..4l+3), each converted and added with one FMA by d_w*d_a,
+// the lanes summed at the end in HSUM's tree. A piece of the group holds
+// one lane of all eight rows, so the lanes are eight vector accumulators
+// per token.
+//
+// The quants stay unsigned, u = nibble + 16*high bit = q + 16, and lane l
+// of a row is VPDPBUSD(u, the token's piece l) started at -16 times the
+// sum of that piece (computed once per block column and token, shared by
+// all the rows): three vector operations per lane and token (VPDPBUSD,
+// convert, FMA) where AVX2 takes five, and five per piece to unpack u
+// (VPTERNLOGD merges the top bits and the plane bits).
+
+// Q5VPF is how far ahead the one-stream kernels prefetch.
+#define Q5VPF 2304
+
+// Y15 = 0x1F bytes, Y14 = 0x07 bytes, Y13 = 0x18 bytes, Y24 = 0x10 bytes.
+#define Q5V_CONSTS \
+	MOVL         $0x1F1F1F1F, AX \
+	VPBROADCASTD AX, Y15         \
+	MOVL         $0x07070707, AX \
+	VPBROADCASTD AX, Y14         \
+	MOVL         $0x18181818, AX \
+	VPBROADCASTD AX, Y13         \
+	MOVL         $0x10101010, AX \
+	VPBROADCASTD AX, Y24
+
+// Q5V_SUMS stores at 32t(SP) -16 times the sum of each four-activation
+// piece of token t of the quad block column at DI (int32 per piece);
+// Y11, Y12 scratch.
+#define Q5V_SUMS(t) \
+	VPXOR    Y11, Y11, Y11          \
+	VPDPBUSD 32+32*t(DI), Y24, Y11  \
+	VPXOR    Y12, Y12, Y12          \
+	VPSUBD   Y11, Y12, Y11          \
+	VMOVDQU  Y11, 32*t(SP)
+
+// Q5V_UNPACK sets Y9 to v_A and Y8 to v_B of piece c at off(W)
+// (q5_0GroupBytes), the planes in Y10: v_A is the byte's low five bits,
+// v_B its top three bits ORed with bits 2c, 2c+1 of the planes moved to
+// bits 3 and 4 by SHIFT n (a word shift by at most 3 keeps them in their
+// own byte). Y11 scratch.
+#define Q5V_UNPACK(off, W, SHIFT, n) \
+	VMOVDQU    off(W), Y8          \
+	VPANDD     Y15, Y8, Y9         \
+	VPSRLW     $5, Y8, Y8          \
+	SHIFT      $n, Y10, Y11        \
+	VPANDD     Y13, Y11, Y11       \
+	VPTERNLOGD $0xEC, Y14, Y11, Y8
+
+// Q5V_LANE adds one lane to the register accumulator acc: the quants in
+// Yu, the token's activation piece at ao(DI), its -16*sum at so(SP),
+// d_w*d_a in Yd; Y12 scratch.
+#define Q5V_LANE(Yu, ao, so, Yd, acc) \
+	VPBROADCASTD  so(SP), Y12     \
+	VPDPBUSD.BCST ao(DI), Yu, Y12 \
+	VCVTDQ2PS     Y12, Y12        \
+	VFMADD231PS   Y12, Yd, acc
+
+// Q5V_LANEM is Q5V_LANE with the accumulator in the frame at acc(SP).
+#define Q5V_LANEM(Yu, ao, so, Yd, acc) \
+	VPBROADCASTD  so(SP), Y12       \
+	VPDPBUSD.BCST ao(DI), Yu, Y12   \
+	VCVTDQ2PS     Y12, Y12          \
+	VFMADD213PS   acc(SP), Yd, Y12  \
+	VMOVUPS       Y12, acc(SP)
+
+// Q5V_SCALES sets Y10 to the group's planes at W and Yd to its rows' d
+// times token t's d.
+#define Q5V_SCALES(W, t, Yd) \
+	VMOVDQU     16(W), Y10       \
+	VCVTPH2PS   (W), Yd          \
+	VMULPS.BCST 4*t(DI), Yd, Yd
+
+// Q5V_COL1 adds the block column of the group at W to the lane
+// accumulators Y0-Y7 for token 0 of the quad block at DI (its piece sums
+// at 0(SP), Q5V_SUMS(0)); Y25 scratch.
+#define Q5V_COL1(W) \
+	Q5V_SCALES(W, 0, Y25)            \
+	Q5V_UNPACK(48, W, VPSLLW, 3)     \
+	Q5V_LANE(Y9, 32, 0, Y25, Y0)     \
+	Q5V_LANE(Y8, 48, 16, Y25, Y4)    \
+	Q5V_UNPACK(80, W, VPSLLW, 1)     \
+	Q5V_LANE(Y9, 36, 4, Y25, Y1)     \
+	Q5V_LANE(Y8, 52, 20, Y25, Y5)    \
+	Q5V_UNPACK(112, W, VPSRLW, 1)    \
+	Q5V_LANE(Y9, 40, 8, Y25, Y2)     \
+	Q5V_LANE(Y8, 56, 24, Y25, Y6)    \
+	Q5V_UNPACK(144, W, VPSRLW, 3)    \
+	Q5V_LANE(Y9, 44, 12, Y25, Y3)    \
+	Q5V_LANE(Y8, 60, 28, Y25, Y7)
+
+// Q5V_REDUCE leaves in a0 each row's sum of its lanes a0..a7 in HSUM's
+// order: ((l0+l4) + (l2+l6)) + ((l1+l5) + (l3+l7)).
+#define Q5V_REDUCE(a0, a1, a2, a3, a4, a5, a6, a7) \
+	VADDPS a4, a0, a0 \
+	VADDPS a5, a1, a1 \
+	VADDPS a6, a2, a2 \
+	VADDPS a7, a3, a3 \
+	VADDPS a2, a0, a0 \
+	VADDPS a3, a1, a1 \
+	VADDPS a1, a0, a0
+
+#define Q5V_ZERO8(a0, a1, a2, a3, a4, a5, a6, a7) \
+	VXORPS a0, a0, a0 \
+	VXORPS a1, a1, a1 \
+	VXORPS a2, a2, a2 \
+	VXORPS a3, a3, a3 \
+	VXORPS a4, a4, a4 \
+	VXORPS a5, a5, a5 \
+	VXORPS a6, a6, a6 \
+	VXORPS a7, a7, a7
+
+// Q5V_LOAD8 and Q5V_STORE8 move the lane accumulators Y0-Y7 from and to
+// the frame at off.
+#define Q5V_LOAD8(off) \
+	VMOVUPS off(SP), Y0     \
+	VMOVUPS off+32(SP), Y1  \
+	VMOVUPS off+64(SP), Y2  \
+	VMOVUPS off+96(SP), Y3  \
+	VMOVUPS off+128(SP), Y4 \
+	VMOVUPS off+160(SP), Y5 \
+	VMOVUPS off+192(SP), Y6 \
+	VMOVUPS off+224(SP), Y7
+
+#define Q5V_STORE8(off) \
+	VMOVUPS Y0, off(SP)     \
+	VMOVUPS Y1, off+32(SP)  \
+	VMOVUPS Y2, off+64(SP)  \
+	VMOVUPS Y3, off+96(SP)  \
+	VMOVUPS Y4, off+128(SP) \
+	VMOVUPS Y5, off+160(SP) \
+	VMOVUPS Y6, off+192(SP) \
+	VMOVUPS Y7, off+224(SP)
+
+// func q5_0x8GemvVNNI(nb int, w, a *byte, out *float32)
+TEXT ·q5_0x8GemvVNNI(SB), NOSPLIT, $32-32
+	MOVQ nb+0(FP), CX
+	MOVQ w+8(FP), SI
+	MOVQ a+16(FP), DI
+	MOVQ out+24(FP), DX
+	Q5V_CONSTS
+	Q5V_ZERO8(Y0, Y1, Y2, Y3, Y4, Y5, Y6, Y7)
+	TESTQ CX, CX
+	JZ    q5vgvdone
+
+q5vgvloop:
+	PREFETCHT0 Q5VPF(SI)
+	PREFETCHT0 Q5VPF+64(SI)
+	PREFETCHT0 Q5VPF+128(SI)
+	Q5V_SUMS(0)
+	Q5V_COL1(SI)
+	ADDQ $176, SI
+	ADDQ $288, DI
+	DECQ CX
+	JNZ  q5vgvloop
+
+q5vgvdone:
+	Q5V_REDUCE(Y0, Y1, Y2, Y3, Y4, Y5, Y6, Y7)
+	VMOVUPS Y0, (DX)
+	VZEROUPPER
+	RET
+
+// One group's turn of a block column in the four-group gemv: its lanes
+// from the frame at off, the column added, back to the frame.
+#define Q5V_TURN(W, off) \
+	PREFETCHT0 1024(W) \
+	PREFETCHT0 1088(W) \
+	PREFETCHT0 1152(W) \
+	Q5V_LOAD8(off)     \
+	Q5V_COL1(W)        \
+	Q5V_STORE8(off)
+
+#define Q5V_OUT(off) \
+	Q5V_LOAD8(off)                             \
+	Q5V_REDUCE(Y0, Y1, Y2, Y3, Y4, Y5, Y6, Y7) \
+	VMOVUPS Y0, (DX)                           \
+	ADDQ    BX, DX
+
+// Four groups gstride bytes apart (four DRAM streams per core), taking
+// turns by block column as q5_0x8Gemv4AVX2 does; group g's lanes live at
+// 32+256g(SP) between turns, the piece sums (shared) at 0(SP).
+
+// func q5_0x8Gemv4VNNI(nb int, w *byte, gstride int, a *byte, out *float32, ostride int)
+// Not NOSPLIT: the frame is larger than a nosplit function may take.
+TEXT ·q5_0x8Gemv4VNNI(SB), 0, $1056-48
+	MOVQ nb+0(FP), CX
+	MOVQ w+8(FP), SI
+	MOVQ gstride+16(FP), BX
+	MOVQ a+24(FP), DI
+	LEAQ (SI)(BX*1), R8
+	LEAQ (R8)(BX*1), R9
+	LEAQ (R9)(BX*1), R10
+	Q5V_CONSTS
+	Q5V_ZERO8(Y0, Y1, Y2, Y3, Y4, Y5, Y6, Y7)
+	Q5V_STORE8(32)
+	Q5V_STORE8(288)
+	Q5V_STORE8(544)
+	Q5V_STORE8(800)
+	TESTQ CX, CX
+	JZ    q5vgv4done
+
+q5vgv4loop:
+	Q5V_SUMS(0)
+	Q5V_TURN(SI, 32)
+	Q5V_TURN(R8, 288)
+	Q5V_TURN(R9, 544)
+	Q5V_TURN(R10, 800)
+	ADDQ $176, SI
+	ADDQ $176, R8
+	ADDQ $176, R9
+	ADDQ $176, R10
+	ADDQ $288, DI
+	DECQ CX
+	JNZ  q5vgv4loop
+
+q5vgv4done:
+	MOVQ out+32(FP), DX
+	MOVQ ostride+40(FP), BX
+	SHLQ $2, BX
+	Q5V_OUT(32)
+	Q5V_OUT(288)
+	Q5V_OUT(544)
+	Q5V_OUT(800)
+	VZEROUPPER
+	RET
+
+// Q5V_PIECE4 adds piece c of the group at SI to the four tokens' lanes c
+// (v_A) and 4+c (v_B): tokens 0 and 1 in registers (lanes c at rA0, rA1,
+// 4+c at rB0, rB1), tokens 2 and 3 in the frame (lane l of token 2 at
+// 128+32l(SP), of token 3 at 384+32l); off the piece's offset in the
+// group, SHIFT n its plane shift. Token t's pieces are at 32+32t+4c(DI)
+// (v_A) and +16 (v_B), their sums at 32t+4c(SP) and +16; the tokens'
+// d_w*d_a in Y25-Y28.
+#define Q5V_PIECE4(c, off, SHIFT, n, rA0, rA1, rB0, rB1) \
+	Q5V_UNPACK(off, SI, SHIFT, n)                        \
+	Q5V_LANE(Y9, 32+4*c, 4*c, Y25, rA0)                  \
+	Q5V_LANE(Y9, 64+4*c, 32+4*c, Y26, rA1)               \
+	Q5V_LANEM(Y9, 96+4*c, 64+4*c, Y27, 128+32*c)         \
+	Q5V_LANEM(Y9, 128+4*c, 96+4*c, Y28, 384+32*c)        \
+	Q5V_LANE(Y8, 48+4*c, 16+4*c, Y25, rB0)               \
+	Q5V_LANE(Y8, 80+4*c, 48+4*c, Y26, rB1)               \
+	Q5V_LANEM(Y8, 112+4*c, 80+4*c, Y27, 256+32*c)        \
+	Q5V_LANEM(Y8, 144+4*c, 112+4*c, Y28, 512+32*c)
+
+// Q5V_OUTM stores token t's eight sums (lanes at off(SP)) at (DX) unless t
+// >= ntok (AX), then moves DX on by BX bytes.
+#define Q5V_OUTM(off, t, name) \
+	CMPQ    AX, $t                             \
+	JLE     name                               \
+	Q5V_LOAD8(off)                             \
+	Q5V_REDUCE(Y0, Y1, Y2, Y3, Y4, Y5, Y6, Y7) \
+	VMOVUPS Y0, (DX)                           \
+	ADDQ    BX, DX
+
+// func q5_0x8GemmVNNI(nb int, w, a *byte, out *float32, ostride, ntok int)
+//
+// One group of eight rows against the four tokens of the quad blocks, the
+// first ntok (1..4) stored at out[t*ostride+r]: every token takes the
+// gemv's steps (same bits), each piece unpacked once for the four. Lane
+// accumulators: token 0 in Y0-Y7, token 1 in Y16-Y23, tokens 2 and 3 in
+// the frame (32 accumulators and the unpacking's registers do not fit in
+// 32 registers).
+// Not NOSPLIT (the frame, as above).
+TEXT ·q5_0x8GemmVNNI(SB), 0, $640-48
+	MOVQ nb+0(FP), CX
+	MOVQ w+8(FP), SI
+	MOVQ a+16(FP), DI
+	Q5V_CONSTS
+	Q5V_ZERO8(Y16, Y17, Y18, Y19, Y20, Y21, Y22, Y23)
+	VMOVUPS Y16, 128(SP)
+	VMOVUPS Y16, 160(SP)
+	VMOVUPS Y16, 192(SP)
+	VMOVUPS Y16, 224(SP)
+	VMOVUPS Y16, 256(SP)
+	VMOVUPS Y16, 288(SP)
+	VMOVUPS Y16, 320(SP)
+	VMOVUPS Y16, 352(SP)
+	VMOVUPS Y16, 384(SP)
+	VMOVUPS Y16, 416(SP)
+	VMOVUPS Y16, 448(SP)
+	VMOVUPS Y16, 480(SP)
+	VMOVUPS Y16, 512(SP)
+	VMOVUPS Y16, 544(SP)
+	VMOVUPS Y16, 576(SP)
+	VMOVUPS Y16, 608(SP)
+	Q5V_ZERO8(Y0, Y1, Y2, Y3, Y4, Y5, Y6, Y7)
+	TESTQ CX, CX
+	JZ    q5vgmdone
+
+q5vgmloop:
+	PREFETCHT0 Q5VPF(SI)
+	PREFETCHT0 Q5VPF+64(SI)
+	PREFETCHT0 Q5VPF+128(SI)
+	Q5V_SUMS(0)
+	Q5V_SUMS(1)
+	Q5V_SUMS(2)
+	Q5V_SUMS(3)
+	VCVTPH2PS   (SI), Y29
+	VMULPS.BCST 0(DI), Y29, Y25
+	VMULPS.BCST 4(DI), Y29, Y26
+	VMULPS.BCST 8(DI), Y29, Y27
+	VMULPS.BCST 12(DI), Y29, Y28
+	VMOVDQU     16(SI), Y10
+	Q5V_PIECE4(0, 48, VPSLLW, 3, Y0, Y16, Y4, Y20)
+	Q5V_PIECE4(1, 80, VPSLLW, 1, Y1, Y17, Y5, Y21)
+	Q5V_PIECE4(2, 112, VPSRLW, 1, Y2, Y18, Y6, Y22)
+	Q5V_PIECE4(3, 144, VPSRLW, 3, Y3, Y19, Y7, Y23)
+	ADDQ $176, SI
+	ADDQ $288, DI
+	DECQ CX
+	JNZ  q5vgmloop
+
+q5vgmdone:
+	MOVQ out+24(FP), DX
+	MOVQ ostride+32(FP), BX
+	SHLQ $2, BX
+	MOVQ ntok+40(FP), AX
+	Q5V_REDUCE(Y0, Y1, Y2, Y3, Y4, Y5, Y6, Y7)
+	VMOVUPS Y0, (DX)
+	CMPQ    AX, $1
+	JLE     q5vgmend
+	ADDQ    BX, DX
+	Q5V_REDUCE(Y16, Y17, Y18, Y19, Y20, Y21, Y22, Y23)
+	VMOVUPS Y16, (DX)
+	ADDQ    BX, DX
+	Q5V_OUTM(128, 2, q5vgmend)
+	Q5V_OUTM(384, 3, q5vgmend)
+
+q5vgmend:
+	VZEROUPPER
+	RET
