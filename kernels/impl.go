@@ -6,6 +6,7 @@ import (
 
 	"github.com/gollm/gollm/ggml"
 	"github.com/gollm/gollm/quant"
+	"github.com/klauspost/cpuid/v2"
 )
 
 // vecDotFunc returns the dot product of one weight row w of n elements with
@@ -172,6 +173,15 @@ type kernelSet struct {
 	// is quant's generic code.
 	kSearch quant.KSearchKernels
 }
+
+// streamPrefetch makes the four-stream decode kernels that come in two
+// forms (q5_Kx8Gemv4ZMMAsm) issue software prefetches: on an Intel Xeon
+// (AVX-512, 2 cores) the Q5_K kernel streamed 18-21 GB/s without and
+// 25-31 GB/s with them (BenchmarkMatMulStream, alternating), while on AMD
+// Zen3 and Zen4 the same kind of prefetch slowed the Q4_K and Q3_K
+// decode kernels (packed_amd64.s, packed_q3_k_amd64.s). A variable, so
+// that tests run both forms.
+var streamPrefetch = cpuid.CPU.VendorID == cpuid.Intel
 
 var genericSet = newGenericSet()
 

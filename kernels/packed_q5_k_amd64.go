@@ -47,3 +47,24 @@ func q5_Kx8GemmAsm(nb int, w, a []byte, out []float32, ostride, ntok int) {
 	nb, pw, pa, po := packedArgs(nb, q5_KGroupBytes, q8_KQuadBytes, w, a, out, packRows)
 	gemmByTokens(ntok, nb, pw, pa, po, ostride, q5_Kx8GemvAVX2, q5_Kx8Gemm2AVX2, q5_Kx8Gemm3AVX2, q5_Kx8GemmAVX2)
 }
+
+//go:noescape
+func q5_Kx8Gemv4ZMMVNNI(nb int, w *byte, gstride int, a *byte, out *float32, ostride int)
+
+//go:noescape
+func q5_Kx8Gemv4ZMMVNNIPF(nb int, w *byte, gstride int, a *byte, out *float32, ostride int)
+
+// q5_Kx8Gemv4ZMMAsm is q5_Kx8Gemv4Asm with two groups per 512-bit register
+// (packed_q5_k_zmm_amd64.s): the avx512zmm set's Q5_K decode kernel, with
+// software prefetch where streamPrefetch says so.
+func q5_Kx8Gemv4ZMMAsm(nb int, w []byte, gstride int, a []byte, out []float32, ostride int) {
+	if nb == 0 {
+		clearGemv4Out(out, ostride)
+		return
+	}
+	if streamPrefetch {
+		q5_Kx8Gemv4ZMMVNNIPF(gemv4Args(nb, q5_KGroupBytes, q8_KQuadBytes, w, gstride, a, out, ostride))
+		return
+	}
+	q5_Kx8Gemv4ZMMVNNI(gemv4Args(nb, q5_KGroupBytes, q8_KQuadBytes, w, gstride, a, out, ostride))
+}

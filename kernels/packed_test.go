@@ -234,6 +234,15 @@ func TestMatMulN(t *testing.T) {
 // different scales at unaligned offsets with gaps between them, outputs
 // packed or spread, nothing written between or around them.
 func TestGemv4(t *testing.T) {
+	// Both forms of the kernels that have a prefetching twin.
+	defer func(v bool) { streamPrefetch = v }(streamPrefetch)
+	for _, pf := range []bool{false, true} {
+		streamPrefetch = pf
+		testGemv4(t)
+	}
+}
+
+func testGemv4(t *testing.T) {
 	r := rand.New(rand.NewPCG(61, 62))
 	for _, s := range implementations {
 		if !s.available {

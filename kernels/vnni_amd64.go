@@ -79,6 +79,9 @@ func fillZMM(s *kernelSet) {
 	pk4.gemv4 = q4_Kx8Gemv4ZMMVNNIAsm
 	pk4.gemm2 = q4_Kx8Gemm2VNNIAsm
 	s.packed[ggml.Q4_K] = &pk4
+	pk5 := *s.packed[ggml.Q5_K]
+	pk5.gemv4 = q5_Kx8Gemv4ZMMAsm
+	s.packed[ggml.Q5_K] = &pk5
 }
 
 //go:noescape
