@@ -175,10 +175,11 @@ type kernelSet struct {
 }
 
 // streamPrefetch makes the four-stream decode kernels that come in two
-// forms (q5_Kx8Gemv4ZMMAsm) issue software prefetches: on an Intel Xeon
-// (AVX-512, 2 cores) the Q5_K kernel streamed 18-21 GB/s without and
-// 25-31 GB/s with them (BenchmarkMatMulStream, alternating), while on AMD
-// Zen3 and Zen4 the same kind of prefetch slowed the Q4_K and Q3_K
+// forms (the avx512zmm set's Q4_K and Q5_K gemv4) issue software
+// prefetches: on an Intel Xeon (AVX-512, 2 cores, BenchmarkMatMulStream
+// tok1, alternating) the Q5_K kernel streamed 18-21 GB/s without and
+// 25-31 GB/s with them, the Q4_K kernel 25.6-26.4 and 28.7-37.5, while on
+// AMD Zen3 and Zen4 the same kind of prefetch slowed the Q4_K and Q3_K
 // decode kernels (packed_amd64.s, packed_q3_k_amd64.s). A variable, so
 // that tests run both forms.
 var streamPrefetch = cpuid.CPU.VendorID == cpuid.Intel

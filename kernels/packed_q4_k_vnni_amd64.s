@@ -823,8 +823,9 @@ q4_Kx8GemmVNNIdone:
 // ZMM register and WB's in the upper, so every VPDPBUSD, multiply and FMA
 // serves 16 rows; Z15 holds 0x0F bytes (VZ_CONSTS). Same bits per row.
 
-// VQ4K_FINISH2 is VQ4K_FINISH on two groups (Z7 scratch too).
-#define VQ4K_FINISH2(WA, WB, acc, accm) \
+// VQ4K_FINISH2 is VQ4K_FINISH on two groups, their integer sums in isum
+// (Z7 scratch too).
+#define VQ4K_FINISH2(WA, WB, isum, acc, accm) \
 	VMOVDQU 96(WA), X13                \
 	VINSERTI128 $1, 96(WB), Y13, Y13   \
 	VPMOVZXBW Y13, Z13                 \
@@ -859,8 +860,8 @@ q4_Kx8GemmVNNIdone:
 	VCVTPH2PS (WB), Y7                 \
 	VINSERTF64X4 $1, Y7, Z4, Z4        \
 	VMULPS Z13, Z4, Z4                 \
-	VCVTDQ2PS Z0, Z0                   \
-	VFMADD231PS Z0, Z4, acc
+	VCVTDQ2PS isum, isum               \
+	VFMADD231PS isum, Z4, acc
 
 // VQ4K_GV2_PIECE: piece wo of both groups (WA, WB) against the token's
 // quants at ao(R8) (low nibbles) and ao+32 (high) into lo and hi.
@@ -881,8 +882,8 @@ q4_Kx8GemmVNNIdone:
 
 // VQ4K_GV2_CHUNK: chunk k of the gemv on both groups (its eight pieces,
 // the even ones into Z16/Z20, the odd into Z24/Z28), times the sub-block
-// scales, added to Z0.
-#define VQ4K_GV2_CHUNK(WA, WB, k) \
+// scales, added to isum.
+#define VQ4K_GV2_CHUNK(WA, WB, k, isum) \
 	VPXORD Z16, Z16, Z16                                           \
 	VPXORD Z20, Z20, Z20                                           \
 	VPXORD Z24, Z24, Z24                                           \
@@ -900,17 +901,96 @@ q4_Kx8GemmVNNIdone:
 	VPADDD  Z28, Z20, Z20                                          \
 	VPMULLD Z6, Z16, Z16                                           \
 	VPMULLD Z7, Z20, Z20                                           \
-	VPADDD  Z16, Z0, Z0                                            \
-	VPADDD  Z20, Z0, Z0
+	VPADDD  Z16, isum, isum                                        \
+	VPADDD  Z20, isum, isum
 
-// VQ4K_GV2_COL is VQ4K_GV_COL on two groups.
-#define VQ4K_GV2_COL(WA, WB, acc, accm) \
-	VPXORD Z0, Z0, Z0         \
-	VQ4K_GV2_CHUNK(WA, WB, 0) \
-	VQ4K_GV2_CHUNK(WA, WB, 1) \
-	VQ4K_GV2_CHUNK(WA, WB, 2) \
-	VQ4K_GV2_CHUNK(WA, WB, 3) \
-	VQ4K_FINISH2(WA, WB, acc, accm)
+// VQ4K_GV4_COL is VQ4K_GV_COL on both pairs of groups (WA|WB into acc0,
+// accm0; WC|WD into acc1, accm1), taking turns by chunk: each stream is
+// read 256 bytes at a time rather than a whole block column (1184 bytes),
+// as the Q5_K kernels take turns by lane (packed_q5_k_amd64.s: turns of
+// 18 cache lines read slower than of 1-9). PF(WA, WB, WC, WD, k) may
+// prefetch ahead before chunk k (VQ4K_PF4, VQ4K_NOPF).
+#define VQ4K_GV4_COL(WA, WB, WC, WD, acc0, accm0, acc1, accm1, PF) \
+	VPXORD Z0, Z0, Z0                   \
+	VPXORD Z1, Z1, Z1                   \
+	PF(WA, WB, WC, WD, 0)              \
+	VQ4K_GV2_CHUNK(WA, WB, 0, Z0)       \
+	VQ4K_GV2_CHUNK(WC, WD, 0, Z1)       \
+	PF(WA, WB, WC, WD, 1)              \
+	VQ4K_GV2_CHUNK(WA, WB, 1, Z0)       \
+	VQ4K_GV2_CHUNK(WC, WD, 1, Z1)       \
+	PF(WA, WB, WC, WD, 2)              \
+	VQ4K_GV2_CHUNK(WA, WB, 2, Z0)       \
+	VQ4K_GV2_CHUNK(WC, WD, 2, Z1)       \
+	PF(WA, WB, WC, WD, 3)              \
+	VQ4K_GV2_CHUNK(WA, WB, 3, Z0)       \
+	VQ4K_GV2_CHUNK(WC, WD, 3, Z1)       \
+	VQ4K_FINISH2(WA, WB, Z0, acc0, accm0) \
+	VQ4K_FINISH2(WC, WD, Z1, acc1, accm1)
+
+// VQ4K_PF4 prefetches chunk k's pieces of the four streams two block
+// columns (2368 bytes) ahead; VQ4K_NOPF does not.
+#define VQ4K_PF4(WA, WB, WC, WD, k) \
+	PREFETCHT0 2528+256*k(WA)   \
+	PREFETCHT0 2592+256*k(WA)   \
+	PREFETCHT0 2656+256*k(WA)   \
+	PREFETCHT0 2720+256*k(WA)   \
+	PREFETCHT0 2528+256*k(WB)   \
+	PREFETCHT0 2592+256*k(WB)   \
+	PREFETCHT0 2656+256*k(WB)   \
+	PREFETCHT0 2720+256*k(WB)   \
+	PREFETCHT0 2528+256*k(WC)   \
+	PREFETCHT0 2592+256*k(WC)   \
+	PREFETCHT0 2656+256*k(WC)   \
+	PREFETCHT0 2720+256*k(WC)   \
+	PREFETCHT0 2528+256*k(WD)   \
+	PREFETCHT0 2592+256*k(WD)   \
+	PREFETCHT0 2656+256*k(WD)   \
+	PREFETCHT0 2720+256*k(WD)
+
+#define VQ4K_NOPF(WA, WB, WC, WD, k)
+
+// VQ4K_GEMV4Z is the body of q4_Kx8Gemv4ZMMVNNI, PF its prefetch
+// (VQ4K_PF4, VQ4K_NOPF), loop and done its labels.
+#define VQ4K_GEMV4Z(PF, loop, done) \
+	MOVQ nb+0(FP), CX                                        \
+	MOVQ w+8(FP), SI                                         \
+	MOVQ gstride+16(FP), BX                                  \
+	MOVQ a+24(FP), DI                                        \
+	MOVQ DI, R8                                              \
+	V_PTRS4(SI, R9, R10, R11)                                \
+	VZ_CONSTS                                                \
+	VPXORD Z8, Z8, Z8                                        \
+	VPXORD Z9, Z9, Z9                                        \
+	VPXORD Z10, Z10, Z10                                     \
+	VPXORD Z11, Z11, Z11                                     \
+	TESTQ  CX, CX                                            \
+	JZ     done                                              \
+loop:                                                        \
+	VQ4K_GV4_COL(SI, R9, R10, R11, Z8, Z9, Z10, Z11, PF)     \
+	ADDQ $1184, SI                                           \
+	ADDQ $1184, R9                                           \
+	ADDQ $1184, R10                                          \
+	ADDQ $1184, R11                                          \
+	ADDQ $1104, DI                                           \
+	ADDQ $1104, R8                                           \
+	DECQ CX                                                  \
+	JNZ  loop                                                \
+done:                                                        \
+	VSUBPS        Z9, Z8, Z8                                 \
+	VSUBPS        Z11, Z10, Z10                              \
+	MOVQ          out+32(FP), DX                             \
+	MOVQ          ostride+40(FP), BX                         \
+	SHLQ          $2, BX                                     \
+	VMOVUPS       Y8, (DX)                                   \
+	ADDQ          BX, DX                                     \
+	VEXTRACTF64X4 $1, Z8, (DX)                               \
+	ADDQ          BX, DX                                     \
+	VMOVUPS       Y10, (DX)                                  \
+	ADDQ          BX, DX                                     \
+	VEXTRACTF64X4 $1, Z10, (DX)                              \
+	VZEROUPPER                                               \
+	RET
 
 // func q4_Kx8Gemv4ZMMVNNI(nb int, w *byte, gstride int, a *byte, out *float32, ostride int)
 //
@@ -918,47 +998,12 @@ q4_Kx8GemmVNNIdone:
 // outputs ostride floats apart) with the groups in two pairs: groups 0|1
 // in Z8/Z9, 2|3 in Z10/Z11.
 TEXT ·q4_Kx8Gemv4ZMMVNNI(SB), NOSPLIT, $0-48
-	MOVQ nb+0(FP), CX
-	MOVQ w+8(FP), SI
-	MOVQ gstride+16(FP), BX
-	MOVQ a+24(FP), DI
-	MOVQ DI, R8
-	V_PTRS4(SI, R9, R10, R11)
-	VZ_CONSTS
-	VPXORD Z8, Z8, Z8
-	VPXORD Z9, Z9, Z9
-	VPXORD Z10, Z10, Z10
-	VPXORD Z11, Z11, Z11
-	TESTQ  CX, CX
-	JZ     q4_Kx8Gemv4ZMMdone
+	VQ4K_GEMV4Z(VQ4K_NOPF, q4_Kx8Gemv4ZMMloop, q4_Kx8Gemv4ZMMdone)
 
-q4_Kx8Gemv4ZMMloop:
-	VQ4K_GV2_COL(SI, R9, Z8, Z9)
-	VQ4K_GV2_COL(R10, R11, Z10, Z11)
-	ADDQ $1184, SI
-	ADDQ $1184, R9
-	ADDQ $1184, R10
-	ADDQ $1184, R11
-	ADDQ $1104, DI
-	ADDQ $1104, R8
-	DECQ CX
-	JNZ  q4_Kx8Gemv4ZMMloop
-
-q4_Kx8Gemv4ZMMdone:
-	VSUBPS        Z9, Z8, Z8
-	VSUBPS        Z11, Z10, Z10
-	MOVQ          out+32(FP), DX
-	MOVQ          ostride+40(FP), BX
-	SHLQ          $2, BX
-	VMOVUPS       Y8, (DX)
-	ADDQ          BX, DX
-	VEXTRACTF64X4 $1, Z8, (DX)
-	ADDQ          BX, DX
-	VMOVUPS       Y10, (DX)
-	ADDQ          BX, DX
-	VEXTRACTF64X4 $1, Z10, (DX)
-	VZEROUPPER
-	RET
+// func q4_Kx8Gemv4ZMMVNNIPF(nb int, w *byte, gstride int, a *byte, out *float32, ostride int)
+// q4_Kx8Gemv4ZMMVNNI with software prefetch (streamPrefetch).
+TEXT ·q4_Kx8Gemv4ZMMVNNIPF(SB), NOSPLIT, $0-48
+	VQ4K_GEMV4Z(VQ4K_PF4, q4_Kx8Gemv4ZMMPFloop, q4_Kx8Gemv4ZMMPFdone)
 
 // The two-group (512-bit) gemm of the avx512zmm set: q4_Kx8GemmVNNI on two
 // adjacent groups at once (group g's rows in the lower half of each ZMM

@@ -112,11 +112,19 @@ func gemm2Call(kern func(nb int, w *byte, gbytes int, a *byte, out *float32, ost
 //go:noescape
 func q4_Kx8Gemv4ZMMVNNI(nb int, w *byte, gstride int, a *byte, out *float32, ostride int)
 
+//go:noescape
+func q4_Kx8Gemv4ZMMVNNIPF(nb int, w *byte, gstride int, a *byte, out *float32, ostride int)
+
 // q4_Kx8Gemv4ZMMVNNIAsm is q4_Kx8Gemv4VNNIAsm with the four groups in two
-// 512-bit pairs (packed_q4_k_vnni_amd64.s): decode's Q4_K kernel.
+// 512-bit pairs (packed_q4_k_vnni_amd64.s): decode's Q4_K kernel, with
+// software prefetch where streamPrefetch says so.
 func q4_Kx8Gemv4ZMMVNNIAsm(nb int, w []byte, gstride int, a []byte, out []float32, ostride int) {
 	if nb == 0 {
 		clearGemv4Out(out, ostride)
+		return
+	}
+	if streamPrefetch {
+		q4_Kx8Gemv4ZMMVNNIPF(gemv4Args(nb, q4_KGroupBytes, q8_KQuadTokBytes, w, gstride, a, out, ostride))
 		return
 	}
 	q4_Kx8Gemv4ZMMVNNI(gemv4Args(nb, q4_KGroupBytes, q8_KQuadTokBytes, w, gstride, a, out, ostride))
