@@ -65,3 +65,25 @@ func q3_Kx8GemmAsm(nb int, w, a []byte, out []float32, ostride, ntok int) {
 func q8_KSums(nb int, a []byte) *byte {
 	return &a[nb*q8_KQuadMain]
 }
+
+//go:noescape
+func q3_Kx8Gemv4ZMMVNNI(nb int, w *byte, gstride int, a, s *byte, out *float32, ostride int)
+
+//go:noescape
+func q3_Kx8Gemv4ZMMVNNIPF(nb int, w *byte, gstride int, a, s *byte, out *float32, ostride int)
+
+// q3_Kx8Gemv4ZMMAsm is q3_Kx8Gemv4Asm with two groups per 512-bit register
+// (packed_q3_k_zmm_amd64.s): the avx512zmm set's Q3_K decode kernel, with
+// software prefetch where streamPrefetch says so.
+func q3_Kx8Gemv4ZMMAsm(nb int, w []byte, gstride int, a []byte, out []float32, ostride int) {
+	if nb == 0 {
+		clearGemv4Out(out, ostride)
+		return
+	}
+	nb, pw, gs, pa, po, os := gemv4Args(nb, q3_KGroupBytes, q8_KQuadBytes, w, gstride, a, out, ostride)
+	if streamPrefetch {
+		q3_Kx8Gemv4ZMMVNNIPF(nb, pw, gs, pa, q8_KSums(nb, a), po, os)
+		return
+	}
+	q3_Kx8Gemv4ZMMVNNI(nb, pw, gs, pa, q8_KSums(nb, a), po, os)
+}

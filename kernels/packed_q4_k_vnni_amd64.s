@@ -3,6 +3,50 @@
 #include "textflag.h"
 #include "vnni_amd64.h"
 
+// VQ4K_GEMV4Z is the body of q4_Kx8Gemv4ZMMVNNI (below), PF its prefetch
+// (VQ4K_PF4, VQ4K_NOPF), loop and done its labels. (Defined before the
+// first TEXT: go vet checks the argument names of lines after one against
+// that function.)
+#define VQ4K_GEMV4Z(PF, loop, done) \
+	MOVQ nb+0(FP), CX                                        \
+	MOVQ w+8(FP), SI                                         \
+	MOVQ gstride+16(FP), BX                                  \
+	MOVQ a+24(FP), DI                                        \
+	MOVQ DI, R8                                              \
+	V_PTRS4(SI, R9, R10, R11)                                \
+	VZ_CONSTS                                                \
+	VPXORD Z8, Z8, Z8                                        \
+	VPXORD Z9, Z9, Z9                                        \
+	VPXORD Z10, Z10, Z10                                     \
+	VPXORD Z11, Z11, Z11                                     \
+	TESTQ  CX, CX                                            \
+	JZ     done                                              \
+loop:                                                        \
+	VQ4K_GV4_COL(SI, R9, R10, R11, Z8, Z9, Z10, Z11, PF)     \
+	ADDQ $1184, SI                                           \
+	ADDQ $1184, R9                                           \
+	ADDQ $1184, R10                                          \
+	ADDQ $1184, R11                                          \
+	ADDQ $1104, DI                                           \
+	ADDQ $1104, R8                                           \
+	DECQ CX                                                  \
+	JNZ  loop                                                \
+done:                                                        \
+	VSUBPS        Z9, Z8, Z8                                 \
+	VSUBPS        Z11, Z10, Z10                              \
+	MOVQ          out+32(FP), DX                             \
+	MOVQ          ostride+40(FP), BX                         \
+	SHLQ          $2, BX                                     \
+	VMOVUPS       Y8, (DX)                                   \
+	ADDQ          BX, DX                                     \
+	VEXTRACTF64X4 $1, Z8, (DX)                               \
+	ADDQ          BX, DX                                     \
+	VMOVUPS       Y10, (DX)                                  \
+	ADDQ          BX, DX                                     \
+	VEXTRACTF64X4 $1, Z10, (DX)                              \
+	VZEROUPPER                                               \
+	RET
+
 // Q4_K x Q8_K packed for VNNI (packQ4_KGroupTok weights, q8_KQuadTok
 // activations): per row and sub-block j the exact dot(j) from VPDPBUSD
 // (split over even and odd pieces to shorten the dependency chains), times
@@ -949,48 +993,6 @@ q4_Kx8GemmVNNIdone:
 	PREFETCHT0 2720+256*k(WD)
 
 #define VQ4K_NOPF(WA, WB, WC, WD, k)
-
-// VQ4K_GEMV4Z is the body of q4_Kx8Gemv4ZMMVNNI, PF its prefetch
-// (VQ4K_PF4, VQ4K_NOPF), loop and done its labels.
-#define VQ4K_GEMV4Z(PF, loop, done) \
-	MOVQ nb+0(FP), CX                                        \
-	MOVQ w+8(FP), SI                                         \
-	MOVQ gstride+16(FP), BX                                  \
-	MOVQ a+24(FP), DI                                        \
-	MOVQ DI, R8                                              \
-	V_PTRS4(SI, R9, R10, R11)                                \
-	VZ_CONSTS                                                \
-	VPXORD Z8, Z8, Z8                                        \
-	VPXORD Z9, Z9, Z9                                        \
-	VPXORD Z10, Z10, Z10                                     \
-	VPXORD Z11, Z11, Z11                                     \
-	TESTQ  CX, CX                                            \
-	JZ     done                                              \
-loop:                                                        \
-	VQ4K_GV4_COL(SI, R9, R10, R11, Z8, Z9, Z10, Z11, PF)     \
-	ADDQ $1184, SI                                           \
-	ADDQ $1184, R9                                           \
-	ADDQ $1184, R10                                          \
-	ADDQ $1184, R11                                          \
-	ADDQ $1104, DI                                           \
-	ADDQ $1104, R8                                           \
-	DECQ CX                                                  \
-	JNZ  loop                                                \
-done:                                                        \
-	VSUBPS        Z9, Z8, Z8                                 \
-	VSUBPS        Z11, Z10, Z10                              \
-	MOVQ          out+32(FP), DX                             \
-	MOVQ          ostride+40(FP), BX                         \
-	SHLQ          $2, BX                                     \
-	VMOVUPS       Y8, (DX)                                   \
-	ADDQ          BX, DX                                     \
-	VEXTRACTF64X4 $1, Z8, (DX)                               \
-	ADDQ          BX, DX                                     \
-	VMOVUPS       Y10, (DX)                                  \
-	ADDQ          BX, DX                                     \
-	VEXTRACTF64X4 $1, Z10, (DX)                              \
-	VZEROUPPER                                               \
-	RET
 
 // func q4_Kx8Gemv4ZMMVNNI(nb int, w *byte, gstride int, a *byte, out *float32, ostride int)
 //

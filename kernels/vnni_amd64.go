@@ -82,6 +82,9 @@ func fillZMM(s *kernelSet) {
 	pk5 := *s.packed[ggml.Q5_K]
 	pk5.gemv4 = q5_Kx8Gemv4ZMMAsm
 	s.packed[ggml.Q5_K] = &pk5
+	pk3 := *s.packed[ggml.Q3_K]
+	pk3.gemv4 = q3_Kx8Gemv4ZMMAsm
+	s.packed[ggml.Q3_K] = &pk3
 }
 
 //go:noescape
