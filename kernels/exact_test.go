@@ -44,6 +44,7 @@ func TestVecDotImplsBitExact(t *testing.T) {
 // generic ones: lengths with and without tails after the groups of 32,
 // unaligned rows, an all-zero row.
 func TestVecDot1ImplsBitExact(t *testing.T) {
+	defer func(v bool) { streamPrefetch = v }(streamPrefetch)
 	r := rand.New(rand.NewPCG(49, 50))
 	for _, s := range simdSets(t) {
 		for _, wt := range weightTypes {
@@ -62,19 +63,23 @@ func TestVecDot1ImplsBitExact(t *testing.T) {
 					t.Errorf("%s %v n=%d: generic %v, %v", s.name, wt, n, g, v)
 				}
 				if f4 := s.vecDot1R4[wt]; f4 != nil {
-					// Four rows at once, wstride bytes apart (odd).
+					// Four rows at once, wstride bytes apart (odd), in
+					// both forms of the kernels with a prefetching twin.
 					rb := rowBytes(wt, n)
 					ws := rb + 5
 					w4 := make([]byte, 1+3*ws+rb)
 					for k := 0; k < 4; k++ {
 						copy(w4[1+k*ws:], randomWeights(r, wt, n, []float32{1, 1e-3, 40, 0}[k], 0))
 					}
-					out := make([]float32, 4*3)
-					f4(n, w4[1:], ws, ab[3:], out, 3)
-					for k := 0; k < 4; k++ {
-						want := twinOf(s).vecDot1[wt](n, w4[1+k*ws:1+k*ws+rb], a)
-						if got := out[3*k]; math.Float32bits(got) != math.Float32bits(want) {
-							t.Errorf("%s %v four rows n=%d: row %d = %v, generic %v", s.name, wt, n, k, got, want)
+					for _, pf := range []bool{false, true} {
+						streamPrefetch = pf
+						out := make([]float32, 4*3)
+						f4(n, w4[1:], ws, ab[3:], out, 3)
+						for k := 0; k < 4; k++ {
+							want := twinOf(s).vecDot1[wt](n, w4[1+k*ws:1+k*ws+rb], a)
+							if got := out[3*k]; math.Float32bits(got) != math.Float32bits(want) {
+								t.Errorf("%s %v four rows n=%d prefetch %v: row %d = %v, generic %v", s.name, wt, n, pf, k, got, want)
+							}
 						}
 					}
 				}

@@ -71,6 +71,9 @@ func dotBF16VecAVX2(n32 int, w, a *byte) float32
 //go:noescape
 func bf16VecR4AVX512(n32 int, w *byte, wstride int, a *byte, out *float32, ostride int)
 
+//go:noescape
+func bf16VecR4PfAVX512(n32 int, w *byte, wstride int, a *byte, out *float32, ostride int)
+
 // dotBF16VecAsm is vecDotBF16BF16DecodeGeneric: the groups of 32 in
 // assembly, the tail in Go.
 func dotBF16VecAsm(n int, w, a []byte) float32 {
@@ -101,7 +104,11 @@ func bf16VecR4Asm(n int, w []byte, wstride int, a []byte, out []float32, ostride
 		r4Generic(dotBF16VecAsm, n, w, wstride, a, out, ostride)
 		return
 	}
-	bf16VecR4AVX512(r4Args(np, 32, 64, 64, w, wstride, a, out, ostride))
+	if streamPrefetch {
+		bf16VecR4PfAVX512(r4Args(np, 32, 64, 64, w, wstride, a, out, ostride))
+	} else {
+		bf16VecR4AVX512(r4Args(np, 32, 64, 64, w, wstride, a, out, ostride))
+	}
 	for k := 0; k < 4; k++ {
 		sumf := 0.0
 		sumf += float64(out[k*ostride])
@@ -112,6 +119,9 @@ func bf16VecR4Asm(n int, w []byte, wstride int, a []byte, out []float32, ostride
 //go:noescape
 func f16VecR4AVX512(n32 int, w *byte, wstride int, a *byte, out *float32, ostride int)
 
+//go:noescape
+func f16VecR4PfAVX512(n32 int, w *byte, wstride int, a *byte, out *float32, ostride int)
+
 // f16VecR4Asm is four rows of dotF16VecAsm (the one-token F16 order) at
 // once: the groups of 32 in assembly, each row's tail in Go as there.
 func f16VecR4Asm(n int, w []byte, wstride int, a []byte, out []float32, ostride int) {
@@ -120,7 +130,11 @@ func f16VecR4Asm(n int, w []byte, wstride int, a []byte, out []float32, ostride 
 		r4Generic(dotF16VecAsm, n, w, wstride, a, out, ostride)
 		return
 	}
-	f16VecR4AVX512(r4Args(np, 32, 64, 64, w, wstride, a, out, ostride))
+	if streamPrefetch {
+		f16VecR4PfAVX512(r4Args(np, 32, 64, 64, w, wstride, a, out, ostride))
+	} else {
+		f16VecR4AVX512(r4Args(np, 32, 64, 64, w, wstride, a, out, ostride))
+	}
 	if np == n {
 		return
 	}

@@ -30,6 +30,71 @@
 #define WIDEN_BF16(m, y) VPMOVZXWD m, y; VPSLLD $16, y, y
 #define LOAD_F32(m, y) VMOVUPS m, y
 
+// The four-row decode kernels (f16VecR4AVX512, bf16VecR4AVX512 and their
+// prefetching twins): HALFR4_START loads the arguments (rows at SI, R8,
+// R9, R10, wstride apart; the token at DI; CX groups of 32) and clears the
+// accumulators Y0-Y15 (row r in Y4r..Y4r+3), or jumps to done when there
+// are no groups; HALFR4_LOOP runs the groups (GROUP: one group of 8 of
+// each row), PF first in each step; HALFR4_OUT loads out (DX) and its
+// stride in bytes (R11). (Here, before the first TEXT: go vet reads the
+// argument names of lines after one against that function.)
+#define HALFR4_START(done) \
+	MOVQ n32+0(FP), CX        \
+	MOVQ w+8(FP), SI          \
+	MOVQ wstride+16(FP), BX   \
+	MOVQ a+24(FP), DI         \
+	LEAQ (SI)(BX*1), R8       \
+	LEAQ (R8)(BX*1), R9       \
+	LEAQ (R9)(BX*1), R10      \
+	VXORPS Y0, Y0, Y0         \
+	VXORPS Y1, Y1, Y1         \
+	VXORPS Y2, Y2, Y2         \
+	VXORPS Y3, Y3, Y3         \
+	VXORPS Y4, Y4, Y4         \
+	VXORPS Y5, Y5, Y5         \
+	VXORPS Y6, Y6, Y6         \
+	VXORPS Y7, Y7, Y7         \
+	VXORPS Y8, Y8, Y8         \
+	VXORPS Y9, Y9, Y9         \
+	VXORPS Y10, Y10, Y10      \
+	VXORPS Y11, Y11, Y11      \
+	VXORPS Y12, Y12, Y12      \
+	VXORPS Y13, Y13, Y13      \
+	VXORPS Y14, Y14, Y14      \
+	VXORPS Y15, Y15, Y15      \
+	TESTQ CX, CX              \
+	JZ    done
+
+#define HALFR4_LOOP(GROUP, PF, loop) \
+loop:                               \
+	PF                              \
+	GROUP(0, Y0, Y4, Y8, Y12)       \
+	GROUP(16, Y1, Y5, Y9, Y13)      \
+	GROUP(32, Y2, Y6, Y10, Y14)     \
+	GROUP(48, Y3, Y7, Y11, Y15)     \
+	ADDQ $64, SI                    \
+	ADDQ $64, R8                    \
+	ADDQ $64, R9                    \
+	ADDQ $64, R10                   \
+	ADDQ $64, DI                    \
+	DECQ CX                         \
+	JNZ  loop
+
+#define HALFR4_OUT \
+	MOVQ out+32(FP), DX      \
+	MOVQ ostride+40(FP), R11 \
+	SHLQ $2, R11
+
+// HALFR4_PF prefetches the four rows 1 KiB ahead (streamPrefetch);
+// HALFR4_NOPF does not.
+#define HALFR4_PF \
+	PREFETCHT0 1024(SI)  \
+	PREFETCHT0 1024(R8)  \
+	PREFETCHT0 1024(R9)  \
+	PREFETCHT0 1024(R10)
+
+#define HALFR4_NOPF
+
 // The AVX2 3 x 4 tiles: 3 rows (w, w+wstride, w+2*wstride) x 4 tokens
 // (a, a+astride, ...) into out[t*ostride+r]. Each step widens the three
 // weight groups once for the four tokens and each token group once for
@@ -616,132 +681,67 @@ bf16Tile4x4F32AVX512_done:
 	VZEROUPPER
 	RET
 
+// F16R4_GROUP is one group of 8 of f16VecR4AVX512: the token's 8 values
+// widened once (Y16), each row's (Y17) into its accumulator.
+#define F16R4_GROUP(off, a0, a1, a2, a3) \
+	VCVTPH2PS   off(DI), Y16 \
+	VCVTPH2PS   off(SI), Y17 \
+	VFMADD231PS Y16, Y17, a0 \
+	VCVTPH2PS   off(R8), Y17 \
+	VFMADD231PS Y16, Y17, a1 \
+	VCVTPH2PS   off(R9), Y17 \
+	VFMADD231PS Y16, Y17, a2 \
+	VCVTPH2PS   off(R10), Y17 \
+	VFMADD231PS Y16, Y17, a3
+
+// F16R4_STORE reduces one row's accumulators as reduce4x8 does and stores
+// the sum at (DX).
+#define F16R4_STORE(a0, a1, a2, a3, X0r, X1r) \
+	VADDPS       a2, a0, a0   \
+	VADDPS       a3, a1, a1   \
+	VADDPS       a1, a0, a0   \
+	VEXTRACTF128 $1, a0, X1r  \
+	VADDPS       X1r, X0r, X0r \
+	VMOVSHDUP    X0r, X1r     \
+	VADDPS       X1r, X0r, X0r \
+	VMOVHLPS     X0r, X0r, X1r \
+	VADDSS       X1r, X0r, X0r \
+	VMOVSS       X0r, (DX)
+
+#define F16R4_STORE4 \
+	F16R4_STORE(Y0, Y1, Y2, Y3, X0, X1)     \
+	ADDQ R11, DX                            \
+	F16R4_STORE(Y4, Y5, Y6, Y7, X4, X5)     \
+	ADDQ R11, DX                            \
+	F16R4_STORE(Y8, Y9, Y10, Y11, X8, X9)   \
+	ADDQ R11, DX                            \
+	F16R4_STORE(Y12, Y13, Y14, Y15, X12, X13)
+
 // func f16VecR4AVX512(n32 int, w *byte, wstride int, a *byte, out *float32, ostride int)
 // Four rows (w, w+wstride, ...) against one activation row in
 // ggml_vec_dot_f16's order (dotF16F16x32AVX2 per row: 4x8 lanes over groups
 // of 32, reduced as reduce4x8): the decode kernel, four DRAM streams (no
 // software prefetch: ~18% less CPU without on a Zen4, BenchmarkMatMulStream
-// F16/tok1). Accumulators Y0-Y15 (row r in
-// Y4r..Y4r+3), operands in Y16-Y17 (AVX-512VL registers).
+// F16/tok1; the twin below prefetches, streamPrefetch). Operands in
+// Y16-Y17 (AVX-512VL registers).
 TEXT ·f16VecR4AVX512(SB), NOSPLIT, $0-48
-	MOVQ n32+0(FP), CX
-	MOVQ w+8(FP), SI
-	MOVQ wstride+16(FP), BX
-	MOVQ a+24(FP), DI
-	LEAQ (SI)(BX*1), R8
-	LEAQ (R8)(BX*1), R9
-	LEAQ (R9)(BX*1), R10
-	VXORPS Y0, Y0, Y0
-	VXORPS Y1, Y1, Y1
-	VXORPS Y2, Y2, Y2
-	VXORPS Y3, Y3, Y3
-	VXORPS Y4, Y4, Y4
-	VXORPS Y5, Y5, Y5
-	VXORPS Y6, Y6, Y6
-	VXORPS Y7, Y7, Y7
-	VXORPS Y8, Y8, Y8
-	VXORPS Y9, Y9, Y9
-	VXORPS Y10, Y10, Y10
-	VXORPS Y11, Y11, Y11
-	VXORPS Y12, Y12, Y12
-	VXORPS Y13, Y13, Y13
-	VXORPS Y14, Y14, Y14
-	VXORPS Y15, Y15, Y15
-	TESTQ CX, CX
-	JZ    f16VecR4AVX512_done
+	HALFR4_START(f16r4done)
+	HALFR4_LOOP(F16R4_GROUP, HALFR4_NOPF, f16r4loop)
 
-f16VecR4AVX512_loop:
-	VCVTPH2PS 0(DI), Y16
-	VCVTPH2PS 0(SI), Y17
-	VFMADD231PS Y16, Y17, Y0
-	VCVTPH2PS 0(R8), Y17
-	VFMADD231PS Y16, Y17, Y4
-	VCVTPH2PS 0(R9), Y17
-	VFMADD231PS Y16, Y17, Y8
-	VCVTPH2PS 0(R10), Y17
-	VFMADD231PS Y16, Y17, Y12
-	VCVTPH2PS 16(DI), Y16
-	VCVTPH2PS 16(SI), Y17
-	VFMADD231PS Y16, Y17, Y1
-	VCVTPH2PS 16(R8), Y17
-	VFMADD231PS Y16, Y17, Y5
-	VCVTPH2PS 16(R9), Y17
-	VFMADD231PS Y16, Y17, Y9
-	VCVTPH2PS 16(R10), Y17
-	VFMADD231PS Y16, Y17, Y13
-	VCVTPH2PS 32(DI), Y16
-	VCVTPH2PS 32(SI), Y17
-	VFMADD231PS Y16, Y17, Y2
-	VCVTPH2PS 32(R8), Y17
-	VFMADD231PS Y16, Y17, Y6
-	VCVTPH2PS 32(R9), Y17
-	VFMADD231PS Y16, Y17, Y10
-	VCVTPH2PS 32(R10), Y17
-	VFMADD231PS Y16, Y17, Y14
-	VCVTPH2PS 48(DI), Y16
-	VCVTPH2PS 48(SI), Y17
-	VFMADD231PS Y16, Y17, Y3
-	VCVTPH2PS 48(R8), Y17
-	VFMADD231PS Y16, Y17, Y7
-	VCVTPH2PS 48(R9), Y17
-	VFMADD231PS Y16, Y17, Y11
-	VCVTPH2PS 48(R10), Y17
-	VFMADD231PS Y16, Y17, Y15
-	ADDQ $64, SI
-	ADDQ $64, R8
-	ADDQ $64, R9
-	ADDQ $64, R10
-	ADDQ $64, DI
-	DECQ CX
-	JNZ  f16VecR4AVX512_loop
+f16r4done:
+	HALFR4_OUT
+	F16R4_STORE4
+	VZEROUPPER
+	RET
 
-f16VecR4AVX512_done:
-	MOVQ out+32(FP), DX
-	MOVQ ostride+40(FP), R11
-	SHLQ $2, R11
-	VADDPS       Y2, Y0, Y0
-	VADDPS       Y3, Y1, Y1
-	VADDPS       Y1, Y0, Y0
-	VEXTRACTF128 $1, Y0, X1
-	VADDPS       X1, X0, X0
-	VMOVSHDUP    X0, X1
-	VADDPS       X1, X0, X0
-	VMOVHLPS     X0, X0, X1
-	VADDSS       X1, X0, X0
-	VMOVSS       X0, (DX)
-	ADDQ R11, DX
-	VADDPS       Y6, Y4, Y4
-	VADDPS       Y7, Y5, Y5
-	VADDPS       Y5, Y4, Y4
-	VEXTRACTF128 $1, Y4, X5
-	VADDPS       X5, X4, X4
-	VMOVSHDUP    X4, X5
-	VADDPS       X5, X4, X4
-	VMOVHLPS     X4, X4, X5
-	VADDSS       X5, X4, X4
-	VMOVSS       X4, (DX)
-	ADDQ R11, DX
-	VADDPS       Y10, Y8, Y8
-	VADDPS       Y11, Y9, Y9
-	VADDPS       Y9, Y8, Y8
-	VEXTRACTF128 $1, Y8, X9
-	VADDPS       X9, X8, X8
-	VMOVSHDUP    X8, X9
-	VADDPS       X9, X8, X8
-	VMOVHLPS     X8, X8, X9
-	VADDSS       X9, X8, X8
-	VMOVSS       X8, (DX)
-	ADDQ R11, DX
-	VADDPS       Y14, Y12, Y12
-	VADDPS       Y15, Y13, Y13
-	VADDPS       Y13, Y12, Y12
-	VEXTRACTF128 $1, Y12, X13
-	VADDPS       X13, X12, X12
-	VMOVSHDUP    X12, X13
-	VADDPS       X13, X12, X12
-	VMOVHLPS     X12, X12, X13
-	VADDSS       X13, X12, X12
-	VMOVSS       X12, (DX)
+// func f16VecR4PfAVX512(n32 int, w *byte, wstride int, a *byte, out *float32, ostride int)
+TEXT ·f16VecR4PfAVX512(SB), NOSPLIT, $0-48
+	HALFR4_START(f16r4pdone)
+	HALFR4_LOOP(F16R4_GROUP, HALFR4_PF, f16r4ploop)
+
+f16r4pdone:
+	HALFR4_OUT
+	F16R4_STORE4
 	VZEROUPPER
 	RET
 
@@ -911,60 +911,36 @@ bf16vdone:
 	HSUMS(a0, X0r, X1r) \
 	VMOVSS X0r, (DX)
 
+#define BF16R4_STORE4 \
+	BF16R4_STORE(Y0, Y1, Y2, Y3, X0, X1)     \
+	ADDQ R11, DX                             \
+	BF16R4_STORE(Y4, Y5, Y6, Y7, X4, X5)     \
+	ADDQ R11, DX                             \
+	BF16R4_STORE(Y8, Y9, Y10, Y11, X8, X9)   \
+	ADDQ R11, DX                             \
+	BF16R4_STORE(Y12, Y13, Y14, Y15, X12, X13)
+
 // func bf16VecR4AVX512(n32 int, w *byte, wstride int, a *byte, out *float32, ostride int)
 // Four rows (w, w+wstride, ...) of dotBF16VecAVX2 against one token: the
-// decode kernel (four DRAM streams). Row r's accumulators in Y4r..Y4r+3,
-// operands in Y16-Y17 (AVX-512VL registers).
+// decode kernel (four DRAM streams; the twin below prefetches,
+// streamPrefetch). Operands in Y16-Y17 (AVX-512VL registers).
 TEXT ·bf16VecR4AVX512(SB), NOSPLIT, $0-48
-	MOVQ n32+0(FP), CX
-	MOVQ w+8(FP), SI
-	MOVQ wstride+16(FP), BX
-	MOVQ a+24(FP), DI
-	LEAQ (SI)(BX*1), R8
-	LEAQ (R8)(BX*1), R9
-	LEAQ (R9)(BX*1), R10
-	VXORPS Y0, Y0, Y0
-	VXORPS Y1, Y1, Y1
-	VXORPS Y2, Y2, Y2
-	VXORPS Y3, Y3, Y3
-	VXORPS Y4, Y4, Y4
-	VXORPS Y5, Y5, Y5
-	VXORPS Y6, Y6, Y6
-	VXORPS Y7, Y7, Y7
-	VXORPS Y8, Y8, Y8
-	VXORPS Y9, Y9, Y9
-	VXORPS Y10, Y10, Y10
-	VXORPS Y11, Y11, Y11
-	VXORPS Y12, Y12, Y12
-	VXORPS Y13, Y13, Y13
-	VXORPS Y14, Y14, Y14
-	VXORPS Y15, Y15, Y15
-	TESTQ CX, CX
-	JZ    bf16VecR4AVX512_done
+	HALFR4_START(bf16r4done)
+	HALFR4_LOOP(BF16R4_GROUP, HALFR4_NOPF, bf16r4loop)
 
-bf16VecR4AVX512_loop:
-	BF16R4_GROUP(0, Y0, Y4, Y8, Y12)
-	BF16R4_GROUP(16, Y1, Y5, Y9, Y13)
-	BF16R4_GROUP(32, Y2, Y6, Y10, Y14)
-	BF16R4_GROUP(48, Y3, Y7, Y11, Y15)
-	ADDQ $64, SI
-	ADDQ $64, R8
-	ADDQ $64, R9
-	ADDQ $64, R10
-	ADDQ $64, DI
-	DECQ CX
-	JNZ  bf16VecR4AVX512_loop
+bf16r4done:
+	HALFR4_OUT
+	BF16R4_STORE4
+	VZEROUPPER
+	RET
 
-bf16VecR4AVX512_done:
-	MOVQ out+32(FP), DX
-	MOVQ ostride+40(FP), R11
-	SHLQ $2, R11
-	BF16R4_STORE(Y0, Y1, Y2, Y3, X0, X1)
-	ADDQ R11, DX
-	BF16R4_STORE(Y4, Y5, Y6, Y7, X4, X5)
-	ADDQ R11, DX
-	BF16R4_STORE(Y8, Y9, Y10, Y11, X8, X9)
-	ADDQ R11, DX
-	BF16R4_STORE(Y12, Y13, Y14, Y15, X12, X13)
+// func bf16VecR4PfAVX512(n32 int, w *byte, wstride int, a *byte, out *float32, ostride int)
+TEXT ·bf16VecR4PfAVX512(SB), NOSPLIT, $0-48
+	HALFR4_START(bf16r4pdone)
+	HALFR4_LOOP(BF16R4_GROUP, HALFR4_PF, bf16r4ploop)
+
+bf16r4pdone:
+	HALFR4_OUT
+	BF16R4_STORE4
 	VZEROUPPER
 	RET
