@@ -85,6 +85,7 @@ func fillZMM(s *kernelSet) {
 	pk3 := *s.packed[ggml.Q3_K]
 	pk3.gemv4 = q3_Kx8Gemv4ZMMAsm
 	s.packed[ggml.Q3_K] = &pk3
+	s.vecDotR4[ggml.Q6_K] = vecDotQ6_KQ8_Kr4ZMMAsm
 }
 
 //go:noescape
@@ -404,4 +405,17 @@ func q5_0x8GemmVNNIAsm(nb int, w, a []byte, out []float32, ostride, ntok int) {
 		return
 	}
 	q5_0x8GemmVNNI(nb, pw, pa, po, ostride, ntok)
+}
+
+//go:noescape
+func vecDotQ6_KQ8_Kr4ZMMVNNI(nb int, w *byte, wstride int, a *byte, out *float32, ostride int)
+
+// vecDotQ6_KQ8_Kr4ZMMAsm is vecDotQ6_KQ8_Kr4Asm with two rows per 512-bit
+// register (q6_k_zmm_amd64.s): the avx512zmm set's Q6_K decode kernel.
+func vecDotQ6_KQ8_Kr4ZMMAsm(n int, w []byte, wstride int, a []byte, out []float32, ostride int) {
+	if n < qkK {
+		clearR4(out, ostride)
+		return
+	}
+	vecDotQ6_KQ8_Kr4ZMMVNNI(r4Args(n, qkK, q6_KBytes, q8_KBytes, w, wstride, a, out, ostride))
 }
