@@ -36,7 +36,10 @@ func fillVNNI(s *kernelSet) {
 	s.vecDot4x4[ggml.Q5_0] = q5_0Tile4x4VNNIAsm
 	s.q8Rows[ggml.Q5_0] = nil // its own VNNI tile (the conversion is measured on AVX2 only)
 	// Packed Q5_0 on VNNI kernels (the AVX2 packed kernels read
-	// q8_0Quad, not this set's quads).
+	// q8_0Quad, not this set's quads), where the rows' tiles and kernels
+	// ran before: on an Intel Xeon BenchmarkMatMulStream tok1 15-18 ->
+	// 24-28 GB/s (avx512vnni 17.5 -> 25.3), BenchmarkMatMul ntok=64
+	// 5632x2048 11.5 -> 8.8 ms.
 	s.packed[ggml.Q5_0] = &packedKernels{
 		groupBlockBytes: q5_0GroupBytes, pack: packQ5_0Group, act: q8_0QuadTok,
 		gemv: q5_0x8GemvVNNIAsm, gemv4: q5_0x8Gemv4VNNIAsm, gemm: q5_0x8GemmVNNIAsm,
@@ -58,8 +61,11 @@ func fillVNNI(s *kernelSet) {
 // fillZMM gives the avx512zmm set (the avx512vnni set's copy) its kernels
 // on 512-bit registers: 8 x 4 tiles that hold two tokens per register
 // (F16, BF16, Q8_0, Q5_0), the packed Q4_0 and Q4_K gemms over two groups
-// at once and the Q4_K decode kernel over two pairs of groups, the same
-// bits as the 256-bit kernels they replace. Where the vector units are
+// at once, the Q3_K, Q4_K and Q5_K decode kernels over two pairs of groups
+// and the Q6_K one over two pairs of rows, the same bits as the 256-bit
+// kernels they replace (Intel Xeon, BenchmarkMatMulStream tok1: Q3_K
+// 19 -> 28, Q5_K 19.5 -> 22.5 GB/s before their prefetch, Q6_K 33.6 ->
+// 38.5). Where the vector units are
 // 512 bits wide they do the work in about half the instructions (Zen5
 // EPYC, TinyLlama pp512 against llama.cpp: Q4_0 1.04x -> 1.63x, Q8_0
 // 0.97x -> 1.42x, Q5_0 1.09x -> 1.43x, Q4_K_M 1.35x -> 1.77x, F16 0.60x
