@@ -296,7 +296,14 @@ func (p *Pool) newMatmulJob(out []float32, w *Matrix, a *Acts) (matmulJob, int) 
 	job.few = job.prefill && !packed && job.dotR4 != nil &&
 		(a.NTok < 4 || a.NTok == 4 && job.dotR4x4 != nil && job.dot2x4 == nil)
 	if job.prefill && !job.few {
-		job.rowUnits = prefillRowUnit(p, w.Rows, len(a.Data)+len(a.x4))
+		act := len(a.Data) + len(a.x4)
+		if job.pairs != nil && len(a.x4) > pairsBigQuads {
+			// The pair tiles read the tokens widened to float32 (x4)
+			// once per row unit: past the L2, every unit streams them
+			// from L3 or DRAM again, so take big units.
+			act = max(act, bigActBytes+1)
+		}
+		job.rowUnits = prefillRowUnit(p, w.Rows, act)
 		if job.dot2x4 != nil {
 			// A whole number of tiles per unit (15 rows for 3-row tiles).
 			job.rowUnits = job.rowUnits / job.tileRows * job.tileRows
@@ -348,6 +355,13 @@ func prefillRowUnit(p *Pool, rows, actBytes int) int {
 	}
 	return max(rowTile, min(bigRowTile, rows/(8*threads)))
 }
+
+// pairsBigQuads is the size of the float32 quads from which the pair tiles
+// (tile_pairs.go) take big units whatever the other activations' size:
+// on an Intel Xeon (2 MiB L2) F16 5632x2048 x 512 tokens (quads of 4 MiB)
+// ran 66.6-68.1 ms in 16-row units and 52.3-57.0 in big ones, BF16
+// 60.4-62.7 and 50.1-53.7 (the 2048x5632 shapes took big units already).
+const pairsBigQuads = 1 << 20
 
 // bigActBytes is the activations' size from which prefill takes big units
 // (a variable: tests and benchmarks move it to compare unit sizes).
