@@ -2,6 +2,7 @@ package kernels
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/gollm/gollm/ggml"
 )
@@ -297,11 +298,12 @@ func (p *Pool) newMatmulJob(out []float32, w *Matrix, a *Acts) (matmulJob, int) 
 		(a.NTok < 4 || a.NTok == 4 && job.dotR4x4 != nil && job.dot2x4 == nil)
 	if job.prefill && !job.few {
 		act := len(a.Data) + len(a.x4)
-		if job.pairs != nil && len(a.x4) > pairsBigQuads {
+		if job.pairs != nil && len(a.x4) > pairsBigQuads && act <= bigActBytes && bigActBytes != math.MaxInt {
 			// The pair tiles read the tokens widened to float32 (x4)
 			// once per row unit: past the L2, every unit streams them
-			// from L3 or DRAM again, so take big units.
-			act = max(act, bigActBytes+1)
+			// from L3 or DRAM again, so take big units. (bigActBytes
+			// MaxInt: rowTile units everywhere, as tests compare.)
+			act = bigActBytes + 1
 		}
 		job.rowUnits = prefillRowUnit(p, w.Rows, act)
 		if job.dot2x4 != nil {

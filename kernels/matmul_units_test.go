@@ -13,14 +13,17 @@ import (
 // TestPrefillBigUnits checks that prefill with large activations, which
 // takes units of more rows (prefillRowUnit), gives the bits of rowTile
 // units: the half-precision tiles (F16, BF16), the Q8_0 tile and a
-// multi-token row kernel's type (Q6_K).
+// multi-token row kernel's type (Q6_K); then the half-precision pair
+// tiles' own rule (pairsBigQuads) under the default bigActBytes.
 func TestPrefillBigUnits(t *testing.T) {
 	p := NewPool(2)
 	defer p.Close()
 	r := rand.New(rand.NewPCG(61, 62))
 	defer func(b int) { bigActBytes = b }(bigActBytes)
 	bigActBytes = 16 << 10
-	const rows, cols, ntok = 301, 512, 62 // not whole tiles, quads or units
+	// Not whole tiles, quads or units; rows enough for units of more than
+	// rowTile rows after rounding to 8-row tiles (517/16 = 32 rows).
+	const rows, cols, ntok = 517, 512, 62
 	for _, wt := range []ggml.Type{ggml.F16, ggml.BF16, ggml.Q8_0, ggml.Q6_K} {
 		m, err := NewMatrix(wt, rows, cols, randomWeights(r, wt, rows*cols, 0.05, 0))
 		if err != nil {
@@ -40,6 +43,32 @@ func TestPrefillBigUnits(t *testing.T) {
 		for i := range big {
 			if math.Float32bits(big[i]) != math.Float32bits(small[i]) {
 				t.Fatalf("%v: out[token %d, row %d] = %v with big units, %v with small", wt, i/rows, i%rows, big[i], small[i])
+			}
+		}
+	}
+	// The half-precision pair tiles take big units from pairsBigQuads of
+	// float32 quads whatever bigActBytes (where the set has them).
+	bigActBytes = 8 << 20
+	const rowsQ, ntokQ = rows, 520 // quads of 520 x 512 x 4 bytes: over 1 MiB
+	if prefillRowUnit(p, rowsQ, bigActBytes+1)/8*8 <= rowTile {
+		t.Fatal("the pair tiles' test matrix does not take big units")
+	}
+	for _, wt := range []ggml.Type{ggml.F16, ggml.BF16} {
+		m, err := NewMatrix(wt, rowsQ, cols, randomWeights(r, wt, rowsQ*cols, 0.05, 0))
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := NewScratch(cols, ntokQ)
+		a := s.Quantize(p, wt, randFloats(r, ntokQ*cols, 1), ntokQ, cols)
+		big := make([]float32, rowsQ*ntokQ)
+		p.MatMul(big, m, a)
+		bigActBytes = math.MaxInt
+		small := make([]float32, rowsQ*ntokQ)
+		p.MatMul(small, m, a)
+		bigActBytes = 8 << 20
+		for i := range big {
+			if math.Float32bits(big[i]) != math.Float32bits(small[i]) {
+				t.Fatalf("%v pairs: out[token %d, row %d] = %v with big units, %v with small", wt, i/rowsQ, i%rowsQ, big[i], small[i])
 			}
 		}
 	}
