@@ -60,7 +60,11 @@ func startServer(t *testing.T, cfg Config, scfg scheduler.Config, opt engine.Opt
 	opt.Timers = true
 	m := loadModel(t, opt)
 	ts := &testServer{model: m, metrics: NewMetrics(testModel, m.ContextSize())}
-	scfg.Observer = ts.metrics
+	if extra := scfg.Observer; extra != nil {
+		scfg.Observer = teeObserver{ts.metrics, extra}
+	} else {
+		scfg.Observer = ts.metrics
+	}
 	sched, err := scheduler.New(m, scfg)
 	if err != nil {
 		t.Fatal(err)
@@ -415,7 +419,10 @@ func TestAuthAndHealth(t *testing.T) {
 // requests get 429 with Retry-After, and the official client's retries
 // get every one of them served.
 func TestQueueFullRetry(t *testing.T) {
-	ts := startServer(t, Config{}, scheduler.Config{MaxRunning: 1, MaxQueue: 1}, engine.Options{})
+	// Each step slowed to 2 ms: stories260K decodes 30 tokens in well under
+	// a millisecond, so six clients started together could otherwise be
+	// served one after another without ever finding the queue full.
+	ts := startServer(t, Config{}, scheduler.Config{MaxRunning: 1, MaxQueue: 1, Observer: slowSteps{2 * time.Millisecond}}, engine.Options{})
 	var wg sync.WaitGroup
 	errs := make(chan error, 6)
 	for i := 0; i < 6; i++ {
@@ -637,3 +644,22 @@ func FuzzRequestDecoding(f *testing.F) {
 func clientNew(c openai.Client, ctx context.Context, p openai.CompletionNewParams, opts ...option.RequestOption) (*openai.Completion, error) {
 	return c.Completions.New(ctx, p, opts...)
 }
+
+// teeObserver passes the scheduler's events to two observers.
+type teeObserver [2]scheduler.Observer
+
+func (o teeObserver) Step(s scheduler.StepStats) { o[0].Step(s); o[1].Step(s) }
+func (o teeObserver) Preempted()                 { o[0].Preempted(); o[1].Preempted() }
+func (o teeObserver) PrefixQuery(queried, hit int) {
+	o[0].PrefixQuery(queried, hit)
+	o[1].PrefixQuery(queried, hit)
+}
+
+// slowSteps sleeps after every step: a test's stand-in for a model slow
+// enough that requests overlap (it blocks the scheduler goroutine, which a
+// real Observer must not).
+type slowSteps struct{ d time.Duration }
+
+func (o slowSteps) Step(scheduler.StepStats) { time.Sleep(o.d) }
+func (slowSteps) Preempted()                 {}
+func (slowSteps) PrefixQuery(int, int)       {}
