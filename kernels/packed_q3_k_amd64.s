@@ -1,5 +1,6 @@
 //go:build !purego
 
+#include "lanes_amd64.h"
 #include "quad_amd64.h"
 #include "textflag.h"
 
@@ -167,19 +168,6 @@
 	VMOVUPS Y0, (DX)              \
 	ADDQ    BX, DX
 
-// Q3K_LANE_START and Q3K_LANE_NEXT run the lane counters (see above).
-#define Q3K_LANE_START \
-	XORQ R11, R11 \
-	XORQ R12, R12 \
-	XORQ R13, R13 \
-	XORQ R14, R14
-
-#define Q3K_LANE_NEXT \
-	ADDQ $96, R11 \
-	ADDQ $32, R12 \
-	ADDQ $16, R13 \
-	MOVQ R12, R14 \
-	ANDQ $128, R14
 
 
 // The gemm's lanes (Q3K_LANEN): lane g of the block column of the group at

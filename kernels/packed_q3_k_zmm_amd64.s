@@ -1,7 +1,9 @@
 //go:build !purego
 
+#include "lanes_amd64.h"
 #include "quad_amd64.h"
 #include "textflag.h"
+#include "vnni_amd64.h"
 
 // The avx512zmm set's Q3_K decode kernel: q3_Kx8Gemv4AVX2
 // (packed_q3_k_amd64.s, same layout, quads and bits) with two groups per
@@ -117,21 +119,8 @@
 // ((l0+l4) + (l2+l6)) + ((l1+l5) + (l3+l7)): the lower group's at (DX),
 // the upper's at (DX)(BX*1); then moves DX on by two groups.
 #define Q3KZ_OUT(goff) \
-	VMOVUPS       goff+512(SP), Z0       \
-	VMOVUPS       goff+576(SP), Z1       \
-	VMOVUPS       goff+640(SP), Z2       \
-	VMOVUPS       goff+704(SP), Z3       \
-	VADDPS        goff+768(SP), Z0, Z0   \
-	VADDPS        goff+832(SP), Z1, Z1   \
-	VADDPS        goff+896(SP), Z2, Z2   \
-	VADDPS        goff+960(SP), Z3, Z3   \
-	VADDPS        Z2, Z0, Z0             \
-	VADDPS        Z3, Z1, Z1             \
-	VADDPS        Z1, Z0, Z0             \
-	VMOVUPS       Y0, (DX)               \
-	VEXTRACTF64X4 $1, Z0, Y1             \
-	VMOVUPS       Y1, (DX)(BX*1)         \
-	LEAQ          (DX)(BX*2), DX
+	LANES8_REDUCEZ(goff+512) \
+	PAIR_OUT
 
 // Q3KZ_PF4 prefetches the next lane's planes two block columns ahead in
 // each of the four streams; Q3KZ_NOPF does not.
@@ -154,9 +143,7 @@
 	MOVQ w+8(FP), SI                          \
 	MOVQ gstride+16(FP), BX                   \
 	MOVQ a+24(FP), DI                         \
-	LEAQ (SI)(BX*1), R8                       \
-	LEAQ (R8)(BX*1), R9                       \
-	LEAQ (R9)(BX*1), R10                      \
+	V_PTRS4(SI, R8, R9, R10)                  \
 	MOVL         $0x07070707, AX              \
 	VPBROADCASTD AX, Z29                      \
 	MOVL         $0x03030303, AX              \
@@ -207,20 +194,6 @@ done:                                         \
 	Q3KZ_OUT(1024)                            \
 	VZEROUPPER                                \
 	RET
-
-// Q3K_LANE_START and Q3K_LANE_NEXT as in packed_q3_k_amd64.s.
-#define Q3K_LANE_START \
-	XORQ R11, R11 \
-	XORQ R12, R12 \
-	XORQ R13, R13 \
-	XORQ R14, R14
-
-#define Q3K_LANE_NEXT \
-	ADDQ $96, R11 \
-	ADDQ $32, R12 \
-	ADDQ $16, R13 \
-	MOVQ R12, R14 \
-	ANDQ $128, R14
 
 // func q3_Kx8Gemv4ZMMVNNI(nb int, w *byte, gstride int, a, s *byte, out *float32, ostride int)
 // Not NOSPLIT: the frame is larger than a nosplit function may take.

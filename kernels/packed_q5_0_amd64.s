@@ -1,5 +1,6 @@
 //go:build !purego
 
+#include "lanes_amd64.h"
 #include "textflag.h"
 
 // Packed Q5_0 (packQ5_0Group) times Q8_0 activations in the quad layout
@@ -108,27 +109,6 @@ GLOBL q50k<>(SB), RODATA|NOPTR, $64
 	Q50_LANE1(Y9, 80, 48, Y3) \
 	Q50_LANE1(Y8, 144, 112, Y7)
 
-// Q50_REDUCE leaves in Y0 each row's sum of its lanes Y0-Y7 in HSUM's
-// order: ((l0+l4) + (l2+l6)) + ((l1+l5) + (l3+l7)).
-#define Q50_REDUCE \
-	VADDPS Y4, Y0, Y0 \
-	VADDPS Y5, Y1, Y1 \
-	VADDPS Y6, Y2, Y2 \
-	VADDPS Y7, Y3, Y3 \
-	VADDPS Y2, Y0, Y0 \
-	VADDPS Y3, Y1, Y1 \
-	VADDPS Y1, Y0, Y0
-
-#define Q50_ZERO8 \
-	VXORPS Y0, Y0, Y0 \
-	VXORPS Y1, Y1, Y1 \
-	VXORPS Y2, Y2, Y2 \
-	VXORPS Y3, Y3, Y3 \
-	VXORPS Y4, Y4, Y4 \
-	VXORPS Y5, Y5, Y5 \
-	VXORPS Y6, Y6, Y6 \
-	VXORPS Y7, Y7, Y7
-
 // func q5_0x8GemvAVX2(nb int, w, a *byte, out *float32)
 TEXT ·q5_0x8GemvAVX2(SB), NOSPLIT, $128-32
 	MOVQ nb+0(FP), CX
@@ -136,7 +116,7 @@ TEXT ·q5_0x8GemvAVX2(SB), NOSPLIT, $128-32
 	MOVQ a+16(FP), DI
 	MOVQ out+24(FP), DX
 	Q50_CONSTS
-	Q50_ZERO8
+	LANES8_ZERO(Y0, Y1, Y2, Y3, Y4, Y5, Y6, Y7)
 	TESTQ CX, CX
 	JZ    q50gvdone
 
@@ -152,32 +132,10 @@ q50gvloop:
 	JNZ  q50gvloop
 
 q50gvdone:
-	Q50_REDUCE
+	LANES8_REDUCE(Y0, Y1, Y2, Y3, Y4, Y5, Y6, Y7)
 	VMOVUPS Y0, (DX)
 	VZEROUPPER
 	RET
-
-// Q50_LOAD8 and Q50_STORE8 move the lane accumulators Y0-Y7 from and to
-// the frame at off.
-#define Q50_LOAD8(off) \
-	VMOVUPS off(SP), Y0     \
-	VMOVUPS off+32(SP), Y1  \
-	VMOVUPS off+64(SP), Y2  \
-	VMOVUPS off+96(SP), Y3  \
-	VMOVUPS off+128(SP), Y4 \
-	VMOVUPS off+160(SP), Y5 \
-	VMOVUPS off+192(SP), Y6 \
-	VMOVUPS off+224(SP), Y7
-
-#define Q50_STORE8(off) \
-	VMOVUPS Y0, off(SP)     \
-	VMOVUPS Y1, off+32(SP)  \
-	VMOVUPS Y2, off+64(SP)  \
-	VMOVUPS Y3, off+96(SP)  \
-	VMOVUPS Y4, off+128(SP) \
-	VMOVUPS Y5, off+160(SP) \
-	VMOVUPS Y6, off+192(SP) \
-	VMOVUPS Y7, off+224(SP)
 
 // One group's turn of a block column in the four-group gemv: its lanes
 // from the frame at off, the column added, back to the frame.
@@ -185,13 +143,13 @@ q50gvdone:
 	PREFETCHT0 1024(W)  \
 	PREFETCHT0 1088(W)  \
 	PREFETCHT0 1152(W)  \
-	Q50_LOAD8(off)      \
+	LANES8_LOAD(off)      \
 	Q50_COL1(W)         \
-	Q50_STORE8(off)
+	LANES8_STORE(off)
 
 #define Q50_OUT(off) \
-	Q50_LOAD8(off)      \
-	Q50_REDUCE          \
+	LANES8_LOAD(off)      \
+	LANES8_REDUCE(Y0, Y1, Y2, Y3, Y4, Y5, Y6, Y7)          \
 	VMOVUPS Y0, (DX)    \
 	ADDQ    BX, DX
 
@@ -210,11 +168,11 @@ TEXT ·q5_0x8Gemv4AVX2(SB), 0, $1152-48
 	LEAQ (R8)(BX*1), R9
 	LEAQ (R9)(BX*1), R10
 	Q50_CONSTS
-	Q50_ZERO8
-	Q50_STORE8(128)
-	Q50_STORE8(384)
-	Q50_STORE8(640)
-	Q50_STORE8(896)
+	LANES8_ZERO(Y0, Y1, Y2, Y3, Y4, Y5, Y6, Y7)
+	LANES8_STORE(128)
+	LANES8_STORE(384)
+	LANES8_STORE(640)
+	LANES8_STORE(896)
 	TESTQ CX, CX
 	JZ    q50gv4done
 
@@ -325,8 +283,8 @@ q50gv4done:
 #define Q50_OUT4(off, t, name) \
 	CMPQ    AX, $t       \
 	JLE     name         \
-	Q50_LOAD8(off)       \
-	Q50_REDUCE           \
+	LANES8_LOAD(off)       \
+	LANES8_REDUCE(Y0, Y1, Y2, Y3, Y4, Y5, Y6, Y7)           \
 	VMOVUPS Y0, (DX)     \
 	ADDQ    BX, DX
 
@@ -340,11 +298,11 @@ q50gv4done:
 // tokens' Q50_COLn).
 #define Q50_GM_LOOP(loop, done, COL) \
 	Q50_CONSTS \
-	Q50_ZERO8 \
-	Q50_STORE8(128) \
-	Q50_STORE8(384) \
-	Q50_STORE8(640) \
-	Q50_STORE8(896) \
+	LANES8_ZERO(Y0, Y1, Y2, Y3, Y4, Y5, Y6, Y7) \
+	LANES8_STORE(128) \
+	LANES8_STORE(384) \
+	LANES8_STORE(640) \
+	LANES8_STORE(896) \
 	TESTQ CX, CX \
 	JZ    done \
 loop: \

@@ -1,6 +1,8 @@
 //go:build !purego
 
+#include "lanes_amd64.h"
 #include "textflag.h"
+#include "vnni_amd64.h"
 
 // Packed Q5_0 (packQ5_0Group) times Q8_0 activations in the VNNI quad
 // layout (q8_0QuadTok), in ggml_vec_dot_q5_0_q8_0's float order on AVX2
@@ -97,49 +99,6 @@
 	Q5V_LANE(Y9, 44, 12, Y25, Y3)    \
 	Q5V_LANE(Y8, 60, 28, Y25, Y7)
 
-// Q5V_REDUCE leaves in a0 each row's sum of its lanes a0..a7 in HSUM's
-// order: ((l0+l4) + (l2+l6)) + ((l1+l5) + (l3+l7)).
-#define Q5V_REDUCE(a0, a1, a2, a3, a4, a5, a6, a7) \
-	VADDPS a4, a0, a0 \
-	VADDPS a5, a1, a1 \
-	VADDPS a6, a2, a2 \
-	VADDPS a7, a3, a3 \
-	VADDPS a2, a0, a0 \
-	VADDPS a3, a1, a1 \
-	VADDPS a1, a0, a0
-
-#define Q5V_ZERO8(a0, a1, a2, a3, a4, a5, a6, a7) \
-	VXORPS a0, a0, a0 \
-	VXORPS a1, a1, a1 \
-	VXORPS a2, a2, a2 \
-	VXORPS a3, a3, a3 \
-	VXORPS a4, a4, a4 \
-	VXORPS a5, a5, a5 \
-	VXORPS a6, a6, a6 \
-	VXORPS a7, a7, a7
-
-// Q5V_LOAD8 and Q5V_STORE8 move the lane accumulators Y0-Y7 from and to
-// the frame at off.
-#define Q5V_LOAD8(off) \
-	VMOVUPS off(SP), Y0     \
-	VMOVUPS off+32(SP), Y1  \
-	VMOVUPS off+64(SP), Y2  \
-	VMOVUPS off+96(SP), Y3  \
-	VMOVUPS off+128(SP), Y4 \
-	VMOVUPS off+160(SP), Y5 \
-	VMOVUPS off+192(SP), Y6 \
-	VMOVUPS off+224(SP), Y7
-
-#define Q5V_STORE8(off) \
-	VMOVUPS Y0, off(SP)     \
-	VMOVUPS Y1, off+32(SP)  \
-	VMOVUPS Y2, off+64(SP)  \
-	VMOVUPS Y3, off+96(SP)  \
-	VMOVUPS Y4, off+128(SP) \
-	VMOVUPS Y5, off+160(SP) \
-	VMOVUPS Y6, off+192(SP) \
-	VMOVUPS Y7, off+224(SP)
-
 // func q5_0x8GemvVNNI(nb int, w, a *byte, out *float32)
 TEXT ·q5_0x8GemvVNNI(SB), NOSPLIT, $32-32
 	MOVQ nb+0(FP), CX
@@ -147,7 +106,7 @@ TEXT ·q5_0x8GemvVNNI(SB), NOSPLIT, $32-32
 	MOVQ a+16(FP), DI
 	MOVQ out+24(FP), DX
 	Q5V_CONSTS
-	Q5V_ZERO8(Y0, Y1, Y2, Y3, Y4, Y5, Y6, Y7)
+	LANES8_ZERO(Y0, Y1, Y2, Y3, Y4, Y5, Y6, Y7)
 	TESTQ CX, CX
 	JZ    q5vgvdone
 
@@ -163,7 +122,7 @@ q5vgvloop:
 	JNZ  q5vgvloop
 
 q5vgvdone:
-	Q5V_REDUCE(Y0, Y1, Y2, Y3, Y4, Y5, Y6, Y7)
+	LANES8_REDUCE(Y0, Y1, Y2, Y3, Y4, Y5, Y6, Y7)
 	VMOVUPS Y0, (DX)
 	VZEROUPPER
 	RET
@@ -174,13 +133,13 @@ q5vgvdone:
 	PREFETCHT0 1024(W) \
 	PREFETCHT0 1088(W) \
 	PREFETCHT0 1152(W) \
-	Q5V_LOAD8(off)     \
+	LANES8_LOAD(off)     \
 	Q5V_COL1(W)        \
-	Q5V_STORE8(off)
+	LANES8_STORE(off)
 
 #define Q5V_OUT(off) \
-	Q5V_LOAD8(off)                             \
-	Q5V_REDUCE(Y0, Y1, Y2, Y3, Y4, Y5, Y6, Y7) \
+	LANES8_LOAD(off)                             \
+	LANES8_REDUCE(Y0, Y1, Y2, Y3, Y4, Y5, Y6, Y7) \
 	VMOVUPS Y0, (DX)                           \
 	ADDQ    BX, DX
 
@@ -195,15 +154,13 @@ TEXT ·q5_0x8Gemv4VNNI(SB), 0, $1056-48
 	MOVQ w+8(FP), SI
 	MOVQ gstride+16(FP), BX
 	MOVQ a+24(FP), DI
-	LEAQ (SI)(BX*1), R8
-	LEAQ (R8)(BX*1), R9
-	LEAQ (R9)(BX*1), R10
+	V_PTRS4(SI, R8, R9, R10)
 	Q5V_CONSTS
-	Q5V_ZERO8(Y0, Y1, Y2, Y3, Y4, Y5, Y6, Y7)
-	Q5V_STORE8(32)
-	Q5V_STORE8(288)
-	Q5V_STORE8(544)
-	Q5V_STORE8(800)
+	LANES8_ZERO(Y0, Y1, Y2, Y3, Y4, Y5, Y6, Y7)
+	LANES8_STORE(32)
+	LANES8_STORE(288)
+	LANES8_STORE(544)
+	LANES8_STORE(800)
 	TESTQ CX, CX
 	JZ    q5vgv4done
 
@@ -255,8 +212,8 @@ q5vgv4done:
 #define Q5V_OUTM(off, t, name) \
 	CMPQ    AX, $t                             \
 	JLE     name                               \
-	Q5V_LOAD8(off)                             \
-	Q5V_REDUCE(Y0, Y1, Y2, Y3, Y4, Y5, Y6, Y7) \
+	LANES8_LOAD(off)                             \
+	LANES8_REDUCE(Y0, Y1, Y2, Y3, Y4, Y5, Y6, Y7) \
 	VMOVUPS Y0, (DX)                           \
 	ADDQ    BX, DX
 
@@ -274,7 +231,7 @@ TEXT ·q5_0x8GemmVNNI(SB), 0, $640-48
 	MOVQ w+8(FP), SI
 	MOVQ a+16(FP), DI
 	Q5V_CONSTS
-	Q5V_ZERO8(Y16, Y17, Y18, Y19, Y20, Y21, Y22, Y23)
+	LANES8_ZERO(Y16, Y17, Y18, Y19, Y20, Y21, Y22, Y23)
 	VMOVUPS Y16, 128(SP)
 	VMOVUPS Y16, 160(SP)
 	VMOVUPS Y16, 192(SP)
@@ -291,7 +248,7 @@ TEXT ·q5_0x8GemmVNNI(SB), 0, $640-48
 	VMOVUPS Y16, 544(SP)
 	VMOVUPS Y16, 576(SP)
 	VMOVUPS Y16, 608(SP)
-	Q5V_ZERO8(Y0, Y1, Y2, Y3, Y4, Y5, Y6, Y7)
+	LANES8_ZERO(Y0, Y1, Y2, Y3, Y4, Y5, Y6, Y7)
 	TESTQ CX, CX
 	JZ    q5vgmdone
 
@@ -323,12 +280,12 @@ q5vgmdone:
 	MOVQ ostride+32(FP), BX
 	SHLQ $2, BX
 	MOVQ ntok+40(FP), AX
-	Q5V_REDUCE(Y0, Y1, Y2, Y3, Y4, Y5, Y6, Y7)
+	LANES8_REDUCE(Y0, Y1, Y2, Y3, Y4, Y5, Y6, Y7)
 	VMOVUPS Y0, (DX)
 	CMPQ    AX, $1
 	JLE     q5vgmend
 	ADDQ    BX, DX
-	Q5V_REDUCE(Y16, Y17, Y18, Y19, Y20, Y21, Y22, Y23)
+	LANES8_REDUCE(Y16, Y17, Y18, Y19, Y20, Y21, Y22, Y23)
 	VMOVUPS Y16, (DX)
 	ADDQ    BX, DX
 	Q5V_OUTM(128, 2, q5vgmend)

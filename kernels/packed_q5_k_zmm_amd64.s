@@ -2,8 +2,10 @@
 
 
 
+#include "lanes_amd64.h"
 #include "quad_amd64.h"
 #include "textflag.h"
+#include "vnni_amd64.h"
 
 // The avx512zmm set's Q5_K decode kernel: q5_Kx8Gemv4AVX2
 // (packed_q5_k_amd64.s, same layout, quads and bits) with two groups per
@@ -107,22 +109,9 @@
 // goff(SP): the lower group's at (DX), the upper's at (DX)(BX*1); then
 // moves DX on by two groups.
 #define Q5KZ_OUT(goff) \
-	VMOVUPS        goff+64(SP), Z0        \
-	VMOVUPS        goff+128(SP), Z1       \
-	VMOVUPS        goff+192(SP), Z2       \
-	VMOVUPS        goff+256(SP), Z3       \
-	VADDPS         goff+320(SP), Z0, Z0   \
-	VADDPS         goff+384(SP), Z1, Z1   \
-	VADDPS         goff+448(SP), Z2, Z2   \
-	VADDPS         goff+512(SP), Z3, Z3   \
-	VADDPS         Z2, Z0, Z0             \
-	VADDPS         Z3, Z1, Z1             \
-	VADDPS         Z1, Z0, Z0             \
-	VADDPS         goff(SP), Z0, Z0       \
-	VMOVUPS        Y0, (DX)               \
-	VEXTRACTF64X4  $1, Z0, Y1             \
-	VMOVUPS        Y1, (DX)(BX*1)         \
-	LEAQ           (DX)(BX*2), DX
+	LANES8_REDUCEZ(goff+64)          \
+	VADDPS goff(SP), Z0, Z0          \
+	PAIR_OUT
 
 // Q5KZ_PF4 prefetches the next lane's 160 bytes two block columns (2880
 // bytes) ahead in each of the four streams; Q5KZ_NOPF does not.
@@ -146,9 +135,7 @@
 	MOVQ w+8(FP), SI                          \
 	MOVQ gstride+16(FP), BX                   \
 	MOVQ a+24(FP), DI                         \
-	LEAQ (SI)(BX*1), R8                       \
-	LEAQ (R8)(BX*1), R9                       \
-	LEAQ (R9)(BX*1), R10                      \
+	V_PTRS4(SI, R8, R9, R10)                  \
 	MOVL         $0x18181818, AX              \
 	VPBROADCASTD AX, Z29                      \
 	MOVL         $0x07070707, AX              \

@@ -95,6 +95,18 @@ loop:                               \
 
 #define HALFR4_NOPF
 
+// HALFR4_KERNEL is a whole four-row kernel: GROUP one group of 8 of each
+// row, STORE4 the rows' reductions to out, PF the prefetch, loop and done
+// its labels.
+#define HALFR4_KERNEL(GROUP, STORE4, PF, loop, done) \
+	HALFR4_START(done)            \
+	HALFR4_LOOP(GROUP, PF, loop)  \
+done:                             \
+	HALFR4_OUT                    \
+	STORE4                        \
+	VZEROUPPER                    \
+	RET
+
 // The AVX2 3 x 4 tiles: 3 rows (w, w+wstride, w+2*wstride) x 4 tokens
 // (a, a+astride, ...) into out[t*ostride+r]. Each step widens the three
 // weight groups once for the four tokens and each token group once for
@@ -725,25 +737,11 @@ bf16Tile4x4F32AVX512_done:
 // F16/tok1; the twin below prefetches, streamPrefetch). Operands in
 // Y16-Y17 (AVX-512VL registers).
 TEXT ·f16VecR4AVX512(SB), NOSPLIT, $0-48
-	HALFR4_START(f16r4done)
-	HALFR4_LOOP(F16R4_GROUP, HALFR4_NOPF, f16r4loop)
-
-f16r4done:
-	HALFR4_OUT
-	F16R4_STORE4
-	VZEROUPPER
-	RET
+	HALFR4_KERNEL(F16R4_GROUP, F16R4_STORE4, HALFR4_NOPF, f16r4loop, f16r4done)
 
 // func f16VecR4PfAVX512(n32 int, w *byte, wstride int, a *byte, out *float32, ostride int)
 TEXT ·f16VecR4PfAVX512(SB), NOSPLIT, $0-48
-	HALFR4_START(f16r4pdone)
-	HALFR4_LOOP(F16R4_GROUP, HALFR4_PF, f16r4ploop)
-
-f16r4pdone:
-	HALFR4_OUT
-	F16R4_STORE4
-	VZEROUPPER
-	RET
+	HALFR4_KERNEL(F16R4_GROUP, F16R4_STORE4, HALFR4_PF, f16r4ploop, f16r4pdone)
 
 // func f16Tile3x4AVX2(n8 int, w *byte, wstride int, a *byte, astride int, out *float32, ostride int)
 TEXT ·f16Tile3x4AVX2(SB), NOSPLIT, $0-56
@@ -925,22 +923,8 @@ bf16vdone:
 // decode kernel (four DRAM streams; the twin below prefetches,
 // streamPrefetch). Operands in Y16-Y17 (AVX-512VL registers).
 TEXT ·bf16VecR4AVX512(SB), NOSPLIT, $0-48
-	HALFR4_START(bf16r4done)
-	HALFR4_LOOP(BF16R4_GROUP, HALFR4_NOPF, bf16r4loop)
-
-bf16r4done:
-	HALFR4_OUT
-	BF16R4_STORE4
-	VZEROUPPER
-	RET
+	HALFR4_KERNEL(BF16R4_GROUP, BF16R4_STORE4, HALFR4_NOPF, bf16r4loop, bf16r4done)
 
 // func bf16VecR4PfAVX512(n32 int, w *byte, wstride int, a *byte, out *float32, ostride int)
 TEXT ·bf16VecR4PfAVX512(SB), NOSPLIT, $0-48
-	HALFR4_START(bf16r4pdone)
-	HALFR4_LOOP(BF16R4_GROUP, HALFR4_PF, bf16r4ploop)
-
-bf16r4pdone:
-	HALFR4_OUT
-	BF16R4_STORE4
-	VZEROUPPER
-	RET
+	HALFR4_KERNEL(BF16R4_GROUP, BF16R4_STORE4, HALFR4_PF, bf16r4ploop, bf16r4pdone)
