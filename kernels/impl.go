@@ -82,10 +82,11 @@ type kernelSet struct {
 	vecDot3x4Few [maxType]vecDot2x4Func  // vecDot3x4 for batches of up to fewQuadTokens; nil: vecDot3x4
 	vecDot4x4    [maxType]vecDot2x4Func  // 4 rows x 4 tokens (same signature); preferred over 3x4
 	vecDot8x4    [maxType]vecDot2x4Func  // 8 rows x 4 tokens (same signature); preferred over 4x4
-	// tilePairs replaces vecDot8x4 for batches of pairsMinTokens or more:
-	// prefill rearranges each row unit's tiles in pairs of rows first
-	// (tile_pairs.go). nil: vecDot8x4 on the rows as they are.
-	tilePairs [maxType]*tilePairs
+	// tileRewrite replaces the tile of its rows (vecDot8x4 or vecDot3x4)
+	// for batches of its minTokens or more: prefill rewrites each row
+	// unit's rows first, in pairs (tile_pairs.go) or widened to float32
+	// (tile_widen.go). nil: the tiles on the rows as they are.
+	tileRewrite [maxType]*tileRewrite
 	quantize  [maxType]quantizeFunc   // indexed by activation (vec-dot) type
 	packed    [maxType]*packedKernels // indexed by weight type; nil: row by row (packed.go)
 	actQuad   [maxType]*actPacker     // indexed by activation type: the quad layout packed kernels read

@@ -78,10 +78,10 @@ type matmulJob struct {
 	q8Rows func(dst, src []byte)
 	q8Row  int
 	bufs   *rowBufs
-	// pairs, when set, rearranges each 8-row tile of a row unit into
-	// the pair layout instead (tile_pairs.go; rows q8Row bytes apart).
-	pairs   func(dst, src []byte, rowBytes int)
-	tile4x8 vecDot2x4Func // the pairs' 4 x 8 tile (tilePairs.tile4x8); nil: none
+	// rewrite, when set, rewrites each tile of a row unit instead (the
+	// pair layout, or widened: tileRewrite; rows q8Row bytes apart).
+	rewrite func(dst, src []byte, rowBytes int)
+	tile4x8 vecDot2x4Func // the pairs' 4 x 8 tile (tileRewrite.tile4x8); nil: none
 	prefill bool
 	// few: a batch of 2-3 tokens (no quad; 4 with dotR4x4) of row-major
 	// weights, each group of four rows a quarter of the unit apart
@@ -264,9 +264,9 @@ func (p *Pool) newMatmulJob(out []float32, w *Matrix, a *Acts) (matmulJob, int) 
 		job.dotR4x2, job.dotR4x4 = nil, nil
 		job.dotR4 = active.vecDot1R4[w.Type]
 	}
-	if tp := active.tilePairs[w.Type]; tp != nil && job.dot2x4 != nil && job.tileRows == 8 && job.px4 != nil &&
-		p != nil && a.NTok >= pairsMinTokens && w.Cols%tp.colsMultiple == 0 {
-		job.pairs, job.q8Row, job.bufs = tp.pack, wRow, &p.rowBufs
+	if tp := active.tileRewrite[w.Type]; tp != nil && job.dot2x4 != nil && job.tileRows == tp.rows && job.px4 != nil &&
+		p != nil && a.NTok >= tp.minTokens && w.Cols%tp.colsMultiple == 0 {
+		job.rewrite, job.q8Row, job.bufs = tp.pack, tp.rowScale*wRow, &p.rowBufs
 		job.dot2x4, job.tile4x8 = tp.tile, tp.tile4x8
 	}
 	if job.dot2x4 != nil && job.tileRows == 2 {
@@ -298,7 +298,7 @@ func (p *Pool) newMatmulJob(out []float32, w *Matrix, a *Acts) (matmulJob, int) 
 		(a.NTok < 4 || a.NTok == 4 && job.dotR4x4 != nil && job.dot2x4 == nil)
 	if job.prefill && !job.few {
 		act := len(a.Data) + len(a.x4)
-		if job.pairs != nil && len(a.x4) > pairsBigQuads && act <= bigActBytes && bigActBytes != math.MaxInt {
+		if job.rewrite != nil && len(a.x4) > rewriteBigQuads && act <= bigActBytes && bigActBytes != math.MaxInt {
 			// The pair tiles read the tokens widened to float32 (x4)
 			// once per row unit: past the L2, every unit streams them
 			// from L3 or DRAM again, so take big units. (bigActBytes
@@ -306,6 +306,11 @@ func (p *Pool) newMatmulJob(out []float32, w *Matrix, a *Acts) (matmulJob, int) 
 			act = bigActBytes + 1
 		}
 		job.rowUnits = prefillRowUnit(p, w.Rows, act)
+		if job.rewrite != nil {
+			// The unit's rewritten rows stay in the core's L2 while the
+			// quads pass by.
+			job.rowUnits = min(job.rowUnits, max(job.tileRows, rewriteUnitBytes/job.q8Row))
+		}
 		if job.dot2x4 != nil {
 			// A whole number of tiles per unit (15 rows for 3-row tiles).
 			job.rowUnits = job.rowUnits / job.tileRows * job.tileRows
@@ -358,12 +363,20 @@ func prefillRowUnit(p *Pool, rows, actBytes int) int {
 	return max(rowTile, min(bigRowTile, rows/(8*threads)))
 }
 
-// pairsBigQuads is the size of the float32 quads from which the pair tiles
-// (tile_pairs.go) take big units whatever the other activations' size:
+// rewriteBigQuads is the size of the float32 quads from which the tiles
+// over rewritten rows (tileRewrite) take big units whatever the other activations' size:
 // on an Intel Xeon (2 MiB L2) F16 5632x2048 x 512 tokens (quads of 4 MiB)
 // ran 66.6-68.1 ms in 16-row units and 52.3-57.0 in big ones, BF16
 // 60.4-62.7 and 50.1-53.7 (the 2048x5632 shapes took big units already).
-const pairsBigQuads = 1 << 20
+const rewriteBigQuads = 1 << 20
+
+// rewriteUnitBytes bounds a row unit's rewritten rows (tileRewrite), so
+// that they stay in a core's L2 while the quads pass by: big units of
+// 126-128 long rows did not (Intel Xeon, 2 MiB L2, MatMul new/old time:
+// avx512zmm BF16 4096x11008 x 512 tokens 0.79, 2048x5632 0.91-0.94; the
+// AVX2 widened rows of 2048x5632 ran 1.12-1.22x slower than the set's own
+// tiles without this bound, 0.74-0.87x with it).
+const rewriteUnitBytes = 1 << 20
 
 // bigActBytes is the activations' size from which prefill takes big units
 // (a variable: tests and benchmarks move it to compare unit sizes).
@@ -417,7 +430,7 @@ func (j *matmulJob) run(lo, hi int) {
 		return
 	}
 	var buf []byte
-	if j.q8Rows != nil || j.pairs != nil {
+	if j.q8Rows != nil || j.rewrite != nil {
 		slot, b := j.bufs.claim(j.rowUnits * j.q8Row)
 		defer j.bufs.release(slot)
 		buf = b
@@ -428,9 +441,9 @@ func (j *matmulJob) run(lo, hi int) {
 		tw, tw0, twRow := j.w, 0, j.wRow
 		if buf != nil {
 			rEnd := rt + (re-rt)/j.tileRows*j.tileRows
-			if j.pairs != nil {
+			if j.rewrite != nil {
 				for r := rt; r < rEnd; r += j.tileRows {
-					j.pairs(buf[(r-rt)*j.q8Row:(r-rt+j.tileRows)*j.q8Row], j.w[r*j.wRow:(r+j.tileRows)*j.wRow], j.wRow)
+					j.rewrite(buf[(r-rt)*j.q8Row:(r-rt+j.tileRows)*j.q8Row], j.w[r*j.wRow:(r+j.tileRows)*j.wRow], j.wRow)
 				}
 			}
 			for r := rt; r < rEnd && j.q8Rows != nil; r++ {

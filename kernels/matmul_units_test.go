@@ -14,7 +14,7 @@ import (
 // takes units of more rows (prefillRowUnit), gives the bits of rowTile
 // units: the half-precision tiles (F16, BF16), the Q8_0 tile and a
 // multi-token row kernel's type (Q6_K); then the half-precision pair
-// tiles' own rule (pairsBigQuads) under the default bigActBytes.
+// tiles' own rule (rewriteBigQuads) under the default bigActBytes.
 func TestPrefillBigUnits(t *testing.T) {
 	p := NewPool(2)
 	defer p.Close()
@@ -46,7 +46,7 @@ func TestPrefillBigUnits(t *testing.T) {
 			}
 		}
 	}
-	// The half-precision pair tiles take big units from pairsBigQuads of
+	// The half-precision pair tiles take big units from rewriteBigQuads of
 	// float32 quads whatever bigActBytes (where the set has them).
 	bigActBytes = 8 << 20
 	const rowsQ, ntokQ = rows, 520 // quads of 520 x 512 x 4 bytes: over 1 MiB

@@ -3,7 +3,7 @@ package kernels
 import "encoding/binary"
 
 // Half-precision weight rows rearranged in pairs for the 512-bit prefill
-// tiles (kernelSet.tilePairs: 8 rows x 4 tokens, and for F16 4 x 8).
+// tiles (kernelSet.tileRewrite: 8 rows x 4 tokens, and for F16 4 x 8).
 //
 // The F16 and BF16 tiles keep llama.cpp's 8-lane order (each output's sum
 // in 8 lanes, vecdot_half_amd64.s), so a 512-bit register holds two
@@ -28,13 +28,21 @@ import "encoding/binary"
 //     gives group 2d widened to float32 and a shift by 16 group 2d+1: one
 //     operation per 16 weights, as VCVTPH2PS is for F16.
 
-// tilePairs is a set's paired-rows prefill tile for one weight type.
-type tilePairs struct {
-	// pack rearranges one 8-row tile (src: rows rowBytes apart) into dst
-	// (8*rowBytes bytes).
+// tileRewrite is a set's prefill tile for one weight type over rows that
+// prefill rewrites once per row unit: the pair layout below, or the
+// half-precision rows widened to float32 (tile_widen.go).
+type tileRewrite struct {
+	// rows is the number of rows of a tile (the rows of the set's own
+	// tile, which it replaces).
+	rows int
+	// rowScale is the rewritten rows' bytes per source byte (1, or 2 for
+	// rows widened from 16 to 32 bits).
+	rowScale int
+	// pack rewrites one tile of rows rows (src: rows rowBytes apart) into
+	// dst (rows*rowScale*rowBytes bytes).
 	pack func(dst, src []byte, rowBytes int)
-	// tile is the 8 x 4 tile over packed rows (vecDot2x4Func; wstride is
-	// rowBytes), the same bits as the type's tokenDot.
+	// tile is the rows x 4 tile over rewritten rows (vecDot2x4Func;
+	// wstride is rowScale*rowBytes), the same bits as the type's tokenDot.
 	tile vecDot2x4Func
 	// tile4x8, if set, is the tile on two pairs (4 rows) and two quads
 	// (8 tokens: aq holds both, out[t*ostride+r] for t < 8), same bits:
@@ -43,11 +51,14 @@ type tilePairs struct {
 	// colsMultiple: the layout takes rows of a multiple of this many
 	// columns (other matrices keep the row tiles).
 	colsMultiple int
+	// minTokens is the batch from which prefill rewrites the rows: below
+	// it, the rewrite costs more than the tile saves.
+	minTokens int
 }
 
-// pairsMinTokens is the batch from which prefill rearranges the rows: the
-// rewrite costs about a copy of the rows, the old tiles' extra operations
-// a fifth of their time per quad.
+// pairsMinTokens is the pair tiles' minTokens: the rewrite costs about a
+// copy of the rows, the old tiles' extra operations a fifth of their time
+// per quad.
 const pairsMinTokens = 8
 
 // packF16Pairs writes one 8-row F16 tile in the pair layout.

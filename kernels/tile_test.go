@@ -204,39 +204,47 @@ func TestVecDot1R4F32(t *testing.T) {
 	}
 }
 
-// TestPairTilesVsTokenDot checks every paired-rows tile (tilePairs, 8 x 4
-// and 4 x 8) against the generic single-token kernel to the bit: rows
-// rearranged by the set's pack (the pair layout, tile_pairs.go; the pack
-// against its Go twin byte for byte, no write past the tile), lengths of
-// one to many groups, unaligned buffers, no write outside the tile's
-// outputs.
-func TestPairTilesVsTokenDot(t *testing.T) {
+// TestRewriteTilesVsTokenDot checks every tile over rewritten rows
+// (tileRewrite: the pair tiles, 8 x 4 and 4 x 8, and the widened rows' 3 x
+// 4) against the generic single-token kernel to the bit: rows rewritten
+// by the set's pack (the pack against its Go twin byte for byte, no write
+// past the tile), lengths of one to many groups, unaligned buffers, no
+// write outside the tile's outputs.
+func TestRewriteTilesVsTokenDot(t *testing.T) {
 	r := rand.New(rand.NewPCG(83, 84))
 	tested := 0
-	for _, s := range simdSets(t) {
+	for _, s := range append(simdSets(t), rewriteTestSets(t)...) {
 		for _, wt := range weightTypes {
-			tp := s.tilePairs[wt]
+			tp := s.tileRewrite[wt]
 			if tp == nil {
 				continue
 			}
 			tested++
 			at := vecDotType[wt]
+			nr := tp.rows
+			// twin is the pack's generic twin.
+			twin := map[ggml.Type]func(dst, src []byte, rowBytes int){ggml.F16: packF16Pairs, ggml.BF16: packBF16Pairs}[wt]
+			if tp.rowScale == 2 {
+				widen := map[ggml.Type]func(dst, src []byte, rowBytes, n int){ggml.F16: widenF16Rows, ggml.BF16: widenBF16Rows}[wt]
+				twin = func(dst, src []byte, rowBytes int) { widen(dst, src, rowBytes, nr) }
+			}
 			for _, groups := range []int{1, 2, 3, 17, 256} {
 				n := groups * tp.colsMultiple
 				wrow, arow := rowBytes(wt, n), rowBytes(at, n)
-				rows := make([]byte, 1+8*wrow)
-				for k := 0; k < 8; k++ {
+				prow := tp.rowScale * wrow // a rewritten row's bytes
+				rows := make([]byte, 1+nr*wrow)
+				for k := 0; k < nr; k++ {
 					copy(rows[1+k*wrow:], randomWeights(r, wt, n, []float32{0.05, 300, 1e-4, 1}[k%4], 3))
 				}
-				pw := make([]byte, 2+8*wrow)
+				pw := make([]byte, 2+nr*prow)
 				pw[0], pw[len(pw)-1] = 0xA5, 0x5A
-				tp.pack(pw[1:1+8*wrow], rows[1:], wrow)
+				tp.pack(pw[1:1+nr*prow], rows[1:], wrow)
 				if pw[0] != 0xA5 || pw[len(pw)-1] != 0x5A {
 					t.Fatalf("%s %v n=%d: pack wrote outside its tile", s.name, wt, n)
 				}
-				want := make([]byte, 8*wrow)
-				map[ggml.Type]func(dst, src []byte, rowBytes int){ggml.F16: packF16Pairs, ggml.BF16: packBF16Pairs}[wt](want, rows[1:], wrow)
-				if !bytes.Equal(pw[1:1+8*wrow], want) {
+				want := make([]byte, nr*prow)
+				twin(want, rows[1:], wrow)
+				if !bytes.Equal(pw[1:1+nr*prow], want) {
 					t.Fatalf("%s %v n=%d: pack differs from its generic twin", s.name, wt, n)
 				}
 				toks := make([]byte, 4*arow)
@@ -247,13 +255,13 @@ func TestPairTilesVsTokenDot(t *testing.T) {
 				s.actQuad[at].pack(aq[1:], toks, arow, 4)
 				const ostride = 11
 				out := make([]float32, 2+3*ostride+8)
-				// check compares the 8 rows' outputs for ntok tokens (out[1:],
+				// check compares the nr rows' outputs for ntok tokens (out[1:],
 				// ostride apart) with the generic kernel, and that nothing
 				// else in out was written.
 				check := func(name string, out []float32, toks []byte, ntok int) {
 					for tok := 0; tok < ntok; tok++ {
 						dot := twinOf(s).tokenDot(wt, tok%4, 4)
-						for k := 0; k < 8; k++ {
+						for k := 0; k < nr; k++ {
 							want := dot(n, rows[1+k*wrow:1+(k+1)*wrow], toks[tok*arow:(tok+1)*arow])
 							if got := out[1+tok*ostride+k]; math.Float32bits(got) != math.Float32bits(want) {
 								t.Errorf("%s %v %s n=%d: out[token %d, row %d] = %v, generic %v", s.name, wt, name, n, tok, k, got, want)
@@ -261,13 +269,13 @@ func TestPairTilesVsTokenDot(t *testing.T) {
 						}
 					}
 					for i, v := range out {
-						if j := i - 1; (j < 0 || j%ostride >= 8 || j/ostride >= ntok) && v != 0 {
+						if j := i - 1; (j < 0 || j%ostride >= nr || j/ostride >= ntok) && v != 0 {
 							t.Errorf("%s %v %s: wrote out[%d] outside the tile", s.name, wt, name, i)
 						}
 					}
 				}
-				tp.tile(n, pw[1:1+8*wrow], wrow, nil, 0, aq[1:], out[1:], ostride)
-				check("pairs", out, toks, 4)
+				tp.tile(n, pw[1:1+nr*prow], prow, nil, 0, aq[1:], out[1:], ostride)
+				check("tile", out, toks, 4)
 				if tp.tile4x8 == nil {
 					continue
 				}
@@ -282,13 +290,13 @@ func TestPairTilesVsTokenDot(t *testing.T) {
 				s.actQuad[at].pack(aq8[1+ql:], toks8[4*arow:], arow, 4)
 				out8 := make([]float32, 2+7*ostride+8)
 				for h := 0; h < 2; h++ {
-					tp.tile4x8(n, pw[1+4*h*wrow:1+4*(h+1)*wrow], wrow, nil, 0, aq8[1:], out8[1+4*h:], ostride)
+					tp.tile4x8(n, pw[1+4*h*prow:1+4*(h+1)*prow], prow, nil, 0, aq8[1:], out8[1+4*h:], ostride)
 				}
 				check("pairs 4x8", out8, toks8, 8)
 			}
 		}
 	}
 	if tested == 0 {
-		t.Skip("no set on this CPU has paired-rows tiles")
+		t.Skip("no set on this CPU has tiles over rewritten rows")
 	}
 }

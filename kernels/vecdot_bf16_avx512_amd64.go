@@ -16,7 +16,7 @@ func fillAVX512BF16(s *kernelSet) {
 	s.vecDot2x4Q[ggml.BF16] = nil
 	s.vecDot4x4[ggml.BF16] = bf16PairsTile4x4Asm
 	s.vecDot8x4[ggml.BF16] = nil
-	s.tilePairs[ggml.BF16] = nil
+	s.tileRewrite[ggml.BF16] = nil
 	// Decode keeps that order too (llama.cpp's zen4 build sums in
 	// ggml_vec_dot_bf16's VDPBF16PS order there, matched by neither).
 	s.vecDot1[ggml.BF16], s.vecDot1R4[ggml.BF16], s.vecDot1R4F32[ggml.BF16] = nil, nil, nil

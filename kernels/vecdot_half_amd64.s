@@ -169,9 +169,9 @@ done:                             \
 
 #define HALF_NONE
 
-// TSTEP is a token group's bytes (16 or 32); PFSETUP and PF HALF_PF_SETUP
-// and HALF_PF, or HALF_NONE.
-#define HALF_TILE3X4(loop4, loop1, tail, done, WIDEN, TOKEN, TSTEP, PFSETUP, PF) \
+// WSTEP and TSTEP are a weight and a token group's bytes (16 or 32);
+// PFSETUP and PF HALF_PF_SETUP and HALF_PF, or HALF_NONE.
+#define HALF_TILE3X4(loop4, loop1, tail, done, WIDEN, WSTEP, TOKEN, TSTEP, PFSETUP, PF) \
 	MOVQ n8+0(FP), CX             \
 	MOVQ w+8(FP), SI              \
 	MOVQ wstride+16(FP), BX       \
@@ -203,10 +203,10 @@ done:                             \
 loop4:                            \
 	PF                            \
 	HALF_STEP(0, 0, WIDEN, TOKEN)   \
-	HALF_STEP(16, TSTEP, WIDEN, TOKEN) \
-	HALF_STEP(32, 2*TSTEP, WIDEN, TOKEN) \
-	HALF_STEP(48, 3*TSTEP, WIDEN, TOKEN) \
-	ADDQ $64, AX                  \
+	HALF_STEP(WSTEP, TSTEP, WIDEN, TOKEN) \
+	HALF_STEP(2*WSTEP, 2*TSTEP, WIDEN, TOKEN) \
+	HALF_STEP(3*WSTEP, 3*TSTEP, WIDEN, TOKEN) \
+	ADDQ $(4*WSTEP), AX           \
 	ADDQ $(4*TSTEP), R13          \
 	DECQ BX                       \
 	JNZ  loop4                    \
@@ -215,7 +215,7 @@ loop1:                            \
 	JZ   done                     \
 tail:                             \
 	HALF_STEP(0, 0, WIDEN, TOKEN) \
-	ADDQ $16, AX                  \
+	ADDQ $WSTEP, AX               \
 	ADDQ $TSTEP, R13              \
 	DECQ CX                       \
 	JNZ  tail                     \
@@ -745,19 +745,25 @@ TEXT ·f16VecR4PfAVX512(SB), NOSPLIT, $0-48
 
 // func f16Tile3x4AVX2(n8 int, w *byte, wstride int, a *byte, astride int, out *float32, ostride int)
 TEXT ·f16Tile3x4AVX2(SB), NOSPLIT, $0-56
-	HALF_TILE3X4(f16t34loop4, f16t34loop1, f16t34tail, f16t34done, WIDEN_F16, WIDEN_F16, 16, HALF_NONE, HALF_NONE)
+	HALF_TILE3X4(f16t34loop4, f16t34loop1, f16t34tail, f16t34done, WIDEN_F16, 16, WIDEN_F16, 16, HALF_NONE, HALF_NONE)
 
 // func f16Tile3x4PfAVX2(n8 int, w *byte, wstride int, a *byte, astride int, out *float32, ostride int)
 TEXT ·f16Tile3x4PfAVX2(SB), NOSPLIT, $0-56
-	HALF_TILE3X4(f16t34ploop4, f16t34ploop1, f16t34ptail, f16t34pdone, WIDEN_F16, WIDEN_F16, 16, HALF_PF_SETUP, HALF_PF)
+	HALF_TILE3X4(f16t34ploop4, f16t34ploop1, f16t34ptail, f16t34pdone, WIDEN_F16, 16, WIDEN_F16, 16, HALF_PF_SETUP, HALF_PF)
 
 // func bf16Tile3x4F32AVX2(n8 int, w *byte, wstride int, a *byte, astride int, out *float32, ostride int)
 TEXT ·bf16Tile3x4F32AVX2(SB), NOSPLIT, $0-56
-	HALF_TILE3X4(bf16t34loop4, bf16t34loop1, bf16t34tail, bf16t34done, WIDEN_BF16, LOAD_F32, 32, HALF_NONE, HALF_NONE)
+	HALF_TILE3X4(bf16t34loop4, bf16t34loop1, bf16t34tail, bf16t34done, WIDEN_BF16, 16, LOAD_F32, 32, HALF_NONE, HALF_NONE)
 
 // func bf16Tile3x4F32PfAVX2(n8 int, w *byte, wstride int, a *byte, astride int, out *float32, ostride int)
 TEXT ·bf16Tile3x4F32PfAVX2(SB), NOSPLIT, $0-56
-	HALF_TILE3X4(bf16t34ploop4, bf16t34ploop1, bf16t34ptail, bf16t34pdone, WIDEN_BF16, LOAD_F32, 32, HALF_PF_SETUP, HALF_PF)
+	HALF_TILE3X4(bf16t34ploop4, bf16t34ploop1, bf16t34ptail, bf16t34pdone, WIDEN_BF16, 16, LOAD_F32, 32, HALF_PF_SETUP, HALF_PF)
+
+// func f32Tile3x4AVX2(n8 int, w *byte, wstride int, a *byte, astride int, out *float32, ostride int)
+// The 3 x 4 tile on float32 rows and tokens: half-precision rows widened
+// once per row unit (tileRewrite), the same bits as the tiles above.
+TEXT ·f32Tile3x4AVX2(SB), NOSPLIT, $0-56
+	HALF_TILE3X4(f32t34loop4, f32t34loop1, f32t34tail, f32t34done, LOAD_F32, 32, LOAD_F32, 32, HALF_NONE, HALF_NONE)
 
 // func f16ToF32BytesAVX2(n8 int, dst, src *byte)
 TEXT ·f16ToF32BytesAVX2(SB), NOSPLIT, $0-24

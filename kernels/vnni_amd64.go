@@ -74,8 +74,8 @@ func fillVNNI(s *kernelSet) {
 func fillZMM(s *kernelSet) {
 	s.vecDot8x4[ggml.F16] = f16Tile8x4AVX512Asm
 	s.vecDot8x4[ggml.BF16] = bf16Tile8x4AVX512Asm
-	s.tilePairs[ggml.F16] = f16PairTiles
-	s.tilePairs[ggml.BF16] = bf16PairTiles
+	s.tileRewrite[ggml.F16] = f16PairTiles
+	s.tileRewrite[ggml.BF16] = bf16PairTiles
 	s.vecDot8x4[ggml.Q8_0] = q8_0Tile8x4VNNIAsm
 	s.vecDot8x4[ggml.Q5_0] = q5_0Tile8x4VNNIAsm
 	pk := *s.packed[ggml.Q4_0]

@@ -1,0 +1,75 @@
+//go:build !purego
+
+package kernels
+
+import (
+	"github.com/gollm/gollm/ggml"
+	"github.com/klauspost/cpuid/v2"
+)
+
+// widenHalfRows says whether the AVX2 set's F16 and BF16 prefill tiles
+// read rows widened to float32 once per row unit (tile_widen.go): on
+// Intel CPUs, whose conversions share the multiply-adds' ports.
+var widenHalfRows = cpuid.CPU.VendorID == cpuid.Intel
+
+// widenHalfTiles gives the AVX2 set s the 3 x 4 tile over widened F16 and
+// BF16 rows, and the F16 tokens' float32 quads it reads (the set's own F16
+// tile reads the tokens' F16 rows).
+func widenHalfTiles(s *kernelSet) {
+	s.actQuad[ggml.F16] = halfQuadF16
+	s.tileRewrite[ggml.F16] = f16WideTiles
+	s.tileRewrite[ggml.BF16] = bf16WideTiles
+}
+
+// f16WideTiles and bf16WideTiles: widening a row unit costs about as much
+// as the tiles save for 16 tokens (F16) and 32 (BF16, whose own tile reads
+// float32 tokens already; MatMul 5632x2048, 2048x5632 and 4096x4096 on an
+// Intel Xeon, two threads, new/old time: F16 ntok=16 0.99-1.09, 24
+// 0.91-0.99, 32 0.87-0.91, 64 0.77-0.90, 512 0.74-0.77; BF16 16
+// 1.13-1.20, 32 0.98-1.04, 64 0.96-0.98, 512 0.78-0.90).
+var (
+	f16WideTiles = &tileRewrite{rows: 3, rowScale: 2, pack: widenF16RowsAsm, tile: f32Tile3x4Asm,
+		colsMultiple: 8, minTokens: 32}
+	bf16WideTiles = &tileRewrite{rows: 3, rowScale: 2, pack: widenBF16RowsAsm, tile: f32Tile3x4Asm,
+		colsMultiple: 8, minTokens: 64}
+)
+
+// widenF16RowsAsm widens a 3-row F16 tile (rows of a multiple of 8
+// columns) with VCVTPH2PS.
+func widenF16RowsAsm(dst, src []byte, rowBytes int) {
+	widenRowsWith(widenRowF16, dst, src, rowBytes)
+}
+
+// widenBF16RowsAsm widens a 3-row BF16 tile.
+func widenBF16RowsAsm(dst, src []byte, rowBytes int) {
+	widenRowsWith(widenRowBF16, dst, src, rowBytes)
+}
+
+func widenRowsWith(widen func(row, s []byte), dst, src []byte, rowBytes int) {
+	_ = src[3*rowBytes-1]
+	_ = dst[6*rowBytes-1]
+	for r := 0; r < 3; r++ {
+		widen(dst[2*r*rowBytes:2*(r+1)*rowBytes], src[r*rowBytes:(r+1)*rowBytes])
+	}
+}
+
+//go:noescape
+func f32Tile3x4AVX2(n8 int, w *byte, wstride int, a *byte, astride int, out *float32, ostride int)
+
+// f32Tile3x4Asm is the 3 x 4 tile on three float32 rows (n a multiple of
+// 8: tileRewrite.colsMultiple) and the tokens' float32 quad aq.
+func f32Tile3x4Asm(n int, w []byte, wstride int, a []byte, astride int, aq []byte, out []float32, ostride int) {
+	if n%8 != 0 {
+		panic("kernels: float32 tile on rows of a partial group")
+	}
+	_ = w[2*wstride+4*n-1]
+	_ = aq[16*n-1]
+	_ = out[3*ostride+2]
+	if n == 0 {
+		for t := 0; t < 4; t++ {
+			clear(out[t*ostride : t*ostride+3])
+		}
+		return
+	}
+	f32Tile3x4AVX2(n/8, &w[0], wstride, &aq[0], 4*n, &out[0], ostride)
+}
