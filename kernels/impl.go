@@ -87,9 +87,9 @@ type kernelSet struct {
 	// unit's rows first, in pairs (tile_pairs.go) or widened to float32
 	// (tile_widen.go). nil: the tiles on the rows as they are.
 	tileRewrite [maxType]*tileRewrite
-	quantize  [maxType]quantizeFunc   // indexed by activation (vec-dot) type
-	packed    [maxType]*packedKernels // indexed by weight type; nil: row by row (packed.go)
-	actQuad   [maxType]*actPacker     // indexed by activation type: the quad layout packed kernels read
+	quantize    [maxType]quantizeFunc   // indexed by activation (vec-dot) type
+	packed      [maxType]*packedKernels // indexed by weight type; nil: row by row (packed.go)
+	actQuad     [maxType]*actPacker     // indexed by activation type: the quad layout packed kernels read
 	// actQuadB, indexed by activation type, is a second quad layout, for
 	// packed kernels of the set that read another one than actQuad's (the
 	// AVX2 Q3_K and Q5_K ones in the AVX-512 sets): MatMul builds it from
