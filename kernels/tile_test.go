@@ -164,6 +164,7 @@ func TestTilesQuads(t *testing.T) {
 // bit: lengths with and without tails after the groups of 32, unaligned
 // rows, odd output strides.
 func TestVecDot1R4F32(t *testing.T) {
+	defer func(v bool) { streamPrefetch = v }(streamPrefetch)
 	r := rand.New(rand.NewPCG(83, 84))
 	for _, s := range simdSets(t) {
 		for _, wt := range weightTypes {
@@ -186,13 +187,15 @@ func TestVecDot1R4F32(t *testing.T) {
 				a := quantizeRow(t, at, randFloats(r, n, 2))
 				aq := make([]byte, n/blockSize(at)*qp.blockBytes)
 				qp.pack(aq, a, arow, 1)
-				for _, ostride := range []int{1, 3} {
+				for i, ostride := range []int{1, 3, 1, 3} {
+					// Both forms of the kernels with a prefetching twin.
+					streamPrefetch = i >= 2
 					out := make([]float32, 3*ostride+3)
 					f(n, wbuf[1:], stride, aq[:4*n], out[1:], ostride)
 					for k := 0; k < 4; k++ {
 						want := s.tokenDot(wt, 0, 1)(n, wbuf[1+k*stride:1+k*stride+wrow], a)
 						if got := out[1+k*ostride]; math.Float32bits(got) != math.Float32bits(want) {
-							t.Errorf("%s %v n=%d row %d: %v, one-token kernel %v", s.name, wt, n, k, got, want)
+							t.Errorf("%s %v n=%d prefetch %v row %d: %v, one-token kernel %v", s.name, wt, n, streamPrefetch, k, got, want)
 						}
 					}
 					if out[0] != 0 || out[len(out)-1] != 0 {

@@ -145,6 +145,9 @@ func x4Generic(f vecDotFunc, n int, w, a []byte, stride int, out []float32, ostr
 //go:noescape
 func f16VecR4F32AVX2(n32 int, w *byte, wstride int, a *byte, out *float32, ostride int)
 
+//go:noescape
+func f16VecR4F32PfAVX2(n32 int, w *byte, wstride int, a *byte, out *float32, ostride int)
+
 // f16VecR4F32Asm is four rows of dotF16VecAsm (the one-token F16 order,
 // same bits) against the token widened to float32 (a: its row in the
 // halfQuadF16 quad, 4n bytes): the groups of 32 in assembly, each row's
@@ -152,7 +155,11 @@ func f16VecR4F32AVX2(n32 int, w *byte, wstride int, a *byte, out *float32, ostri
 func f16VecR4F32Asm(n int, w []byte, wstride int, a []byte, out []float32, ostride int) {
 	np := n &^ 31
 	if np > 0 {
-		f16VecR4F32AVX2(r4Args(np, 32, 64, 128, w, wstride, a, out, ostride))
+		if streamPrefetch {
+			f16VecR4F32PfAVX2(r4Args(np, 32, 64, 128, w, wstride, a, out, ostride))
+		} else {
+			f16VecR4F32AVX2(r4Args(np, 32, 64, 128, w, wstride, a, out, ostride))
+		}
 	}
 	if np == n {
 		return
@@ -174,6 +181,9 @@ func f16VecR4F32Asm(n int, w []byte, wstride int, a []byte, out []float32, ostri
 //go:noescape
 func bf16VecR4F32AVX2(n32 int, w *byte, wstride int, a *byte, out *float32, ostride int)
 
+//go:noescape
+func bf16VecR4F32PfAVX2(n32 int, w *byte, wstride int, a *byte, out *float32, ostride int)
+
 // bf16VecR4F32Asm is four rows of dotBF16VecAsm (the one-token BF16 order,
 // same bits) against the token widened to float32 (a: its row in the
 // halfQuadBF16 quad, 4n bytes): the groups of 32 in assembly, each row's
@@ -181,7 +191,11 @@ func bf16VecR4F32AVX2(n32 int, w *byte, wstride int, a *byte, out *float32, ostr
 func bf16VecR4F32Asm(n int, w []byte, wstride int, a []byte, out []float32, ostride int) {
 	np := n &^ 31
 	if np > 0 {
-		bf16VecR4F32AVX2(r4Args(np, 32, 64, 128, w, wstride, a, out, ostride))
+		if streamPrefetch {
+			bf16VecR4F32PfAVX2(r4Args(np, 32, 64, 128, w, wstride, a, out, ostride))
+		} else {
+			bf16VecR4F32AVX2(r4Args(np, 32, 64, 128, w, wstride, a, out, ostride))
+		}
 	}
 	for k := 0; k < 4; k++ {
 		sumf := 0.0

@@ -6,7 +6,7 @@
 
 // R4F32_BODY is the body of the four-row kernels below: WIDEN widens a
 // row's 8 values, REDUCE sums a row's four accumulators.
-#define R4F32_BODY(WIDEN, REDUCE, chunk, passa, passb) \
+#define R4F32_BODY(WIDEN, REDUCE, PF, chunk, passa, passb) \
 	MOVQ n32+0(FP), R12 \
 	MOVQ w+8(FP), SI \
 	MOVQ wstride+16(FP), BX \
@@ -31,8 +31,8 @@ chunk: \
 	CMPQ    R12, BX \
 	CMOVQLT R12, BX \
 	SUBQ    BX, R12 \
-	F16R4_PASS(WIDEN, 0, 0, passa) \
-	F16R4_PASS(WIDEN, 1, 256, passb) \
+	F16R4_PASS(WIDEN, 0, 0, PF, passa) \
+	F16R4_PASS(WIDEN, 1, 256, F16R4_NOPF, passb) \
 	MOVQ    R11, AX \
 	MOVQ    R14, R13 \
 	TESTQ   R12, R12 \
@@ -373,16 +373,28 @@ f32vdone:
 	VFMADD231PS to(DI)(R14*1), Y10, a2   \
 	VFMADD231PS to(DI)(R14*1), Y11, a3
 
+// F16R4_PF asks for each row's cache line 1 KiB ahead of the group at
+// R11 (the first pass, which reads each line first; the prefetching
+// twins, streamPrefetch); F16R4_NOPF does nothing.
+#define F16R4_PF \
+	PREFETCHT0 1024(SI)(R11*1)  \
+	PREFETCHT0 1024(R8)(R11*1)  \
+	PREFETCHT0 1024(R9)(R11*1)  \
+	PREFETCHT0 1024(R10)(R11*1)
+
+#define F16R4_NOPF
+
 // F16R4_PASS runs one pass over the chunk (BX groups from the weight and
 // token offsets AX, R13): accumulators 2j and 2j+1 of each row, elements
 // 16j..16j+15 of every group of 32, parked at off between chunks. It
 // leaves R11, R14 at the chunk's end.
-#define F16R4_PASS(WIDEN, j, off, loop) \
+#define F16R4_PASS(WIDEN, j, off, PF, loop) \
 	F16R4_LOAD8(off)                                  \
 	MOVQ AX, R11                                      \
 	MOVQ R13, R14                                     \
 	MOVQ BX, CX                                       \
 loop:                                                 \
+	PF                                                \
 	F16R4_STEP(WIDEN, 32*j, 64*j, Y0, Y2, Y4, Y6)     \
 	F16R4_STEP(WIDEN, 32*j+16, 64*j+32, Y1, Y3, Y5, Y7) \
 	ADDQ $64, R11                                     \
@@ -417,7 +429,12 @@ loop:                                                 \
 // streaming test with decode's row spacing (one process, alternating) it
 // ran 0.90-0.96x that one's time, about the BF16 four-row kernel's speed.
 TEXT ·f16VecR4F32AVX2(SB), 0, $512-48
-	R4F32_BODY(F16_WIDEN, REDUCE4X8, f16r4chunk, f16r4a, f16r4b)
+	R4F32_BODY(F16_WIDEN, REDUCE4X8, F16R4_NOPF, f16r4chunk, f16r4a, f16r4b)
+
+// func f16VecR4F32PfAVX2(n32 int, w *byte, wstride int, a *byte, out *float32, ostride int)
+// f16VecR4F32AVX2 prefetching its rows (streamPrefetch).
+TEXT ·f16VecR4F32PfAVX2(SB), 0, $512-48
+	R4F32_BODY(F16_WIDEN, REDUCE4X8, F16R4_PF, f16r4pchunk, f16r4pa, f16r4pb)
 
 #define BF16_WIDEN(m, y) VPMOVZXWD m, y; VPSLLD $16, y, y
 
@@ -438,4 +455,8 @@ TEXT ·f16VecR4F32AVX2(SB), 0, $512-48
 // f16VecR4F32AVX2 for BF16 rows in dotBF16VecAVX2's order (the token
 // widened to float32 in its halfQuadBF16 quad).
 TEXT ·bf16VecR4F32AVX2(SB), 0, $512-48
-	R4F32_BODY(BF16_WIDEN, BF16_REDUCE, bf16r4chunk, bf16r4a, bf16r4b)
+	R4F32_BODY(BF16_WIDEN, BF16_REDUCE, F16R4_NOPF, bf16r4chunk, bf16r4a, bf16r4b)
+
+// func bf16VecR4F32PfAVX2(n32 int, w *byte, wstride int, a *byte, out *float32, ostride int)
+TEXT ·bf16VecR4F32PfAVX2(SB), 0, $512-48
+	R4F32_BODY(BF16_WIDEN, BF16_REDUCE, F16R4_PF, bf16r4pchunk, bf16r4pa, bf16r4pb)
