@@ -167,9 +167,18 @@ func q4_Kx8GemvAsm(nb int, w, a []byte, out []float32) {
 //go:noescape
 func q4_Kx8Gemv4AVX2(nb int, w *byte, gstride int, a *byte, out *float32, ostride int)
 
+//go:noescape
+func q4_Kx8Gemv4PfAVX2(nb int, w *byte, gstride int, a *byte, out *float32, ostride int)
+
+// q4_Kx8Gemv4Asm runs the four-group gemv, prefetching where
+// streamPrefetch says so.
 func q4_Kx8Gemv4Asm(nb int, w []byte, gstride int, a []byte, out []float32, ostride int) {
 	if nb == 0 {
 		clearGemv4Out(out, ostride)
+		return
+	}
+	if streamPrefetch {
+		q4_Kx8Gemv4PfAVX2(gemv4Args(nb, q4_KGroupBytes, q8_KQuadBytes, w, gstride, a, out, ostride))
 		return
 	}
 	q4_Kx8Gemv4AVX2(gemv4Args(nb, q4_KGroupBytes, q8_KQuadBytes, w, gstride, a, out, ostride))

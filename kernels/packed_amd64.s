@@ -21,6 +21,73 @@
 	PREFETCHT0 1088(W) \
 	PREFETCHT0 1152(W)
 
+// Q4K_GEMV4 is the body of q4_Kx8Gemv4AVX2 and its prefetching twin (PF
+// Q4K_PF4 or Q4K_NOPF4 at each half-chunk turn). (Here, before the first
+// TEXT: go vet reads argument names against the preceding function.)
+#define Q4K_GEMV4(PF, col, chunk, done) \
+	MOVQ nb+0(FP), CX \
+	MOVQ w+8(FP), SI \
+	MOVQ gstride+16(FP), BX \
+	MOVQ a+24(FP), DI \
+	LEAQ (SI)(BX*1), R8 \
+	LEAQ (R8)(BX*1), R9 \
+	LEAQ (R9)(BX*1), R10 \
+	PK_CONSTS \
+	Q4K_ZERO4(Y13) \
+	TESTQ   CX, CX \
+	JZ      done \
+col: \
+	VPXOR Y8, Y8, Y8 \
+	VPXOR Y9, Y9, Y9 \
+	VPXOR Y10, Y10, Y10 \
+	VPXOR Y11, Y11, Y11 \
+	XORQ  R11, R11 \
+	XORQ  R12, R12 \
+chunk: \
+	PF \
+	Q4K_CHUNK4G \
+	ADDQ $256, R11 \
+	ADDQ $16, R12 \
+	CMPQ R12, $64 \
+	JLT  chunk \
+	Q4K_FLOAT4G(SI, Y8, 0) \
+	Q4K_FLOAT4G(R8, Y9, 64) \
+	Q4K_FLOAT4G(R9, Y10, 128) \
+	Q4K_FLOAT4G(R10, Y11, 192) \
+	Q4K_NEXT4(Q8K_QUAD_MAIN) \
+	DECQ CX \
+	JNZ  col \
+done: \
+	MOVQ    out+32(FP), DX \
+	MOVQ    ostride+40(FP), BX \
+	SHLQ    $2, BX \
+	Q4K_STORE4(BX) \
+	VZEROUPPER \
+	RET
+
+// Q4K_PF4 asks for the chunk's 256 bytes of each stream two block columns
+// (2368 bytes) ahead, as the zmm kernel's VQ4K_PF4 (on Intel CPUs:
+// streamPrefetch); Q4K_NOPF4 does not.
+#define Q4K_PF4 \
+	PREFETCHT0 2528(SI)(R11*1) \
+	PREFETCHT0 2592(SI)(R11*1) \
+	PREFETCHT0 2656(SI)(R11*1) \
+	PREFETCHT0 2720(SI)(R11*1) \
+	PREFETCHT0 2528(R8)(R11*1) \
+	PREFETCHT0 2592(R8)(R11*1) \
+	PREFETCHT0 2656(R8)(R11*1) \
+	PREFETCHT0 2720(R8)(R11*1) \
+	PREFETCHT0 2528(R9)(R11*1) \
+	PREFETCHT0 2592(R9)(R11*1) \
+	PREFETCHT0 2656(R9)(R11*1) \
+	PREFETCHT0 2720(R9)(R11*1) \
+	PREFETCHT0 2528(R10)(R11*1) \
+	PREFETCHT0 2592(R10)(R11*1) \
+	PREFETCHT0 2656(R10)(R11*1) \
+	PREFETCHT0 2720(R10)(R11*1)
+
+#define Q4K_NOPF4
+
 // Y15 = 0x0F bytes, Y13 = int16 ones.
 #define PK_CONSTS \
 	MOVL         $0x0F0F0F0F, AX \
@@ -451,51 +518,18 @@ q4kgvdone:
 // earlier version of this kernel) left DRAM idle, and one group at a
 // time more so. Also measured there and not kept: software prefetches of
 // each turn's group 1-4 columns ahead, every or every other line (9-90%
-// slower, with whole-column turns).
+// slower, with whole-column turns). On Intel CPUs the twin that
+// prefetches two columns ahead runs (streamPrefetch; Xeon, --kernels
+// avx2, tok1: 19.2-20.9 -> 21.3-24.1 GB/s).
 
 // func q4_Kx8Gemv4AVX2(nb int, w *byte, gstride int, a *byte, out *float32, ostride int)
 TEXT ·q4_Kx8Gemv4AVX2(SB), NOSPLIT, $256-48
-	MOVQ nb+0(FP), CX
-	MOVQ w+8(FP), SI
-	MOVQ gstride+16(FP), BX
-	MOVQ a+24(FP), DI
-	LEAQ (SI)(BX*1), R8
-	LEAQ (R8)(BX*1), R9
-	LEAQ (R9)(BX*1), R10
-	PK_CONSTS
-	Q4K_ZERO4(Y13)
-	TESTQ   CX, CX
-	JZ      q4kg4done
+	Q4K_GEMV4(Q4K_NOPF4, q4kg4col, q4kg4chunk, q4kg4done)
 
-q4kg4col:
-	VPXOR Y8, Y8, Y8
-	VPXOR Y9, Y9, Y9
-	VPXOR Y10, Y10, Y10
-	VPXOR Y11, Y11, Y11
-	XORQ  R11, R11
-	XORQ  R12, R12
-
-q4kg4chunk:
-	Q4K_CHUNK4G
-	ADDQ $256, R11
-	ADDQ $16, R12
-	CMPQ R12, $64
-	JLT  q4kg4chunk
-	Q4K_FLOAT4G(SI, Y8, 0)
-	Q4K_FLOAT4G(R8, Y9, 64)
-	Q4K_FLOAT4G(R9, Y10, 128)
-	Q4K_FLOAT4G(R10, Y11, 192)
-	Q4K_NEXT4(Q8K_QUAD_MAIN)
-	DECQ CX
-	JNZ  q4kg4col
-
-q4kg4done:
-	MOVQ    out+32(FP), DX
-	MOVQ    ostride+40(FP), BX
-	SHLQ    $2, BX
-	Q4K_STORE4(BX)
-	VZEROUPPER
-	RET
+// func q4_Kx8Gemv4PfAVX2(nb int, w *byte, gstride int, a *byte, out *float32, ostride int)
+// q4_Kx8Gemv4AVX2 prefetching its streams (streamPrefetch).
+TEXT ·q4_Kx8Gemv4PfAVX2(SB), NOSPLIT, $256-48
+	Q4K_GEMV4(Q4K_PF4, q4kg4pcol, q4kg4pchunk, q4kg4pdone)
 
 // The one-token kernels in the four-token (gemm) order, for batches whose
 // every token must take that order whatever their size (the server's
