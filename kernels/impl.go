@@ -176,17 +176,17 @@ type kernelSet struct {
 }
 
 // streamPrefetch makes the decode kernels that come in two forms (the
-// avx512zmm set's Q3_K, Q4_K and Q5_K gemv4, the AVX2 Q4_K gemv4, the
+// Q3_K, Q4_K and Q5_K four-group gemvs of the AVX2 and avx512zmm sets, the
 // AVX-512 and AVX2 F16 and BF16 four-row kernels) issue software
 // prefetches. On an Intel Xeon (2 cores; BenchmarkMatMulStream tok1,
 // alternating, GB/s without -> with) the AVX-512 ones streamed Q3_K
 // 15.8-21.4 -> 22.0-30.9, Q4_K 25.6-26.4 -> 28.7-37.5, Q5_K 18-21 ->
 // 25-31, F16 23.8-27.0 -> 29.1-33.6, BF16 20.8-24.1 -> 28.2-35.3, the AVX2
-// ones Q4_K 19.2-20.9 -> 21.3-24.1, F16 18.1-19.6 -> 22.3-23.7, BF16
-// 16.9-18.5 -> 19.8-21.8; on AMD Zen3 and Zen4 the same kind of prefetch
-// slowed the Q4_K, Q3_K and F16 decode kernels (packed_amd64.s,
-// packed_q3_k_amd64.s, vecdot_half_amd64.s). A variable, so that tests
-// run both forms.
+// ones Q3_K 14.8-17.0 -> 20.1-23.4, Q4_K 19.2-20.9 -> 21.3-24.1, Q5_K
+// 17.4-19.1 -> 23.1-25.9, F16 18.1-19.6 -> 22.3-23.7, BF16 16.9-18.5 ->
+// 19.8-21.8; on AMD Zen3 and Zen4 the same kind of prefetch slowed the
+// Q4_K, Q3_K and F16 decode kernels (packed_amd64.s, packed_q3_k_amd64.s,
+// vecdot_half_amd64.s). A variable, so that tests run both forms.
 var streamPrefetch = cpuid.CPU.VendorID == cpuid.Intel
 
 var genericSet = newGenericSet()

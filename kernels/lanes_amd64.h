@@ -86,3 +86,34 @@
 	ADDQ $16, R13 \
 	MOVQ R12, R14 \
 	ANDQ $128, R14
+
+// Q3K_PF4 prefetches the next lane's planes (at R11) two block columns
+// ahead in each of the four streams SI, R8, R9, R10 (the Q3_K four-group
+// kernels' prefetching twins); Q3K_NOPF does not.
+#define Q3K_PF(W) \
+	PREFETCHT0 2*Q3K_GROUP_BYTES+144(W)(R11*1) \
+	PREFETCHT0 2*Q3K_GROUP_BYTES+208(W)(R11*1)
+
+#define Q3K_PF4 \
+	Q3K_PF(SI)  \
+	Q3K_PF(R8)  \
+	Q3K_PF(R9)  \
+	Q3K_PF(R10)
+
+#define Q3K_NOPF
+
+// Q5K_PF4 prefetches the next lane's 160 bytes (at R11) two block columns
+// (2880 bytes) ahead in each of the four streams SI, R8, R9, R10 (the
+// Q5_K four-group kernels' prefetching twins); Q5K_NOPF does not.
+#define Q5K_PF(W) \
+	PREFETCHT0 2880(W)(R11*1)     \
+	PREFETCHT0 2880+64(W)(R11*1)  \
+	PREFETCHT0 2880+128(W)(R11*1)
+
+#define Q5K_PF4 \
+	Q5K_PF(SI)  \
+	Q5K_PF(R8)  \
+	Q5K_PF(R9)  \
+	Q5K_PF(R10)
+
+#define Q5K_NOPF

@@ -14,6 +14,9 @@ func q3_Kx8GemvAVX2(nb int, w, a, s *byte, out *float32)
 func q3_Kx8Gemv4AVX2(nb int, w *byte, gstride int, a, s *byte, out *float32, ostride int)
 
 //go:noescape
+func q3_Kx8Gemv4PfAVX2(nb int, w *byte, gstride int, a, s *byte, out *float32, ostride int)
+
+//go:noescape
 func q3_Kx8GemmAVX2(nb int, w, a, s *byte, out *float32, ostride, ntok int)
 
 //go:noescape
@@ -37,6 +40,10 @@ func q3_Kx8Gemv4Asm(nb int, w []byte, gstride int, a []byte, out []float32, ostr
 		return
 	}
 	nb, pw, gs, pa, po, os := gemv4Args(nb, q3_KGroupBytes, q8_KQuadBytes, w, gstride, a, out, ostride)
+	if streamPrefetch {
+		q3_Kx8Gemv4PfAVX2(nb, pw, gs, pa, q8_KSums(nb, a), po, os)
+		return
+	}
 	q3_Kx8Gemv4AVX2(nb, pw, gs, pa, q8_KSums(nb, a), po, os)
 }
 

@@ -18,8 +18,11 @@
 // lanes (R11 = 96g into the group's planes, R12 = 32g into the quad's
 // slots and the frame's lanes, R13 = 16g into the quad's sums at AX, R14 =
 // 128*(g/4) into the frame's scale pairs) rather than unroll them, and
-// issue no software prefetch (PREFETCHT0 1-2 KiB ahead in each stream of
-// the four-group gemv ran it 1.08-1.15x slower from DRAM on a Zen3).
+// issue no software prefetch on AMD CPUs (PREFETCHT0 1-2 KiB ahead in
+// each stream of the four-group gemv ran it 1.08-1.15x slower from DRAM
+// on a Zen3); on Intel ones the four-group gemv's twin asks for each
+// lane's planes two block columns ahead (streamPrefetch; Xeon, --kernels
+// avx2, tok1: 14.8-17.0 -> 20.1-23.4 GB/s).
 //
 // Frame, per group (at goff): the scale pairs as int16 (vector 4h+k at
 // 32(4h+k)), d_w*d_a (256), the eight lanes (288+32g); the gemm has one
@@ -246,6 +249,64 @@
 
 // One Q3_K group against token 0: out[0..7] (frame block at 0).
 
+// Four groups gstride bytes apart (four DRAM streams per core), taking
+// turns by lane: 96 bytes of each stream at a time after the groups' 144
+// header bytes. Group g's frame block is at 544g.
+
+// Q3K_GEMV4 is the body of q3_Kx8Gemv4AVX2 and its prefetching twin (PF
+// at each lane: Q3K_PF4 or Q3K_NOPF). (Here, before the first TEXT: go
+// vet reads argument names against the preceding function.)
+#define Q3K_GEMV4(PF, loop, lane, done) \
+	MOVQ nb+0(FP), CX \
+	MOVQ w+8(FP), SI \
+	MOVQ gstride+16(FP), BX \
+	MOVQ a+24(FP), DI \
+	LEAQ (SI)(BX*1), R8 \
+	LEAQ (R8)(BX*1), R9 \
+	LEAQ (R9)(BX*1), R10 \
+	Q3K_CONSTS \
+	MOVQ s+32(FP), AX \
+	VXORPS Y0, Y0, Y0 \
+	Q3K_ZERO8(288) \
+	Q3K_ZERO8(832) \
+	Q3K_ZERO8(1376) \
+	Q3K_ZERO8(1920) \
+	TESTQ CX, CX \
+	JZ    done \
+loop: \
+	Q3K_HEAD(SI, 0) \
+	Q3K_HEAD(R8, 544) \
+	Q3K_HEAD(R9, 1088) \
+	Q3K_HEAD(R10, 1632) \
+	Q3K_LANE_START \
+lane: \
+	PF \
+	Q3K_LANE(SI, 0) \
+	Q3K_LANE(R8, 544) \
+	Q3K_LANE(R9, 1088) \
+	Q3K_LANE(R10, 1632) \
+	Q3K_LANE_NEXT \
+	CMPQ R12, $256 \
+	JLT  lane \
+	ADDQ $Q3K_GROUP_BYTES, SI \
+	ADDQ $Q3K_GROUP_BYTES, R8 \
+	ADDQ $Q3K_GROUP_BYTES, R9 \
+	ADDQ $Q3K_GROUP_BYTES, R10 \
+	ADDQ $Q8K_QUAD_MAIN, DI \
+	ADDQ $Q8K_QUAD_SUMS, AX \
+	DECQ CX \
+	JNZ  loop \
+done: \
+	MOVQ out+40(FP), DX \
+	MOVQ ostride+48(FP), BX \
+	SHLQ $2, BX \
+	Q3K_OUT(288) \
+	Q3K_OUT(832) \
+	Q3K_OUT(1376) \
+	Q3K_OUT(1920) \
+	VZEROUPPER \
+	RET
+
 // func q3_Kx8GemvAVX2(nb int, w, a, s *byte, out *float32)
 // Not NOSPLIT: the frame is larger than a nosplit function may take.
 TEXT ·q3_Kx8GemvAVX2(SB), 0, $544-40
@@ -280,64 +341,15 @@ q3kgvdone:
 	VZEROUPPER
 	RET
 
-// Four groups gstride bytes apart (four DRAM streams per core), taking
-// turns by lane: 96 bytes of each stream at a time after the groups' 144
-// header bytes. Group g's frame block is at 544g.
-
 // func q3_Kx8Gemv4AVX2(nb int, w *byte, gstride int, a, s *byte, out *float32, ostride int)
 // Not NOSPLIT: the frame is larger than a nosplit function may take.
 TEXT ·q3_Kx8Gemv4AVX2(SB), 0, $2176-56
-	MOVQ nb+0(FP), CX
-	MOVQ w+8(FP), SI
-	MOVQ gstride+16(FP), BX
-	MOVQ a+24(FP), DI
-	LEAQ (SI)(BX*1), R8
-	LEAQ (R8)(BX*1), R9
-	LEAQ (R9)(BX*1), R10
-	Q3K_CONSTS
-	MOVQ s+32(FP), AX
-	VXORPS Y0, Y0, Y0
-	Q3K_ZERO8(288)
-	Q3K_ZERO8(832)
-	Q3K_ZERO8(1376)
-	Q3K_ZERO8(1920)
-	TESTQ CX, CX
-	JZ    q3kgv4done
+	Q3K_GEMV4(Q3K_NOPF, q3kgv4loop, q3kgv4lane, q3kgv4done)
 
-q3kgv4loop:
-	Q3K_HEAD(SI, 0)
-	Q3K_HEAD(R8, 544)
-	Q3K_HEAD(R9, 1088)
-	Q3K_HEAD(R10, 1632)
-	Q3K_LANE_START
-
-q3kgv4lane:
-	Q3K_LANE(SI, 0)
-	Q3K_LANE(R8, 544)
-	Q3K_LANE(R9, 1088)
-	Q3K_LANE(R10, 1632)
-	Q3K_LANE_NEXT
-	CMPQ R12, $256
-	JLT  q3kgv4lane
-	ADDQ $Q3K_GROUP_BYTES, SI
-	ADDQ $Q3K_GROUP_BYTES, R8
-	ADDQ $Q3K_GROUP_BYTES, R9
-	ADDQ $Q3K_GROUP_BYTES, R10
-	ADDQ $Q8K_QUAD_MAIN, DI
-	ADDQ $Q8K_QUAD_SUMS, AX
-	DECQ CX
-	JNZ  q3kgv4loop
-
-q3kgv4done:
-	MOVQ out+40(FP), DX
-	MOVQ ostride+48(FP), BX
-	SHLQ $2, BX
-	Q3K_OUT(288)
-	Q3K_OUT(832)
-	Q3K_OUT(1376)
-	Q3K_OUT(1920)
-	VZEROUPPER
-	RET
+// func q3_Kx8Gemv4PfAVX2(nb int, w *byte, gstride int, a, s *byte, out *float32, ostride int)
+// q3_Kx8Gemv4AVX2 prefetching its streams (streamPrefetch).
+TEXT ·q3_Kx8Gemv4PfAVX2(SB), 0, $2176-56
+	Q3K_GEMV4(Q3K_PF4, q3kgv4ploop, q3kgv4plane, q3kgv4pdone)
 
 // Clears the tokens' lanes (384+256t); Y0 zero.
 #define Q3K_GM_ZERO \

@@ -122,20 +122,6 @@
 	LANES8_REDUCEZ(goff+512) \
 	PAIR_OUT
 
-// Q3KZ_PF4 prefetches the next lane's planes two block columns ahead in
-// each of the four streams; Q3KZ_NOPF does not.
-#define Q3KZ_PF(W) \
-	PREFETCHT0 2*Q3K_GROUP_BYTES+144(W)(R11*1) \
-	PREFETCHT0 2*Q3K_GROUP_BYTES+208(W)(R11*1)
-
-#define Q3KZ_PF4 \
-	Q3KZ_PF(SI)  \
-	Q3KZ_PF(R8)  \
-	Q3KZ_PF(R9)  \
-	Q3KZ_PF(R10)
-
-#define Q3KZ_NOPF
-
 // Q3KZ_GEMV4 is the body of q3_Kx8Gemv4ZMMVNNI with PF issued per lane
 // (and its own labels).
 #define Q3KZ_GEMV4(PF, clear, loop, lane, done) \
@@ -198,9 +184,9 @@ done:                                         \
 // func q3_Kx8Gemv4ZMMVNNI(nb int, w *byte, gstride int, a, s *byte, out *float32, ostride int)
 // Not NOSPLIT: the frame is larger than a nosplit function may take.
 TEXT ·q3_Kx8Gemv4ZMMVNNI(SB), 0, $2048-56
-	Q3KZ_GEMV4(Q3KZ_NOPF, q3kzclear, q3kzloop, q3kzlane, q3kzdone)
+	Q3KZ_GEMV4(Q3K_NOPF, q3kzclear, q3kzloop, q3kzlane, q3kzdone)
 
 // func q3_Kx8Gemv4ZMMVNNIPF(nb int, w *byte, gstride int, a, s *byte, out *float32, ostride int)
 // q3_Kx8Gemv4ZMMVNNI with software prefetch (streamPrefetch).
 TEXT ·q3_Kx8Gemv4ZMMVNNIPF(SB), 0, $2048-56
-	Q3KZ_GEMV4(Q3KZ_PF4, q3kzpclear, q3kzploop, q3kzplane, q3kzpdone)
+	Q3KZ_GEMV4(Q3K_PF4, q3kzpclear, q3kzploop, q3kzplane, q3kzpdone)

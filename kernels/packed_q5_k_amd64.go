@@ -14,6 +14,9 @@ func q5_Kx8GemvAVX2(nb int, w, a *byte, out *float32)
 func q5_Kx8Gemv4AVX2(nb int, w *byte, gstride int, a *byte, out *float32, ostride int)
 
 //go:noescape
+func q5_Kx8Gemv4PfAVX2(nb int, w *byte, gstride int, a *byte, out *float32, ostride int)
+
+//go:noescape
 func q5_Kx8GemmAVX2(nb int, w, a *byte, out *float32, ostride, ntok int)
 
 //go:noescape
@@ -33,6 +36,10 @@ func q5_Kx8GemvAsm(nb int, w, a []byte, out []float32) {
 func q5_Kx8Gemv4Asm(nb int, w []byte, gstride int, a []byte, out []float32, ostride int) {
 	if nb == 0 {
 		clearGemv4Out(out, ostride)
+		return
+	}
+	if streamPrefetch {
+		q5_Kx8Gemv4PfAVX2(gemv4Args(nb, q5_KGroupBytes, q8_KQuadBytes, w, gstride, a, out, ostride))
 		return
 	}
 	q5_Kx8Gemv4AVX2(gemv4Args(nb, q5_KGroupBytes, q8_KQuadBytes, w, gstride, a, out, ostride))

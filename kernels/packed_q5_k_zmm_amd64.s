@@ -113,21 +113,6 @@
 	VADDPS goff(SP), Z0, Z0          \
 	PAIR_OUT
 
-// Q5KZ_PF4 prefetches the next lane's 160 bytes two block columns (2880
-// bytes) ahead in each of the four streams; Q5KZ_NOPF does not.
-#define Q5KZ_PF(W) \
-	PREFETCHT0 2880(W)(R11*1)     \
-	PREFETCHT0 2880+64(W)(R11*1)  \
-	PREFETCHT0 2880+128(W)(R11*1)
-
-#define Q5KZ_PF4 \
-	Q5KZ_PF(SI)  \
-	Q5KZ_PF(R8)  \
-	Q5KZ_PF(R9)  \
-	Q5KZ_PF(R10)
-
-#define Q5KZ_NOPF
-
 // Q5KZ_GEMV4 is the body of q5_Kx8Gemv4ZMMVNNI with PF issued per lane (and
 // its own labels).
 #define Q5KZ_GEMV4(PF, clear, loop, lane, done) \
@@ -191,9 +176,9 @@ done:                                         \
 // func q5_Kx8Gemv4ZMMVNNI(nb int, w *byte, gstride int, a *byte, out *float32, ostride int)
 // Not NOSPLIT: the frame is larger than a nosplit function may take.
 TEXT ·q5_Kx8Gemv4ZMMVNNI(SB), 0, $1152-48
-	Q5KZ_GEMV4(Q5KZ_NOPF, q5kzclear, q5kzloop, q5kzlane, q5kzdone)
+	Q5KZ_GEMV4(Q5K_NOPF, q5kzclear, q5kzloop, q5kzlane, q5kzdone)
 
 // func q5_Kx8Gemv4ZMMVNNIPF(nb int, w *byte, gstride int, a *byte, out *float32, ostride int)
 // q5_Kx8Gemv4ZMMVNNI with software prefetch.
 TEXT ·q5_Kx8Gemv4ZMMVNNIPF(SB), 0, $1152-48
-	Q5KZ_GEMV4(Q5KZ_PF4, q5kzpclear, q5kzploop, q5kzplane, q5kzpdone)
+	Q5KZ_GEMV4(Q5K_PF4, q5kzpclear, q5kzploop, q5kzplane, q5kzpdone)
