@@ -299,10 +299,11 @@ func (p *Pool) newMatmulJob(out []float32, w *Matrix, a *Acts) (matmulJob, int) 
 	if job.prefill && !job.few {
 		act := len(a.Data) + len(a.x4)
 		if job.rewrite != nil && len(a.x4) > rewriteBigQuads && act <= bigActBytes && bigActBytes != math.MaxInt {
-			// The pair tiles read the tokens widened to float32 (x4)
-			// once per row unit: past the L2, every unit streams them
-			// from L3 or DRAM again, so take big units. (bigActBytes
-			// MaxInt: rowTile units everywhere, as tests compare.)
+			// The tiles over rewritten rows read the tokens widened to
+			// float32 (x4) once per row unit: past the L2, every unit
+			// streams them from L3 or DRAM again, so take big units.
+			// (bigActBytes MaxInt: rowTile units everywhere, as tests
+			// compare.)
 			act = bigActBytes + 1
 		}
 		job.rowUnits = prefillRowUnit(p, w.Rows, act)
@@ -364,8 +365,8 @@ func prefillRowUnit(p *Pool, rows, actBytes int) int {
 }
 
 // rewriteBigQuads is the size of the float32 quads from which the tiles
-// over rewritten rows (tileRewrite) take big units whatever the other activations' size:
-// on an Intel Xeon (2 MiB L2) F16 5632x2048 x 512 tokens (quads of 4 MiB)
+// over rewritten rows (tileRewrite) take big units whatever the other
+// activations' size (measured with the pair tiles): on an Intel Xeon (2 MiB L2) F16 5632x2048 x 512 tokens (quads of 4 MiB)
 // ran 66.6-68.1 ms in 16-row units and 52.3-57.0 in big ones, BF16
 // 60.4-62.7 and 50.1-53.7 (the 2048x5632 shapes took big units already).
 const rewriteBigQuads = 1 << 20
