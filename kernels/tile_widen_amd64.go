@@ -23,7 +23,7 @@ func widenHalfTiles(s *kernelSet) {
 
 // f16WideTiles and bf16WideTiles: widening a row unit costs about as much
 // as the tiles save for 16 tokens (F16) and 32 (BF16, whose own tile reads
-// float32 tokens already; MatMul 5632x2048, 2048x5632 and 4096x4096 on an
+// float32 tokens already), hence minTokens 32 and 64 (MatMul 5632x2048, 2048x5632 and 4096x4096 on an
 // Intel Xeon, two threads, new/old time: F16 ntok=16 0.99-1.09, 24
 // 0.91-0.99, 32 0.87-0.91, 64 0.77-0.90, 512 0.74-0.77; BF16 16
 // 1.13-1.20, 32 0.98-1.04, 64 0.96-0.98, 512 0.78-0.90).

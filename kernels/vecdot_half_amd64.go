@@ -15,7 +15,8 @@ import (
 // tiles (3 rows x 4 tokens on AVX2, 4 x 4 with the AVX-512 registers; the
 // AVX2 F16 tile reads the F16 tokens, the others their quad, widened to
 // float32 once per batch), all in dotFloatOrder's n%8 == 0 order; other
-// lengths run the generic kernels.
+// lengths run the generic kernels. On Intel CPUs prefill widens the rows
+// too, once per row unit (widenHalfTiles, tile_widen.go).
 func fillAVX2Half(s *kernelSet) {
 	s.vecDot[ggml.BF16] = dotBF16BF16Asm
 	s.vecDotR4[ggml.BF16] = dotBF16BF16r4Asm
