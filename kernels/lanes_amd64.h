@@ -1,7 +1,15 @@
 // Shared by the packed kernels that keep llama.cpp's eight int32 or float
 // lanes per row as eight vectors across rows (#include "lanes_amd64.h"):
 // the Q5_0 kernels (packed_q5_0_amd64.s, packed_q5_0_vnni_amd64.s) and
-// the Q3_K and Q5_K ones.
+// the Q3_K and Q5_K ones; and by the four-group (four-stream) decode
+// kernels, V_PTRS4 and the prefetch macros at the end.
+
+// The four-group kernels' streams: three pointers gstride (BX) apart
+// after base.
+#define V_PTRS4(base, r1, r2, r3) \
+	LEAQ (base)(BX*1), r1 \
+	LEAQ (r1)(BX*1), r2   \
+	LEAQ (r2)(BX*1), r3
 
 // LANES8_LOAD and LANES8_STORE move the lane accumulators Y0-Y7 from and to
 // the frame at off (32 bytes apart).
@@ -24,6 +32,18 @@
 	VMOVUPS Y5, off+160(SP) \
 	VMOVUPS Y6, off+192(SP) \
 	VMOVUPS Y7, off+224(SP)
+
+// LANES8_CLEAR stores Y0 (zero) into the eight lanes parked in the frame
+// at off (32 bytes apart).
+#define LANES8_CLEAR(off) \
+	VMOVUPS Y0, off(SP)     \
+	VMOVUPS Y0, off+32(SP)  \
+	VMOVUPS Y0, off+64(SP)  \
+	VMOVUPS Y0, off+96(SP)  \
+	VMOVUPS Y0, off+128(SP) \
+	VMOVUPS Y0, off+160(SP) \
+	VMOVUPS Y0, off+192(SP) \
+	VMOVUPS Y0, off+224(SP)
 
 #define LANES8_ZERO(a0, a1, a2, a3, a4, a5, a6, a7) \
 	VXORPS a0, a0, a0 \

@@ -2,6 +2,7 @@
 
 #include "q4k_amd64.h"
 #include "quad_amd64.h"
+#include "lanes_amd64.h"
 #include "textflag.h"
 
 // Packed (row-interleaved) kernels; layouts in packed.go and packed_q8.go.
@@ -29,9 +30,7 @@
 	MOVQ w+8(FP), SI \
 	MOVQ gstride+16(FP), BX \
 	MOVQ a+24(FP), DI \
-	LEAQ (SI)(BX*1), R8 \
-	LEAQ (R8)(BX*1), R9 \
-	LEAQ (R9)(BX*1), R10 \
+	V_PTRS4(SI, R8, R9, R10) \
 	PK_CONSTS \
 	Q4K_ZERO4(Y13) \
 	TESTQ   CX, CX \

@@ -235,18 +235,6 @@
 	VCVTPH2PS    (SI), Y8 \
 	EACH(Q3K_D, 0, 0, 0)
 
-// Q3K_ZERO8 zeroes eight lanes (256 bytes) of the frame at off; Y0 is
-// zero.
-#define Q3K_ZERO8(off) \
-	VMOVUPS Y0, off(SP)     \
-	VMOVUPS Y0, off+32(SP)  \
-	VMOVUPS Y0, off+64(SP)  \
-	VMOVUPS Y0, off+96(SP)  \
-	VMOVUPS Y0, off+128(SP) \
-	VMOVUPS Y0, off+160(SP) \
-	VMOVUPS Y0, off+192(SP) \
-	VMOVUPS Y0, off+224(SP)
-
 // One Q3_K group against token 0: out[0..7] (frame block at 0).
 
 // Four groups gstride bytes apart (four DRAM streams per core), taking
@@ -261,16 +249,14 @@
 	MOVQ w+8(FP), SI \
 	MOVQ gstride+16(FP), BX \
 	MOVQ a+24(FP), DI \
-	LEAQ (SI)(BX*1), R8 \
-	LEAQ (R8)(BX*1), R9 \
-	LEAQ (R9)(BX*1), R10 \
+	V_PTRS4(SI, R8, R9, R10) \
 	Q3K_CONSTS \
 	MOVQ s+32(FP), AX \
 	VXORPS Y0, Y0, Y0 \
-	Q3K_ZERO8(288) \
-	Q3K_ZERO8(832) \
-	Q3K_ZERO8(1376) \
-	Q3K_ZERO8(1920) \
+	LANES8_CLEAR(288) \
+	LANES8_CLEAR(832) \
+	LANES8_CLEAR(1376) \
+	LANES8_CLEAR(1920) \
 	TESTQ CX, CX \
 	JZ    done \
 loop: \
@@ -316,7 +302,7 @@ TEXT ·q3_Kx8GemvAVX2(SB), 0, $544-40
 	Q3K_CONSTS
 	MOVQ s+24(FP), AX
 	VXORPS Y0, Y0, Y0
-	Q3K_ZERO8(288)
+	LANES8_CLEAR(288)
 	TESTQ CX, CX
 	JZ    q3kgvdone
 
@@ -354,10 +340,10 @@ TEXT ·q3_Kx8Gemv4PfAVX2(SB), 0, $2176-56
 // Clears the tokens' lanes (384+256t); Y0 zero.
 #define Q3K_GM_ZERO \
 	VXORPS Y0, Y0, Y0 \
-	Q3K_ZERO8(384) \
-	Q3K_ZERO8(640) \
-	Q3K_ZERO8(896) \
-	Q3K_ZERO8(1152)
+	LANES8_CLEAR(384) \
+	LANES8_CLEAR(640) \
+	LANES8_CLEAR(896) \
+	LANES8_CLEAR(1152)
 
 // The block columns (the lane counters of Q3K_LANE_START), HEAD and LANE
 // for the tokens.

@@ -1,5 +1,6 @@
 //go:build !purego
 
+#include "lanes_amd64.h"
 #include "textflag.h"
 #include "vnni_amd64.h"
 

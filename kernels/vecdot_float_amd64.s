@@ -1,5 +1,6 @@
 //go:build !purego
 
+#include "lanes_amd64.h"
 #include "textflag.h"
 
 #define F16_WIDEN(m, y) VCVTPH2PS m, y
@@ -22,8 +23,8 @@
 	VXORPS Y5, Y5, Y5 \
 	VXORPS Y6, Y6, Y6 \
 	VXORPS Y7, Y7, Y7 \
-	F16R4_STORE8(0) \
-	F16R4_STORE8(256) \
+	LANES8_STORE(0) \
+	LANES8_STORE(256) \
 	XORQ AX, AX \
 	XORQ R13, R13 \
 chunk: \
@@ -338,28 +339,6 @@ f32vdone:
 	VMOVHLPS     Xa0, Xa0, Xa1 \
 	VADDSS       Xa1, Xa0, Xa0
 
-// F16R4_LOAD8 and F16R4_STORE8 move one pass's eight accumulators Y0-Y7
-// (rows 0-3, two each) from and to the frame at off.
-#define F16R4_LOAD8(off) \
-	VMOVUPS off(SP), Y0     \
-	VMOVUPS off+32(SP), Y1  \
-	VMOVUPS off+64(SP), Y2  \
-	VMOVUPS off+96(SP), Y3  \
-	VMOVUPS off+128(SP), Y4 \
-	VMOVUPS off+160(SP), Y5 \
-	VMOVUPS off+192(SP), Y6 \
-	VMOVUPS off+224(SP), Y7
-
-#define F16R4_STORE8(off) \
-	VMOVUPS Y0, off(SP)     \
-	VMOVUPS Y1, off+32(SP)  \
-	VMOVUPS Y2, off+64(SP)  \
-	VMOVUPS Y3, off+96(SP)  \
-	VMOVUPS Y4, off+128(SP) \
-	VMOVUPS Y5, off+160(SP) \
-	VMOVUPS Y6, off+192(SP) \
-	VMOVUPS Y7, off+224(SP)
-
 // F16R4_STEP widens 8 halves at wo of each row (R11 the group's offset)
 // and adds their products with the token's floats at to(DI)(R14) into
 // accumulator a of the pass (rows 0-3 in Y(a), Y(a+2), Y(a+4), Y(a+6)).
@@ -389,7 +368,7 @@ f32vdone:
 // 16j..16j+15 of every group of 32, parked at off between chunks. It
 // leaves R11, R14 at the chunk's end.
 #define F16R4_PASS(WIDEN, j, off, PF, loop) \
-	F16R4_LOAD8(off)                                  \
+	LANES8_LOAD(off)                                  \
 	MOVQ AX, R11                                      \
 	MOVQ R13, R14                                     \
 	MOVQ BX, CX                                       \
@@ -401,7 +380,7 @@ loop:                                                 \
 	ADDQ $128, R14                                    \
 	DECQ CX                                           \
 	JNZ  loop                                         \
-	F16R4_STORE8(off)
+	LANES8_STORE(off)
 
 // F16R4_OUT stores row r's sum of its four accumulators (two in each
 // pass's frame block), reduced by REDUCE, at (DX), then moves DX on by BX

@@ -42,13 +42,6 @@ name:                          \
 	VZEROUPPER                 \
 	RET
 
-// The four-group kernels' streams: three pointers gstride (BX) apart
-// after base.
-#define V_PTRS4(base, r1, r2, r3) \
-	LEAQ (base)(BX*1), r1 \
-	LEAQ (r1)(BX*1), r2   \
-	LEAQ (r2)(BX*1), r3
-
 // The three cache lines of a Q4_0 block column, 1 KiB ahead of W.
 #define V_PF4(W) \
 	PREFETCHT0 1024(W) \
