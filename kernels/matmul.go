@@ -264,11 +264,6 @@ func (p *Pool) newMatmulJob(out []float32, w *Matrix, a *Acts) (matmulJob, int) 
 		job.dotR4x2, job.dotR4x4 = nil, nil
 		job.dotR4 = active.vecDot1R4[w.Type]
 	}
-	if tp := active.tileRewrite[w.Type]; tp != nil && job.dot2x4 != nil && job.tileRows == tp.rows && job.px4 != nil &&
-		p != nil && a.NTok >= tp.minTokens && w.Cols%tp.colsMultiple == 0 {
-		job.rewrite, job.q8Row, job.bufs = tp.pack, tp.rowScale*wRow, &p.rowBufs
-		job.dot2x4, job.tile4x8 = tp.tile, tp.tile4x8
-	}
 	if job.dot2x4 != nil && job.tileRows == 2 {
 		// The 2 x 4 tile is the type's own or, over converted rows,
 		// q8RowsTile: its several-quad twin, if any.
@@ -291,6 +286,15 @@ func (p *Pool) newMatmulJob(out []float32, w *Matrix, a *Acts) (matmulJob, int) 
 	}
 	packed := mp != nil && (a.x4For == mp.kern.act || a.x4For != nil && a.x4bFor == mp.kern.act) &&
 		(!job.uniform || mp.kern.gemvQ != nil && mp.kern.gemv4Q != nil)
+	if tp := active.tileRewrite[w.Type]; tp != nil && !packed && job.dot2x4 != nil && job.tileRows == tp.rows && job.px4 != nil &&
+		p != nil && a.NTok >= tp.minTokens && w.Cols%tp.colsMultiple == 0 {
+		job.rewrite, job.q8Row, job.bufs = tp.pack, tp.rowScale*wRow, &p.rowBufs
+		job.q8Rows = nil // (a rewrite replaces the conversion)
+		job.dot2x4, job.tile4x8, job.dot2x4Q = tp.tile, tp.tile4x8, tp.tileQ
+		if tp.act != nil {
+			job.px4, job.qBytes = a.quadsB(tp.act), w.Cols/blockElems(w.Type)*tp.act.blockBytes
+		}
+	}
 	// (A quad takes the few-token path too where the type has a four-row
 	// four-token kernel and no tile: Q6_K --parallel 4 on a Zen3 1.11-1.14x,
 	// TinyLlama Q4_K_M 1.07x; up to 16 tokens, pp16 ran at 0.91x.)
@@ -298,10 +302,11 @@ func (p *Pool) newMatmulJob(out []float32, w *Matrix, a *Acts) (matmulJob, int) 
 		(a.NTok < 4 || a.NTok == 4 && job.dotR4x4 != nil && job.dot2x4 == nil)
 	if job.prefill && !job.few {
 		act := len(a.Data) + len(a.x4)
-		if job.rewrite != nil && len(a.x4) > rewriteBigQuads && act <= bigActBytes && bigActBytes != math.MaxInt {
-			// The tiles over rewritten rows read the tokens widened to
-			// float32 (x4) once per row unit: past the L2, every unit
-			// streams them from L3 or DRAM again, so take big units.
+		if job.rewrite != nil && len(job.px4) > rewriteBigQuads && act <= bigActBytes && bigActBytes != math.MaxInt {
+			// The tiles over rewritten rows read the tokens' quads
+			// (widened: float32, or int16 for Q8_0) once per row unit:
+			// past the L2, every unit streams them from L3 or DRAM again,
+			// so take big units.
 			// (bigActBytes MaxInt: rowTile units everywhere, as tests
 			// compare.)
 			act = bigActBytes + 1

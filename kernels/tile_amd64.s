@@ -286,6 +286,65 @@ store: \
 	VZEROUPPER                     \
 	RET
 
+// Q8_0 rows widened to int16 (tile_q8_wide.go) against the tokens' wide
+// quads (q8_0QuadWide): per pair and block two VPMADDWD (even bytes, odd
+// bytes) whose sum is tinyBLAS's lanes exactly, then the conversion and
+// the multiply-add as above. Rows at SI and R8 (64 bytes a block), their
+// scales as float32 at R9 and R10, the quad at R12 (288 bytes a block:
+// the four tokens' scales twice, then each token's even and odd int16).
+#define WIDE_PAIR(E, O, imm, acc) \
+	VPMADDWD    E(R12), Y8, Y14   \
+	VPMADDWD    O(R12), Y9, Y15   \
+	VPADDD      Y15, Y14, Y14     \
+	VCVTDQ2PS   Y14, Y14          \
+	VSHUFPS     $imm, Y13, Y13, Y15 \
+	VFMADD231PS Y14, Y15, acc
+
+#define WIDE_ROW(W, S, a0, a1, a2, a3) \
+	VMOVDQU      0(W), Y8         \
+	VMOVDQU      32(W), Y9        \
+	VBROADCASTSS 0(S), Y13        \
+	VMULPS       0(R12), Y13, Y13 \
+	WIDE_PAIR(32, 64, 0x00, a0)   \
+	WIDE_PAIR(96, 128, 0x55, a1)  \
+	WIDE_PAIR(160, 192, 0xaa, a2) \
+	WIDE_PAIR(224, 256, 0xff, a3)
+
+// WIDE_START sets the rows' int16 (SI, R8) and scales (R9, R10) from w,
+// wstride and nb (CX), and clears the accumulators.
+#define WIDE_START \
+	MOVQ w+8(FP), SI \
+	MOVQ wstride+16(FP), R8 \
+	ADDQ SI, R8 \
+	MOVQ CX, AX \
+	SHLQ $6, AX \
+	LEAQ (SI)(AX*1), R9 \
+	LEAQ (R8)(AX*1), R10 \
+	VXORPS Y0, Y0, Y0 \
+	VXORPS Y1, Y1, Y1 \
+	VXORPS Y2, Y2, Y2 \
+	VXORPS Y3, Y3, Y3 \
+	VXORPS Y4, Y4, Y4 \
+	VXORPS Y5, Y5, Y5 \
+	VXORPS Y6, Y6, Y6 \
+	VXORPS Y7, Y7, Y7
+
+#define WIDE_BLOCKS(loop, done) \
+	TESTQ CX, CX \
+	JZ    done \
+loop: \
+	WIDE_ROW(SI, R9, Y0, Y1, Y2, Y3)  \
+	WIDE_ROW(R8, R10, Y4, Y5, Y6, Y7) \
+	ADDQ $64, SI \
+	ADDQ $64, R8 \
+	ADDQ $4, R9 \
+	ADDQ $4, R10 \
+	ADDQ $288, R12 \
+	DECQ CX \
+	JNZ  loop \
+done:
+
+
 // Q80_ROW with the 2 x 4 kernel's prefetch of the rows 4 KiB ahead.
 #define Q80_ROW_PF(W, a0, a1, a2, a3) \
 	PREFETCHT0 4096(W)            \
@@ -355,5 +414,67 @@ q5asq8loop:
 	ADDQ         $34, DI
 	DECQ         CX
 	JNZ          q5asq8loop
+	VZEROUPPER
+	RET
+
+// func q8_0WideTile2x4AVX2(nb int, w *byte, wstride int, a *byte, astride int, ad *byte, out *float32, ostride int)
+TEXT ·q8_0WideTile2x4AVX2(SB), NOSPLIT, $0-64
+	MOVQ nb+0(FP), CX
+	MOVQ ad+40(FP), R12
+	WIDE_START
+	WIDE_BLOCKS(q8wt24loop, q8wt24done)
+	TILE2X4_STORE
+
+// func q8_0WideTile2x4QAVX2(nb int, w *byte, wstride int, a *byte, astride int, ad *byte, qstride int, out *float32, ostride, nq int)
+TEXT ·q8_0WideTile2x4QAVX2(SB), NOSPLIT, $0-80
+	MOVQ ad+40(FP), R14
+	MOVQ out+56(FP), DX
+	MOVQ ostride+64(FP), BX
+	SHLQ $2, BX
+
+q8wtqquad:
+	MOVQ nb+0(FP), CX
+	MOVQ R14, R12
+	WIDE_START
+	WIDE_BLOCKS(q8wtqloop, q8wtqstore)
+	TILE2X4_STORE_T
+	ADDQ qstride+48(FP), R14
+	LEAQ (DX)(BX*4), DX
+	DECQ nq+72(FP)
+	JNZ  q8wtqquad
+	VZEROUPPER
+	RET
+
+// func widenQ8_0BlocksAVX2(nb int, src *byte, dq *byte, dqStride int, ds *byte, dsStride int)
+// Writes nb Q8_0 blocks (src, 34 bytes apart) as int16: block b's even
+// bytes then its odd bytes (64 bytes at dq + b*dqStride), and its scale
+// as float32 at ds + b*dsStride (widenQ8_0Rows, packQ8_0QuadWide).
+TEXT ·widenQ8_0BlocksAVX2(SB), NOSPLIT, $0-48
+	MOVQ nb+0(FP), CX
+	MOVQ src+8(FP), SI
+	MOVQ dq+16(FP), DI
+	MOVQ dqStride+24(FP), AX
+	MOVQ ds+32(FP), DX
+	MOVQ dsStride+40(FP), BX
+	TESTQ CX, CX
+	JZ    wq8done
+
+wq8loop:
+	VMOVDQU      2(SI), Y0
+	VPSLLW       $8, Y0, Y1
+	VPSRAW       $8, Y1, Y1
+	VPSRAW       $8, Y0, Y0
+	VMOVDQU      Y1, 0(DI)
+	VMOVDQU      Y0, 32(DI)
+	VPBROADCASTW 0(SI), X2
+	VCVTPH2PS    X2, X2
+	VMOVSS       X2, 0(DX)
+	ADDQ         $34, SI
+	ADDQ         AX, DI
+	ADDQ         BX, DX
+	DECQ         CX
+	JNZ          wq8loop
+
+wq8done:
 	VZEROUPPER
 	RET

@@ -29,14 +29,15 @@ import "encoding/binary"
 //     operation per 16 weights, as VCVTPH2PS is for F16.
 
 // tileRewrite is a set's prefill tile for one weight type over rows that
-// prefill rewrites once per row unit: the pair layout below, or the
-// half-precision rows widened to float32 (tile_widen.go).
+// prefill rewrites once per row unit: the pair layout below, the
+// half-precision rows widened to float32 (tile_widen.go), or Q8_0 rows
+// widened to int16 (tile_q8_wide.go).
 type tileRewrite struct {
 	// rows is the number of rows of a tile (the rows of the set's own
 	// tile, which it replaces).
 	rows int
 	// rowScale is the rewritten rows' bytes per source byte (1, or 2 for
-	// rows widened from 16 to 32 bits).
+	// rows widened from 16 to 32 bits or from Q8_0 to int16).
 	rowScale int
 	// pack rewrites one tile of rows rows (src: rows rowBytes apart) into
 	// dst (rows*rowScale*rowBytes bytes).
@@ -44,6 +45,12 @@ type tileRewrite struct {
 	// tile is the rows x 4 tile over rewritten rows (vecDot2x4Func;
 	// wstride is rowScale*rowBytes), the same bits as the type's tokenDot.
 	tile vecDot2x4Func
+	// tileQ, if set, is tile over several quads (vecDot2x4QFunc; 2-row
+	// tiles), which the set's row-tiles-outer order takes.
+	tileQ vecDot2x4QFunc
+	// act, if set, is the quad layout of the tokens that the tiles read
+	// (built on first use, Acts.quadsB); nil: the set's actQuad.
+	act *actPacker
 	// tile4x8, if set, is the tile on two pairs (4 rows) and two quads
 	// (8 tokens: aq holds both, out[t*ostride+r] for t < 8), same bits:
 	// prefill takes it for whole pairs of quads.

@@ -227,9 +227,16 @@ func TestRewriteTilesVsTokenDot(t *testing.T) {
 			nr := tp.rows
 			// twin is the pack's generic twin.
 			twin := map[ggml.Type]func(dst, src []byte, rowBytes int){ggml.F16: packF16Pairs, ggml.BF16: packBF16Pairs}[wt]
-			if tp.rowScale == 2 {
-				widen := map[ggml.Type]func(dst, src []byte, rowBytes, n int){ggml.F16: widenF16Rows, ggml.BF16: widenBF16Rows}[wt]
+			if tp.rowScale > 1 {
+				widen := map[ggml.Type]func(dst, src []byte, rowBytes, n int){
+					ggml.F16: widenF16Rows, ggml.BF16: widenBF16Rows, ggml.Q8_0: widenQ8_0Rows}[wt]
 				twin = func(dst, src []byte, rowBytes int) { widen(dst, src, rowBytes, nr) }
+			}
+			// quad is the tokens' quad layout the tiles read, with its
+			// generic twin.
+			quad, quadTwin := s.actQuad[at], s.actQuad[at]
+			if tp.act != nil {
+				quad, quadTwin = tp.act, map[ggml.Type]*actPacker{ggml.Q8_0: q8_0QuadWide}[wt]
 			}
 			for _, groups := range []int{1, 2, 3, 17, 256} {
 				n := groups * tp.colsMultiple
@@ -254,8 +261,17 @@ func TestRewriteTilesVsTokenDot(t *testing.T) {
 				for k := 0; k < 4; k++ {
 					copy(toks[k*arow:], quantizeRow(t, at, randFloats(r, n, []float32{1, 1e-3, 50, 0.3}[k])))
 				}
-				aq := make([]byte, 1+n*s.actQuad[at].blockBytes)
-				s.actQuad[at].pack(aq[1:], toks, arow, 4)
+				aq := make([]byte, 1+n/blockElems(at)*quad.blockBytes)
+				quad.pack(aq[1:], toks, arow, 4)
+				for ntok := 1; ntok <= 4; ntok++ {
+					got, want := make([]byte, len(aq)+1), make([]byte, len(aq)-1)
+					got[0], got[len(got)-1] = 0xA5, 0x5A
+					quad.pack(got[1:len(got)-1], toks, arow, ntok)
+					quadTwin.pack(want, toks, arow, ntok)
+					if got[0] != 0xA5 || got[len(got)-1] != 0x5A || !bytes.Equal(got[1:len(got)-1], want) {
+						t.Fatalf("%s %v n=%d: quad of %d tokens differs from its generic twin", s.name, wt, n, ntok)
+					}
+				}
 				const ostride = 11
 				out := make([]float32, 2+3*ostride+8)
 				// check compares the nr rows' outputs for ntok tokens (out[1:],
@@ -279,6 +295,16 @@ func TestRewriteTilesVsTokenDot(t *testing.T) {
 				}
 				tp.tile(n, pw[1:1+nr*prow], prow, nil, 0, aq[1:], out[1:], ostride)
 				check("tile", out, toks, 4)
+				if tp.tileQ != nil {
+					// Two quads (the same tokens twice) in one call.
+					ql := len(aq) - 1
+					aq2 := make([]byte, 1+2*ql)
+					copy(aq2[1:], aq[1:])
+					copy(aq2[1+ql:], aq[1:])
+					out2 := make([]float32, 2+7*ostride+8)
+					tp.tileQ(n, pw[1:1+nr*prow], prow, nil, 0, aq2[1:], ql, out2[1:], ostride, 2)
+					check("quads", out2, append(append([]byte(nil), toks...), toks...), 8)
+				}
 				if tp.tile4x8 == nil {
 					continue
 				}

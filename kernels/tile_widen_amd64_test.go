@@ -10,24 +10,27 @@ import (
 	"github.com/gollm/gollm/ggml"
 )
 
-// wideAVX2Set returns the AVX2 set with the tiles over widened F16/BF16
-// rows, whether or not this CPU takes them by default (widenHalfRows).
+// wideAVX2Set returns the AVX2 set with the tiles over widened F16, BF16
+// and Q8_0 rows, whether or not this CPU takes them by default
+// (widenHalfRows).
 func wideAVX2Set(t testing.TB) *kernelSet {
 	if !avx2Set.available {
 		t.Skip("no AVX2 on this CPU")
 	}
 	s := *avx2Set
 	widenHalfTiles(&s)
+	widenQ8Tiles(&s)
 	return &s
 }
 
-// TestWideHalfRowsMatMul runs prefill over widened rows (tile_widen.go)
+// TestWideRowsMatMul runs prefill over widened rows (tile_widen.go,
+// tile_q8_wide.go)
 // through MatMul, against the generic single-token kernels to the bit:
 // rows that fill no whole tile or unit, lengths that are not whole
 // groups (which keep the set's own tiles), batches around minTokens, one
 // and two threads. It checks that the batches past minTokens took the
 // rewrite.
-func TestWideHalfRowsMatMul(t *testing.T) {
+func TestWideRowsMatMul(t *testing.T) {
 	saved := active
 	defer func() { active = saved }()
 	active = wideAVX2Set(t)
@@ -38,9 +41,12 @@ func TestWideHalfRowsMatMul(t *testing.T) {
 			p.Close()
 		}
 	}()
-	for _, wt := range []ggml.Type{ggml.F16, ggml.BF16} {
+	for _, wt := range []ggml.Type{ggml.F16, ggml.BF16, ggml.Q8_0} {
 		tp := active.tileRewrite[wt]
-		for _, sh := range []struct{ rows, cols int }{{3, 8}, {17, 1200}, {100, 520}, {40, 61}} {
+		for _, sh := range []struct{ rows, cols int }{{3, 8}, {3, 32}, {17, 1216}, {100, 512}, {40, 61}, {5, 96}} {
+			if sh.cols%blockElems(wt) != 0 {
+				continue
+			}
 			w := randomWeights(r, wt, sh.rows*sh.cols, []float32{0.05, 300, 1e-4}[sh.rows%3], 7)
 			m, err := NewMatrix(wt, sh.rows, sh.cols, w)
 			if err != nil {
