@@ -7,10 +7,11 @@ import (
 	"github.com/klauspost/cpuid/v2"
 )
 
-// widenHalfRows says whether the AVX2 set's F16 and BF16 prefill tiles
-// read rows widened to float32 once per row unit (tile_widen.go): on
-// Intel CPUs, whose conversions share the multiply-adds' ports.
-var widenHalfRows = cpuid.CPU.VendorID == cpuid.Intel
+// widenRowsFirst says whether the AVX2 set's prefill tiles read rows
+// widened once per row unit: F16 and BF16 to float32 (tile_widen.go), Q8_0
+// to int16 (tile_q8_wide.go). On Intel CPUs, whose conversions and byte
+// multiplies share the multiply-adds' ports.
+var widenRowsFirst = cpuid.CPU.VendorID == cpuid.Intel
 
 // widenHalfTiles gives the AVX2 set s the 3 x 4 tile over widened F16 and
 // BF16 rows, and the F16 tokens' float32 quads it reads (the set's own F16

@@ -12,7 +12,7 @@ import (
 
 // wideAVX2Set returns the AVX2 set with the tiles over widened F16, BF16
 // and Q8_0 rows, whether or not this CPU takes them by default
-// (widenHalfRows).
+// (widenRowsFirst).
 func wideAVX2Set(t testing.TB) *kernelSet {
 	if !avx2Set.available {
 		t.Skip("no AVX2 on this CPU")
@@ -81,7 +81,7 @@ func TestWideRowsMatMul(t *testing.T) {
 // rewriteTestSets are the sets with tiles over rewritten rows that this
 // CPU does not choose by default, for the kernel tests.
 func rewriteTestSets(t testing.TB) []*kernelSet {
-	if !avx2Set.available || widenHalfRows {
+	if !avx2Set.available || widenRowsFirst {
 		return nil
 	}
 	return []*kernelSet{wideAVX2Set(t)}

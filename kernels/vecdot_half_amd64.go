@@ -32,7 +32,7 @@ func fillAVX2Half(s *kernelSet) {
 	s.vecDotR4x2[ggml.F16] = dotF16F16r4x2Asm
 	s.vecDotR4x2[ggml.BF16] = dotBF16BF16r4x2Asm
 	s.vecDot3x4Few[ggml.BF16] = bf16Tile3x4F32PfAsm
-	if widenHalfRows {
+	if widenRowsFirst {
 		widenHalfTiles(s)
 	}
 }
