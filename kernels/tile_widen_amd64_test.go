@@ -24,12 +24,11 @@ func wideAVX2Set(t testing.TB) *kernelSet {
 }
 
 // TestWideRowsMatMul runs prefill over widened rows (tile_widen.go,
-// tile_q8_wide.go)
-// through MatMul, against the generic single-token kernels to the bit:
-// rows that fill no whole tile or unit, lengths that are not whole
-// groups (which keep the set's own tiles), batches around minTokens, one
-// and two threads. It checks that the batches past minTokens took the
-// rewrite.
+// tile_q8_wide.go) through MatMul, against the generic single-token
+// kernels to the bit: rows that fill no whole tile or unit, lengths that
+// are not whole groups (which keep the set's own tiles), batches around
+// minTokens, one and two threads. It checks that the batches past
+// minTokens took the rewrite.
 func TestWideRowsMatMul(t *testing.T) {
 	saved := active
 	defer func() { active = saved }()
@@ -43,7 +42,7 @@ func TestWideRowsMatMul(t *testing.T) {
 	}()
 	for _, wt := range []ggml.Type{ggml.F16, ggml.BF16, ggml.Q8_0} {
 		tp := active.tileRewrite[wt]
-		for _, sh := range []struct{ rows, cols int }{{3, 8}, {3, 32}, {17, 1216}, {100, 512}, {40, 61}, {5, 96}} {
+		for _, sh := range []struct{ rows, cols int }{{3, 8}, {3, 32}, {17, 1200}, {17, 1216}, {100, 520}, {40, 61}, {5, 96}} {
 			if sh.cols%blockElems(wt) != 0 {
 				continue
 			}
