@@ -26,8 +26,8 @@ type Acts struct {
 	x4    []byte
 	x4For *actPacker // the layout of x4
 	x4Buf []byte
-	// x4b is the batch in the set's second quad layout for Type
-	// (kernelSet.actQuadB), built by the first MatMul whose packed
+	// x4b is the batch in a second quad layout for Type (the set's
+	// actQuadB, or a tileRewrite's act), built by the first MatMul whose
 	// kernels read it (quadsB); nil until then.
 	x4b    []byte
 	x4bFor *actPacker
@@ -172,11 +172,12 @@ func (s *Scratch) Quantize(p *Pool, t ggml.Type, x []float32, ntok, cols int) *A
 	return a
 }
 
-// quadsB returns the batch in layout qb (the set's actQuadB for a.Type),
-// building it from the rows on first use after each Quantize. Only the
-// AVX-512 sets' packed Q3_K and Q5_K kernels read such a layout, so other
-// batches never pay for it. Not safe for concurrent use on one Acts (nor
-// is Quantize): MatMul calls it before it starts its workers.
+// quadsB returns the batch in layout qb (the set's actQuadB for a.Type, or
+// a tileRewrite's act), building it from the rows on first use after each
+// Quantize. Only the AVX-512 sets' packed Q3_K and Q5_K kernels and the
+// AVX2 Q8_0 tile over widened rows read such a layout, so other batches
+// never pay for it. Not safe for concurrent use on one Acts (nor is
+// Quantize): MatMul calls it before it starts its workers.
 func (a *Acts) quadsB(qb *actPacker) []byte {
 	if a.x4bFor == qb {
 		return a.x4b
