@@ -1,8 +1,9 @@
 // Shared by the packed kernels that keep llama.cpp's eight int32 or float
 // lanes per row as eight vectors across rows (#include "lanes_amd64.h"):
 // the Q5_0 kernels (packed_q5_0_amd64.s, packed_q5_0_vnni_amd64.s) and
-// the Q3_K and Q5_K ones; and by the four-group (four-stream) decode
-// kernels, V_PTRS4 and the prefetch macros at the end.
+// the Q3_K and Q5_K ones; by the four-group (four-stream) decode kernels,
+// V_PTRS4, GEMV4_ARGS, GEMV4_NEXT and the prefetch macros at the end; and
+// by the AVX2 prefill tiles (tile_amd64.s: LANES8_ZERO).
 
 // The four-group kernels' streams: three pointers gstride (BX) apart
 // after base.
@@ -10,6 +11,22 @@
 	LEAQ (base)(BX*1), r1 \
 	LEAQ (r1)(BX*1), r2   \
 	LEAQ (r2)(BX*1), r3
+
+// GEMV4_ARGS loads a four-group kernel's first arguments (nb, w, gstride,
+// a) into CX, SI, BX and DI, and its four streams into SI, R8, R9, R10.
+#define GEMV4_ARGS \
+	MOVQ nb+0(FP), CX       \
+	MOVQ w+8(FP), SI        \
+	MOVQ gstride+16(FP), BX \
+	MOVQ a+24(FP), DI       \
+	V_PTRS4(SI, R8, R9, R10)
+
+// GEMV4_NEXT moves the four streams on by n bytes.
+#define GEMV4_NEXT(n) \
+	ADDQ n, SI \
+	ADDQ n, R8 \
+	ADDQ n, R9 \
+	ADDQ n, R10
 
 // LANES8_LOAD and LANES8_STORE move the lane accumulators Y0-Y7 from and to
 // the frame at off (32 bytes apart).

@@ -26,11 +26,7 @@
 // Q4K_PF4 or Q4K_NOPF4 at each half-chunk turn). (Here, before the first
 // TEXT: go vet reads argument names against the preceding function.)
 #define Q4K_GEMV4(PF, col, chunk, done) \
-	MOVQ nb+0(FP), CX \
-	MOVQ w+8(FP), SI \
-	MOVQ gstride+16(FP), BX \
-	MOVQ a+24(FP), DI \
-	V_PTRS4(SI, R8, R9, R10) \
+	GEMV4_ARGS \
 	PK_CONSTS \
 	Q4K_ZERO4(Y13) \
 	TESTQ   CX, CX \
@@ -215,13 +211,7 @@ q40gvdone:
 
 // func q4_0x8Gemv4AVX2(nb int, w *byte, gstride int, a *byte, out *float32, ostride int)
 TEXT ·q4_0x8Gemv4AVX2(SB), NOSPLIT, $0-48
-	MOVQ nb+0(FP), CX
-	MOVQ w+8(FP), SI
-	MOVQ gstride+16(FP), BX
-	MOVQ a+24(FP), DI
-	LEAQ (SI)(BX*1), R8
-	LEAQ (R8)(BX*1), R9
-	LEAQ (R9)(BX*1), R10
+	GEMV4_ARGS
 	PK_CONSTS
 	VXORPS Y7, Y7, Y7
 	VXORPS Y6, Y6, Y6
@@ -239,10 +229,7 @@ q40gv4loop:
 	Q40_GV_COL(R8, Y6)
 	Q40_GV_COL(R9, Y8)
 	Q40_GV_COL(R10, Y9)
-	ADDQ $144, SI
-	ADDQ $144, R8
-	ADDQ $144, R9
-	ADDQ $144, R10
+	GEMV4_NEXT($144)
 	ADDQ $160, DI
 	DECQ CX
 	JNZ  q40gv4loop
@@ -595,13 +582,7 @@ q4kgqdone:
 
 // func q4_Kx8Gemv4QAVX2(nb int, w *byte, gstride int, a *byte, out *float32, ostride int)
 TEXT ·q4_Kx8Gemv4QAVX2(SB), NOSPLIT, $512-48
-	MOVQ nb+0(FP), CX
-	MOVQ w+8(FP), SI
-	MOVQ gstride+16(FP), BX
-	MOVQ a+24(FP), DI
-	LEAQ (SI)(BX*1), R8
-	LEAQ (R8)(BX*1), R9
-	LEAQ (R9)(BX*1), R10
+	GEMV4_ARGS
 	PK_CONSTS
 	Q4K_ZERO4(Y13)
 	TESTQ   CX, CX
@@ -724,13 +705,7 @@ q4kq4done:
 // func q4_Kx8Gemv4Qx2AVX2(nb int, w *byte, gstride int, a *byte, out *float32, ostride, tstride int)
 // Not NOSPLIT: the frame is larger than a nosplit function may take.
 TEXT ·q4_Kx8Gemv4Qx2AVX2(SB), 0, $1024-56
-	MOVQ nb+0(FP), CX
-	MOVQ w+8(FP), SI
-	MOVQ gstride+16(FP), BX
-	MOVQ a+24(FP), DI
-	LEAQ (SI)(BX*1), R8
-	LEAQ (R8)(BX*1), R9
-	LEAQ (R9)(BX*1), R10
+	GEMV4_ARGS
 	MOVL         $0x0F0F0F0F, AX
 	VMOVD        AX, X15
 	VPBROADCASTD X15, Y15
@@ -1126,13 +1101,7 @@ q80gvdone:
 
 // func q8_0x8Gemv4AVX2(nb int, w *byte, gstride int, a *byte, out *float32, ostride int)
 TEXT ·q8_0x8Gemv4AVX2(SB), NOSPLIT, $0-48
-	MOVQ nb+0(FP), CX
-	MOVQ w+8(FP), SI
-	MOVQ gstride+16(FP), BX
-	MOVQ a+24(FP), DI
-	LEAQ (SI)(BX*1), R8
-	LEAQ (R8)(BX*1), R9
-	LEAQ (R9)(BX*1), R10
+	GEMV4_ARGS
 	PK_CONSTS
 	VXORPS Y8, Y8, Y8
 	VXORPS Y9, Y9, Y9
@@ -1155,10 +1124,7 @@ q80gv4loop:
 	Q8S_G4_FLOAT(R8, Y1, Y9)
 	Q8S_G4_FLOAT(R9, Y2, Y10)
 	Q8S_G4_FLOAT(R10, Y3, Y11)
-	ADDQ $272, SI
-	ADDQ $272, R8
-	ADDQ $272, R9
-	ADDQ $272, R10
+	GEMV4_NEXT($272)
 	ADDQ $160, DI
 	DECQ CX
 	JNZ  q80gv4loop
@@ -1293,13 +1259,7 @@ TEXT ·q8_0x8Gemm2AVX2(SB), NOSPLIT, $0-48
 
 // func q8_0x8Gemv4x2AVX2(nb int, w *byte, gstride int, a *byte, out *float32, ostride, tstride int)
 TEXT ·q8_0x8Gemv4x2AVX2(SB), NOSPLIT, $256-56
-	MOVQ nb+0(FP), CX
-	MOVQ w+8(FP), SI
-	MOVQ gstride+16(FP), BX
-	MOVQ a+24(FP), DI
-	LEAQ (SI)(BX*1), R8
-	LEAQ (R8)(BX*1), R9
-	LEAQ (R9)(BX*1), R10
+	GEMV4_ARGS
 	PK_CONSTS
 	VXORPS  Y8, Y8, Y8
 	VMOVUPS Y8, 0(SP)
@@ -1328,10 +1288,7 @@ q80x2loop:
 	Q8S_X2_FLOAT(R8, Y2, Y3, 64)
 	Q8S_X2_FLOAT(R9, Y4, Y5, 128)
 	Q8S_X2_FLOAT(R10, Y6, Y7, 192)
-	ADDQ $272, SI
-	ADDQ $272, R8
-	ADDQ $272, R9
-	ADDQ $272, R10
+	GEMV4_NEXT($272)
 	ADDQ $160, DI
 	DECQ CX
 	JNZ  q80x2loop

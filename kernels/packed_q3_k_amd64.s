@@ -245,11 +245,7 @@
 // at each lane: Q3K_PF4 or Q3K_NOPF). (Here, before the first TEXT: go
 // vet reads argument names against the preceding function.)
 #define Q3K_GEMV4(PF, loop, lane, done) \
-	MOVQ nb+0(FP), CX \
-	MOVQ w+8(FP), SI \
-	MOVQ gstride+16(FP), BX \
-	MOVQ a+24(FP), DI \
-	V_PTRS4(SI, R8, R9, R10) \
+	GEMV4_ARGS \
 	Q3K_CONSTS \
 	MOVQ s+32(FP), AX \
 	VXORPS Y0, Y0, Y0 \
@@ -274,10 +270,7 @@ lane: \
 	Q3K_LANE_NEXT \
 	CMPQ R12, $256 \
 	JLT  lane \
-	ADDQ $Q3K_GROUP_BYTES, SI \
-	ADDQ $Q3K_GROUP_BYTES, R8 \
-	ADDQ $Q3K_GROUP_BYTES, R9 \
-	ADDQ $Q3K_GROUP_BYTES, R10 \
+	GEMV4_NEXT($Q3K_GROUP_BYTES) \
 	ADDQ $Q8K_QUAD_MAIN, DI \
 	ADDQ $Q8K_QUAD_SUMS, AX \
 	DECQ CX \

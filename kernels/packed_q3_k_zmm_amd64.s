@@ -125,11 +125,7 @@
 // Q3KZ_GEMV4 is the body of q3_Kx8Gemv4ZMMVNNI with PF issued per lane
 // (and its own labels).
 #define Q3KZ_GEMV4(PF, clear, loop, lane, done) \
-	MOVQ nb+0(FP), CX                         \
-	MOVQ w+8(FP), SI                          \
-	MOVQ gstride+16(FP), BX                   \
-	MOVQ a+24(FP), DI                         \
-	V_PTRS4(SI, R8, R9, R10)                  \
+	GEMV4_ARGS                                \
 	MOVL         $0x07070707, AX              \
 	VPBROADCASTD AX, Z29                      \
 	MOVL         $0x03030303, AX              \
@@ -164,10 +160,7 @@ lane:                                         \
 	Q3K_LANE_NEXT                             \
 	CMPQ R12, $256                            \
 	JLT  lane                                 \
-	ADDQ $Q3K_GROUP_BYTES, SI                 \
-	ADDQ $Q3K_GROUP_BYTES, R8                 \
-	ADDQ $Q3K_GROUP_BYTES, R9                 \
-	ADDQ $Q3K_GROUP_BYTES, R10                \
+	GEMV4_NEXT($Q3K_GROUP_BYTES)              \
 	ADDQ $Q8K_QUAD_MAIN, DI                   \
 	ADDQ $Q8K_QUAD_SUMS, AX                   \
 	DECQ CX                                   \

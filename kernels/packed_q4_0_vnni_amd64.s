@@ -71,11 +71,7 @@ vq40gvdone:
 
 // func q4_0x8Gemv4VNNI(nb int, w *byte, gstride int, a *byte, out *float32, ostride int)
 TEXT ·q4_0x8Gemv4VNNI(SB), NOSPLIT, $0-48
-	MOVQ nb+0(FP), CX
-	MOVQ w+8(FP), SI
-	MOVQ gstride+16(FP), BX
-	MOVQ a+24(FP), DI
-	V_PTRS4(SI, R8, R9, R10)
+	GEMV4_ARGS
 	V_CONSTS
 	VXORPS Y7, Y7, Y7
 	VXORPS Y6, Y6, Y6
@@ -93,10 +89,7 @@ vq40gv4loop:
 	V40_GV_COL(R8, Y6)
 	V40_GV_COL(R9, Y10)
 	V40_GV_COL(R10, Y11)
-	ADDQ $144, SI
-	ADDQ $144, R8
-	ADDQ $144, R9
-	ADDQ $144, R10
+	GEMV4_NEXT($144)
 	ADDQ $288, DI
 	DECQ CX
 	JNZ  vq40gv4loop
@@ -212,11 +205,7 @@ vq40gmdone:
 // to out[g*gout + t*ostride + r]. Float accumulators Y8-Y11, Y16-Y19,
 // Y20-Y23, Y24-Y27.
 TEXT ·q4_0x8Gemm4VNNI(SB), NOSPLIT, $0-56
-	MOVQ nb+0(FP), CX
-	MOVQ w+8(FP), SI
-	MOVQ gstride+16(FP), BX
-	MOVQ a+24(FP), DI
-	V_PTRS4(SI, R8, R9, R10)
+	GEMV4_ARGS
 	V_CONSTS
 	VXORPS Y8, Y8, Y8
 	VXORPS Y9, Y9, Y9
@@ -246,10 +235,7 @@ vq40gm4loop:
 	V40_GM_COL(R8, Y16, Y17, Y18, Y19)
 	V40_GM_COL(R9, Y20, Y21, Y22, Y23)
 	V40_GM_COL(R10, Y24, Y25, Y26, Y27)
-	ADDQ $144, SI
-	ADDQ $144, R8
-	ADDQ $144, R9
-	ADDQ $144, R10
+	GEMV4_NEXT($144)
 	ADDQ $288, DI
 	DECQ CX
 	JNZ  vq40gm4loop

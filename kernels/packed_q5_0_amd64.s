@@ -160,13 +160,7 @@ q50gvdone:
 // func q5_0x8Gemv4AVX2(nb int, w *byte, gstride int, a *byte, out *float32, ostride int)
 // Not NOSPLIT: the frame is larger than a nosplit function may take.
 TEXT ·q5_0x8Gemv4AVX2(SB), 0, $1152-48
-	MOVQ nb+0(FP), CX
-	MOVQ w+8(FP), SI
-	MOVQ gstride+16(FP), BX
-	MOVQ a+24(FP), DI
-	LEAQ (SI)(BX*1), R8
-	LEAQ (R8)(BX*1), R9
-	LEAQ (R9)(BX*1), R10
+	GEMV4_ARGS
 	Q50_CONSTS
 	LANES8_ZERO(Y0, Y1, Y2, Y3, Y4, Y5, Y6, Y7)
 	LANES8_STORE(128)
@@ -182,10 +176,7 @@ q50gv4loop:
 	Q50_TURN(R8, 384)
 	Q50_TURN(R9, 640)
 	Q50_TURN(R10, 896)
-	ADDQ $176, SI
-	ADDQ $176, R8
-	ADDQ $176, R9
-	ADDQ $176, R10
+	GEMV4_NEXT($176)
 	ADDQ $160, DI
 	DECQ CX
 	JNZ  q50gv4loop

@@ -150,11 +150,7 @@ q5vgvdone:
 // func q5_0x8Gemv4VNNI(nb int, w *byte, gstride int, a *byte, out *float32, ostride int)
 // Not NOSPLIT: the frame is larger than a nosplit function may take.
 TEXT ·q5_0x8Gemv4VNNI(SB), 0, $1056-48
-	MOVQ nb+0(FP), CX
-	MOVQ w+8(FP), SI
-	MOVQ gstride+16(FP), BX
-	MOVQ a+24(FP), DI
-	V_PTRS4(SI, R8, R9, R10)
+	GEMV4_ARGS
 	Q5V_CONSTS
 	LANES8_ZERO(Y0, Y1, Y2, Y3, Y4, Y5, Y6, Y7)
 	LANES8_STORE(32)
@@ -170,10 +166,7 @@ q5vgv4loop:
 	Q5V_TURN(R8, 288)
 	Q5V_TURN(R9, 544)
 	Q5V_TURN(R10, 800)
-	ADDQ $176, SI
-	ADDQ $176, R8
-	ADDQ $176, R9
-	ADDQ $176, R10
+	GEMV4_NEXT($176)
 	ADDQ $288, DI
 	DECQ CX
 	JNZ  q5vgv4loop

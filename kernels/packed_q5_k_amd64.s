@@ -307,11 +307,7 @@
 // at each lane: Q5K_PF4 or Q5K_NOPF). (Here, before the first TEXT: go
 // vet reads argument names against the preceding function.)
 #define Q5K_GEMV4(PF, loop, lane, done) \
-	MOVQ nb+0(FP), CX \
-	MOVQ w+8(FP), SI \
-	MOVQ gstride+16(FP), BX \
-	MOVQ a+24(FP), DI \
-	V_PTRS4(SI, R8, R9, R10) \
+	GEMV4_ARGS \
 	Q5K_CONSTS \
 	VXORPS Y0, Y0, Y0 \
 	Q5K_CLEAR(0) \
@@ -337,10 +333,7 @@ lane: \
 	ADDQ $32, R12 \
 	CMPQ R12, $256 \
 	JLT  lane \
-	ADDQ $1440, SI \
-	ADDQ $1440, R8 \
-	ADDQ $1440, R9 \
-	ADDQ $1440, R10 \
+	GEMV4_NEXT($1440) \
 	ADDQ $Q8K_QUAD_MAIN, DI \
 	DECQ CX \
 	JNZ  loop \

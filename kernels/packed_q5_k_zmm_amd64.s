@@ -116,11 +116,7 @@
 // Q5KZ_GEMV4 is the body of q5_Kx8Gemv4ZMMVNNI with PF issued per lane (and
 // its own labels).
 #define Q5KZ_GEMV4(PF, clear, loop, lane, done) \
-	MOVQ nb+0(FP), CX                         \
-	MOVQ w+8(FP), SI                          \
-	MOVQ gstride+16(FP), BX                   \
-	MOVQ a+24(FP), DI                         \
-	V_PTRS4(SI, R8, R9, R10)                  \
+	GEMV4_ARGS                                \
 	MOVL         $0x18181818, AX              \
 	VPBROADCASTD AX, Z29                      \
 	MOVL         $0x07070707, AX              \
@@ -157,10 +153,7 @@ lane:                                         \
 	ADDQ $32, R12                             \
 	CMPQ R12, $256                            \
 	JLT  lane                                 \
-	ADDQ $1440, SI                            \
-	ADDQ $1440, R8                            \
-	ADDQ $1440, R9                            \
-	ADDQ $1440, R10                           \
+	GEMV4_NEXT($1440)                         \
 	ADDQ $Q8K_QUAD_MAIN, DI                   \
 	DECQ CX                                   \
 	JNZ  loop                                 \

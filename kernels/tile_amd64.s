@@ -1,7 +1,8 @@
 //go:build !purego
 
-#include "textflag.h"
+#include "lanes_amd64.h"
 #include "q5_0_amd64.h"
+#include "textflag.h"
 
 // Register-tiled prefill kernels: two weight rows against four activation
 // rows per call, each of the eight dot products in its single-row
@@ -118,14 +119,7 @@ GLOBL tileQ5<>(SB), RODATA|NOPTR, $160
 	LEAQ (R10)(S*1), R11 \
 	VPCMPEQW Y12, Y12, Y12 \
 	VPSRLW   $15, Y12, Y12 \
-	VXORPS Y0, Y0, Y0 \
-	VXORPS Y1, Y1, Y1 \
-	VXORPS Y2, Y2, Y2 \
-	VXORPS Y3, Y3, Y3 \
-	VXORPS Y4, Y4, Y4 \
-	VXORPS Y5, Y5, Y5 \
-	VXORPS Y6, Y6, Y6 \
-	VXORPS Y7, Y7, Y7
+	LANES8_ZERO(Y0, Y1, Y2, Y3, Y4, Y5, Y6, Y7)
 
 // The arguments into their registers (see above), the int16 ones in
 // Y12, the accumulators cleared.
@@ -322,14 +316,7 @@ store: \
 	SHLQ $6, AX \
 	LEAQ (SI)(AX*1), R9 \
 	LEAQ (R8)(AX*1), R10 \
-	VXORPS Y0, Y0, Y0 \
-	VXORPS Y1, Y1, Y1 \
-	VXORPS Y2, Y2, Y2 \
-	VXORPS Y3, Y3, Y3 \
-	VXORPS Y4, Y4, Y4 \
-	VXORPS Y5, Y5, Y5 \
-	VXORPS Y6, Y6, Y6 \
-	VXORPS Y7, Y7, Y7
+	LANES8_ZERO(Y0, Y1, Y2, Y3, Y4, Y5, Y6, Y7)
 
 #define WIDE_BLOCKS(loop, done) \
 	TESTQ CX, CX \
