@@ -3,8 +3,8 @@ package kernels
 import "github.com/gollm/gollm/quant"
 
 // The long-context attention kernels over key and value rows read straight
-// from an f16 cache, for models with few query heads per KV head (none,
-// e.g. Llama-2-7B, or up to 4, Llama-3-8B). A widened f32 tile
+// from an f16 cache, for models with up to 8 query heads per KV head (none,
+// e.g. Llama-2-7B, 4, Llama-3-8B, 8, TinyLlama). A widened f32 tile
 // (AttnWidenK) serves the query heads of its KV head; with few of them,
 // widening (a write and a read of twice the cache's bytes through L1/L2)
 // took most of a long-context decode step's attention time. These compute

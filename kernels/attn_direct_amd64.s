@@ -207,3 +207,195 @@ avfsame:
 	JNZ  avfhead
 	VZEROUPPER
 	RET
+
+// GQA2_HEAD adds one head's products with rows 0 and 1 (Y8, Y9) to its
+// accumulators a0, a1; its 8 query elements at Q, loaded into Y.
+#define GQA2_HEAD(Q, Y, a0, a1) \
+	VMOVUPS     Q, Y          \
+	VFMADD231PS Y8, Y, a0     \
+	VFMADD231PS Y9, Y, a1
+
+// func attnScoresF16GQAAVX2(s *float32, sStride int, q *float32, k *uint16, kStride, kHead, group, heads, rowPairs, dim8 int)
+// heads and group multiples of 4: attnScoresF16AVX2 for four heads of one
+// group and two rows at a time, each 8 elements of the two rows widened
+// once for the four heads (Y0-Y7: head h's rows in Y2h, Y2h+1), then
+// ATTN_REDUCE8 into the eight scores (the same tree per score), stored
+// two per head. Strides in bytes; the heads' rows advance in the k
+// argument slot and the quads left in the group in the frame.
+TEXT ·attnScoresF16GQAAVX2(SB), NOSPLIT, $8-80
+	MOVQ s+0(FP), DI
+	MOVQ sStride+8(FP), R12
+	MOVQ q+16(FP), SI
+	MOVQ kStride+32(FP), R11
+	MOVQ group+48(FP), AX
+	SHRQ $2, AX
+	MOVQ AX, left-8(SP)
+	MOVQ heads+56(FP), R10
+	SHRQ $2, R10
+	MOVQ dim8+72(FP), R15
+	SHLQ $5, R15              // bytes of one query
+	LEAQ (R15)(R15*2), R8     // three queries
+
+gq2head:
+	MOVQ k+24(FP), DX         // this group's first row
+	MOVQ DI, R14              // its scores
+	MOVQ rowPairs+64(FP), R9
+
+gq2pair:
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+	VXORPS Y2, Y2, Y2
+	VXORPS Y3, Y3, Y3
+	VXORPS Y4, Y4, Y4
+	VXORPS Y5, Y5, Y5
+	VXORPS Y6, Y6, Y6
+	VXORPS Y7, Y7, Y7
+	MOVQ   DX, AX
+	MOVQ   SI, R13
+	MOVQ   dim8+72(FP), CX
+
+gq2dot:
+	VCVTPH2PS (AX), Y8
+	VCVTPH2PS (AX)(R11*1), Y9
+	GQA2_HEAD((R13), Y10, Y0, Y1)
+	GQA2_HEAD((R13)(R15*1), Y11, Y2, Y3)
+	GQA2_HEAD((R13)(R15*2), Y12, Y4, Y5)
+	GQA2_HEAD((R13)(R8*1), Y13, Y6, Y7)
+	ADDQ $16, AX
+	ADDQ $32, R13
+	DECQ CX
+	JNZ  gq2dot
+
+	ATTN_REDUCE8
+	MOVQ         R14, BX
+	VMOVQ        X10, (BX)
+	VMOVHPS      X10, (BX)(R12*1)
+	VEXTRACTF128 $1, Y10, X11
+	LEAQ         (BX)(R12*2), BX
+	VMOVQ        X11, (BX)
+	VMOVHPS      X11, (BX)(R12*1)
+
+	ADDQ $8, R14
+	LEAQ (DX)(R11*2), DX
+	DECQ R9
+	JNZ  gq2pair
+
+	LEAQ (DI)(R12*4), DI      // the next four heads
+	LEAQ (SI)(R15*4), SI
+	DECQ left-8(SP)
+	JNZ  gq2same
+	MOVQ group+48(FP), AX
+	SHRQ $2, AX
+	MOVQ AX, left-8(SP)
+	MOVQ kHead+40(FP), AX
+	ADDQ AX, k+24(FP)         // the next group's rows
+
+gq2same:
+	DECQ R10
+	JNZ  gq2head
+	VZEROUPPER
+	RET
+
+// GQV2_LOAD sets a0, a1 to the 16 accumulators at register A times alpha
+// at AL (Y15 scratch).
+#define GQV2_LOAD(A, AL, a0, a1) \
+	VBROADCASTSS AL, Y15       \
+	VMULPS       0(A), Y15, a0 \
+	VMULPS       32(A), Y15, a1
+
+// GQV2_HEAD adds one head's weight of the row (at P, broadcast into Y)
+// times the row's 16 widened values Y8, Y9 to its accumulators a0, a1.
+#define GQV2_HEAD(P, Y, a0, a1) \
+	VBROADCASTSS P, Y         \
+	VFMADD231PS  Y8, Y, a0    \
+	VFMADD231PS  Y9, Y, a1
+
+// func attnAccumVGQAAVX2(acc *float32, dim16 int, p *float32, pStride int, v *uint16, vStride, vHead, group, heads, rows int, alpha *float32)
+// heads and group multiples of 4, rows > 0: attnAccumVF16AVX2 for four
+// heads of one group at a time, strips of 16 elements of their
+// accumulators (Y0-Y7: head h's in Y2h, Y2h+1) held in registers while
+// every row's 16 values are widened once and take each head's weight.
+// Strides in bytes; the quads left in the group in the frame.
+TEXT ·attnAccumVGQAAVX2(SB), NOSPLIT, $8-88
+	MOVQ acc+0(FP), DI
+	MOVQ p+16(FP), SI
+	MOVQ pStride+24(FP), R8
+	LEAQ (R8)(R8*2), R9       // 3 heads' weights
+	MOVQ vStride+40(FP), R11
+	MOVQ group+56(FP), AX
+	SHRQ $2, AX
+	MOVQ AX, left-8(SP)
+	MOVQ heads+64(FP), R10
+	SHRQ $2, R10
+	MOVQ alpha+80(FP), R13
+	MOVQ v+32(FP), R15        // the group's values in row 0
+
+gv2head:
+	MOVQ R15, R12             // the strip's values in row 0
+	MOVQ DI, AX               // the strip's accumulators (first head)
+	MOVQ dim16+8(FP), R14     // strips left
+
+gv2strip:
+	MOVQ dim16+8(FP), CX
+	SHLQ $6, CX               // bytes of one head's accumulator
+	MOVQ AX, BX
+	GQV2_LOAD(BX, 0(R13), Y0, Y1)
+	ADDQ CX, BX
+	GQV2_LOAD(BX, 4(R13), Y2, Y3)
+	ADDQ CX, BX
+	GQV2_LOAD(BX, 8(R13), Y4, Y5)
+	ADDQ CX, BX
+	GQV2_LOAD(BX, 12(R13), Y6, Y7)
+	MOVQ rows+72(FP), CX
+	MOVQ R12, BX
+	MOVQ SI, DX
+
+gv2row:
+	VCVTPH2PS 0(BX), Y8
+	VCVTPH2PS 16(BX), Y9
+	GQV2_HEAD((DX), Y10, Y0, Y1)
+	GQV2_HEAD((DX)(R8*1), Y11, Y2, Y3)
+	GQV2_HEAD((DX)(R8*2), Y12, Y4, Y5)
+	GQV2_HEAD((DX)(R9*1), Y13, Y6, Y7)
+	ADDQ R11, BX
+	ADDQ $4, DX
+	DECQ CX
+	JNZ  gv2row
+
+	MOVQ    dim16+8(FP), CX
+	SHLQ    $6, CX
+	MOVQ    AX, BX
+	VMOVUPS Y0, 0(BX)
+	VMOVUPS Y1, 32(BX)
+	ADDQ    CX, BX
+	VMOVUPS Y2, 0(BX)
+	VMOVUPS Y3, 32(BX)
+	ADDQ    CX, BX
+	VMOVUPS Y4, 0(BX)
+	VMOVUPS Y5, 32(BX)
+	ADDQ    CX, BX
+	VMOVUPS Y6, 0(BX)
+	VMOVUPS Y7, 32(BX)
+	ADDQ    $64, AX
+	ADDQ    $32, R12
+	DECQ    R14
+	JNZ     gv2strip
+
+	MOVQ dim16+8(FP), CX
+	SHLQ $8, CX               // four heads' accumulators
+	ADDQ CX, DI
+	LEAQ (SI)(R8*4), SI
+	ADDQ $16, R13
+	DECQ left-8(SP)
+	JNZ  gv2same
+	MOVQ group+56(FP), AX
+	SHRQ $2, AX
+	MOVQ AX, left-8(SP)
+	MOVQ vHead+48(FP), AX
+	ADDQ AX, R15              // the next group's values
+
+gv2same:
+	DECQ R10
+	JNZ  gv2head
+	VZEROUPPER
+	RET

@@ -16,7 +16,7 @@ func TestAttnDirectImplsBitExact(t *testing.T) {
 	for _, s := range simdSets(t) {
 		for _, dim := range []int{8, 16, 64, 72, 128, 136} {
 			for _, rows := range []int{1, 5, 8, 13, 16, 32} {
-				for _, heads := range []int{1, 2, 3, 4, 5, 8, 11} {
+				for _, heads := range []int{1, 2, 3, 4, 5, 8, 11, 16} {
 					sc := scales[r.IntN(3)]
 					q := randPadded(r, heads, dim, dim, r.IntN(4), sc)
 					group, kHead := directGroup(r, heads, dim)
@@ -47,7 +47,7 @@ func TestAttnDirectImplsBitExact(t *testing.T) {
 		}
 		for _, dim := range []int{8, 16, 56, 64, 72, 120, 128, 136, 200} {
 			for _, rows := range []int{0, 1, 5, 16, 32} {
-				for _, heads := range []int{1, 3, 4, 6, 8} {
+				for _, heads := range []int{1, 3, 4, 6, 8, 16} {
 					pStride := max(rows, 1) + r.IntN(8)
 					group, vHead := directGroup(r, heads, dim)
 					vStride := max((heads+group-1)/group*vHead, dim) + r.IntN(3)*8 + r.IntN(2)

@@ -1,5 +1,6 @@
 //go:build !purego
 
+#include "attn_avx512_amd64.h"
 #include "textflag.h"
 
 // AVX-512 versions of the long-context attention kernels (attn_fast.go),
@@ -64,24 +65,6 @@
 	VCVTPS2DQ   T1, T1         \
 	VPSLLD      $23, T1, T1    \
 	VPADDD      T1, T2, X
-
-// REDUCE4 turns the accumulators of eight K tile rows, held as four row
-// pairs P0..P3 (rows p | p+4), into their eight scores in the ymm register
-// YR (the 8-lane tree of transposeSum8, both halves at once); T0..T3 are
-// clobbered, T0 is YR's zmm.
-#define REDUCE4(P0, P1, P2, P3, T0, T1, T2, T3, YR, YT1) \
-	VUNPCKLPS  P1, P0, T0       \
-	VUNPCKHPS  P1, P0, T1       \
-	VADDPS     T1, T0, T0       \
-	VUNPCKLPS  P3, P2, T1       \
-	VUNPCKHPS  P3, P2, T2       \
-	VADDPS     T2, T1, T1       \
-	VUNPCKLPD  T1, T0, T2       \
-	VUNPCKHPD  T1, T0, T3       \
-	VADDPS     T3, T2, T2       \
-	VSHUFF32X4 $0x08, T2, T2, T0 \
-	VSHUFF32X4 $0x0d, T2, T2, T1 \
-	VADDPS     YT1, YR, YR
 
 // func f16RowsToF32AVX512(dst *float32, dstStride int, src *uint16, srcStride, rows, n16 int)
 // Widens 16*n16 halves per row; strides in bytes.

@@ -45,8 +45,9 @@ var (
 	vnniSet = registerImplFrom(avx2Set, "avx512vnni",
 		cpu.X86.HasAVX512F && cpu.X86.HasAVX512VL && cpu.X86.HasAVX512VNNI && cpu.X86.HasAVX512BW,
 		func(s *kernelSet) {
-			fillVNNI(s)           // vnni_amd64.go
-			fillAVX512AttnFast(s) // attn_fast_amd64.go
+			fillVNNI(s)             // vnni_amd64.go
+			fillAVX512AttnFast(s)   // attn_fast_amd64.go
+			fillAVX512AttnDirect(s) // attn_direct_amd64.go
 		})
 
 	// "avx512zmm": the avx512vnni set with its prefill tiles on 512-bit

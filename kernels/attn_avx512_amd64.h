@@ -1,0 +1,20 @@
+// Shared by the AVX-512 attention-score kernels (attn_fast_avx512_amd64.s,
+// attn_direct_avx512_amd64.s).
+
+// REDUCE4 turns the accumulators of eight K tile rows, held as four row
+// pairs P0..P3 (rows p | p+4), into their eight scores in the ymm register
+// YR (the 8-lane tree of transposeSum8, both halves at once); T0..T3 are
+// clobbered, T0 is YR's zmm.
+#define REDUCE4(P0, P1, P2, P3, T0, T1, T2, T3, YR, YT1) \
+	VUNPCKLPS  P1, P0, T0       \
+	VUNPCKHPS  P1, P0, T1       \
+	VADDPS     T1, T0, T0       \
+	VUNPCKLPS  P3, P2, T1       \
+	VUNPCKHPS  P3, P2, T2       \
+	VADDPS     T2, T1, T1       \
+	VUNPCKLPD  T1, T0, T2       \
+	VUNPCKHPD  T1, T0, T3       \
+	VADDPS     T3, T2, T2       \
+	VSHUFF32X4 $0x08, T2, T2, T0 \
+	VSHUFF32X4 $0x0d, T2, T2, T1 \
+	VADDPS     YT1, YR, YR
