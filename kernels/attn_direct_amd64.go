@@ -20,10 +20,10 @@ func attnScoresF16AVX2(s *float32, sStride int, q *float32, k *uint16, kStride, 
 func attnAccumVF16AVX2(acc *float32, dim8 int, p *float32, pStride int, v *uint16, vStride, vHead, group, heads, rows int, alpha *float32)
 
 //go:noescape
-func attnScoresF16GQAAVX2(s *float32, sStride int, q *float32, k *uint16, kStride, kHead, group, heads, rowPairs, dim8 int)
+func attnScoresF16GQAAVX2(s *float32, sStride int, q *float32, k *uint16, kStride, kHead, group, heads, rowSets, dim8 int)
 
 //go:noescape
-func attnAccumVGQAAVX2(acc *float32, dim16 int, p *float32, pStride int, v *uint16, vStride, vHead, group, heads, rows int, alpha *float32)
+func attnAccumVGQAAVX2(acc *float32, strips int, p *float32, pStride int, v *uint16, vStride, vHead, group, heads, rows int, alpha *float32)
 
 // gqaQuads reports whether heads and group let the GQA kernels take the
 // heads four at a time, each four sharing one KV head's rows (widened
@@ -71,10 +71,10 @@ func fillAVX512AttnDirect(s *kernelSet) {
 }
 
 //go:noescape
-func attnScoresF16GQAAVX512(s *float32, sStride int, q *float32, k *uint16, kStride, kHead, group, heads, rowGroups, dim8 int)
+func attnScoresF16GQAAVX512(s *float32, sStride int, q *float32, k *uint16, kStride, kHead, group, heads, rowSets, dim8 int)
 
 //go:noescape
-func attnAccumVGQAAVX512(acc *float32, dim64 int, p *float32, pStride int, v *uint16, vStride, vHead, group, heads, rows int, alpha *float32)
+func attnAccumVGQAAVX512(acc *float32, strips int, p *float32, pStride int, v *uint16, vStride, vHead, group, heads, rows int, alpha *float32)
 
 func attnScoresF16AVX512Asm(s []float32, sStride int, q []float32, k []uint16, kStride, kHead, group, heads, rows, dim int) {
 	if !gqaQuads(group, heads) {

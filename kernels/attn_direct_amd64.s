@@ -1,6 +1,7 @@
 //go:build !purego
 
 #include "attn_amd64.h"
+#include "lanes_amd64.h"
 #include "textflag.h"
 
 // AVX2 versions of the f16-row attention kernels (attn_direct.go): the
@@ -33,14 +34,7 @@ sfhead:
 	MOVQ rowGroups+64(FP), R9
 
 sfgroup:
-	VXORPS Y0, Y0, Y0
-	VXORPS Y1, Y1, Y1
-	VXORPS Y2, Y2, Y2
-	VXORPS Y3, Y3, Y3
-	VXORPS Y4, Y4, Y4
-	VXORPS Y5, Y5, Y5
-	VXORPS Y6, Y6, Y6
-	VXORPS Y7, Y7, Y7
+	LANES8_ZERO(Y0, Y1, Y2, Y3, Y4, Y5, Y6, Y7)
 	MOVQ   DX, AX             // rows 0-3
 	LEAQ   (DX)(R11*4), BX    // rows 4-7
 	MOVQ   SI, R13
@@ -215,41 +209,24 @@ avfsame:
 	VFMADD231PS Y8, Y, a0     \
 	VFMADD231PS Y9, Y, a1
 
-// func attnScoresF16GQAAVX2(s *float32, sStride int, q *float32, k *uint16, kStride, kHead, group, heads, rowPairs, dim8 int)
+// func attnScoresF16GQAAVX2(s *float32, sStride int, q *float32, k *uint16, kStride, kHead, group, heads, rowSets, dim8 int)
 // heads and group multiples of 4: attnScoresF16AVX2 for four heads of one
-// group and two rows at a time, each 8 elements of the two rows widened
+// group and two rows at a time (rowSets pairs of rows), each 8 elements of the two rows widened
 // once for the four heads (Y0-Y7: head h's rows in Y2h, Y2h+1), then
 // ATTN_REDUCE8 into the eight scores (the same tree per score), stored
 // two per head. Strides in bytes; the heads' rows advance in the k
 // argument slot and the quads left in the group in the frame.
 TEXT ·attnScoresF16GQAAVX2(SB), NOSPLIT, $8-80
-	MOVQ s+0(FP), DI
+	GQA_SCORES_ARGS
 	MOVQ sStride+8(FP), R12
-	MOVQ q+16(FP), SI
-	MOVQ kStride+32(FP), R11
-	MOVQ group+48(FP), AX
-	SHRQ $2, AX
-	MOVQ AX, left-8(SP)
-	MOVQ heads+56(FP), R10
-	SHRQ $2, R10
-	MOVQ dim8+72(FP), R15
-	SHLQ $5, R15              // bytes of one query
-	LEAQ (R15)(R15*2), R8     // three queries
 
 gq2head:
 	MOVQ k+24(FP), DX         // this group's first row
 	MOVQ DI, R14              // its scores
-	MOVQ rowPairs+64(FP), R9
+	MOVQ rowSets+64(FP), R9
 
 gq2pair:
-	VXORPS Y0, Y0, Y0
-	VXORPS Y1, Y1, Y1
-	VXORPS Y2, Y2, Y2
-	VXORPS Y3, Y3, Y3
-	VXORPS Y4, Y4, Y4
-	VXORPS Y5, Y5, Y5
-	VXORPS Y6, Y6, Y6
-	VXORPS Y7, Y7, Y7
+	LANES8_ZERO(Y0, Y1, Y2, Y3, Y4, Y5, Y6, Y7)
 	MOVQ   DX, AX
 	MOVQ   SI, R13
 	MOVQ   dim8+72(FP), CX
@@ -282,15 +259,7 @@ gq2dot:
 
 	LEAQ (DI)(R12*4), DI      // the next four heads
 	LEAQ (SI)(R15*4), SI
-	DECQ left-8(SP)
-	JNZ  gq2same
-	MOVQ group+48(FP), AX
-	SHRQ $2, AX
-	MOVQ AX, left-8(SP)
-	MOVQ kHead+40(FP), AX
-	ADDQ AX, k+24(FP)         // the next group's rows
-
-gq2same:
+	GQA_NEXT_QUAD(group+48(FP), kHead+40(FP), k+24(FP), gq2same)
 	DECQ R10
 	JNZ  gq2head
 	VZEROUPPER
@@ -310,92 +279,43 @@ gq2same:
 	VFMADD231PS  Y8, Y, a0    \
 	VFMADD231PS  Y9, Y, a1
 
-// func attnAccumVGQAAVX2(acc *float32, dim16 int, p *float32, pStride int, v *uint16, vStride, vHead, group, heads, rows int, alpha *float32)
-// heads and group multiples of 4, rows > 0: attnAccumVF16AVX2 for four
-// heads of one group at a time, strips of 16 elements of their
-// accumulators (Y0-Y7: head h's in Y2h, Y2h+1) held in registers while
-// every row's 16 values are widened once and take each head's weight.
-// Strides in bytes; the quads left in the group in the frame.
-TEXT ·attnAccumVGQAAVX2(SB), NOSPLIT, $8-88
-	MOVQ acc+0(FP), DI
-	MOVQ p+16(FP), SI
-	MOVQ pStride+24(FP), R8
-	LEAQ (R8)(R8*2), R9       // 3 heads' weights
-	MOVQ vStride+40(FP), R11
-	MOVQ group+56(FP), AX
-	SHRQ $2, AX
-	MOVQ AX, left-8(SP)
-	MOVQ heads+64(FP), R10
-	SHRQ $2, R10
-	MOVQ alpha+80(FP), R13
-	MOVQ v+32(FP), R15        // the group's values in row 0
-
-gv2head:
-	MOVQ R15, R12             // the strip's values in row 0
-	MOVQ DI, AX               // the strip's accumulators (first head)
-	MOVQ dim16+8(FP), R14     // strips left
-
-gv2strip:
-	MOVQ dim16+8(FP), CX
-	SHLQ $6, CX               // bytes of one head's accumulator
-	MOVQ AX, BX
-	GQV2_LOAD(BX, 0(R13), Y0, Y1)
-	ADDQ CX, BX
-	GQV2_LOAD(BX, 4(R13), Y2, Y3)
-	ADDQ CX, BX
-	GQV2_LOAD(BX, 8(R13), Y4, Y5)
-	ADDQ CX, BX
+// GQV2_LOADS, GQV2_ROW and GQV2_STORES: GQA_ACCV's parts on strips of 16
+// (Y0-Y7: head h's in Y2h, Y2h+1).
+#define GQV2_LOADS \
+	MOVQ AX, BX                   \
+	GQV2_LOAD(BX, 0(R13), Y0, Y1) \
+	ADDQ CX, BX                   \
+	GQV2_LOAD(BX, 4(R13), Y2, Y3) \
+	ADDQ CX, BX                   \
+	GQV2_LOAD(BX, 8(R13), Y4, Y5) \
+	ADDQ CX, BX                   \
 	GQV2_LOAD(BX, 12(R13), Y6, Y7)
-	MOVQ rows+72(FP), CX
-	MOVQ R12, BX
-	MOVQ SI, DX
 
-gv2row:
-	VCVTPH2PS 0(BX), Y8
-	VCVTPH2PS 16(BX), Y9
-	GQV2_HEAD((DX), Y10, Y0, Y1)
-	GQV2_HEAD((DX)(R8*1), Y11, Y2, Y3)
-	GQV2_HEAD((DX)(R8*2), Y12, Y4, Y5)
+#define GQV2_ROW \
+	VCVTPH2PS 0(BX), Y8                \
+	VCVTPH2PS 16(BX), Y9               \
+	GQV2_HEAD((DX), Y10, Y0, Y1)       \
+	GQV2_HEAD((DX)(R8*1), Y11, Y2, Y3) \
+	GQV2_HEAD((DX)(R8*2), Y12, Y4, Y5) \
 	GQV2_HEAD((DX)(R9*1), Y13, Y6, Y7)
-	ADDQ R11, BX
-	ADDQ $4, DX
-	DECQ CX
-	JNZ  gv2row
 
-	MOVQ    dim16+8(FP), CX
-	SHLQ    $6, CX
-	MOVQ    AX, BX
-	VMOVUPS Y0, 0(BX)
-	VMOVUPS Y1, 32(BX)
-	ADDQ    CX, BX
-	VMOVUPS Y2, 0(BX)
-	VMOVUPS Y3, 32(BX)
-	ADDQ    CX, BX
-	VMOVUPS Y4, 0(BX)
-	VMOVUPS Y5, 32(BX)
-	ADDQ    CX, BX
-	VMOVUPS Y6, 0(BX)
+#define GQV2_STORES \
+	MOVQ    AX, BX     \
+	VMOVUPS Y0, 0(BX)  \
+	VMOVUPS Y1, 32(BX) \
+	ADDQ    CX, BX     \
+	VMOVUPS Y2, 0(BX)  \
+	VMOVUPS Y3, 32(BX) \
+	ADDQ    CX, BX     \
+	VMOVUPS Y4, 0(BX)  \
+	VMOVUPS Y5, 32(BX) \
+	ADDQ    CX, BX     \
+	VMOVUPS Y6, 0(BX)  \
 	VMOVUPS Y7, 32(BX)
-	ADDQ    $64, AX
-	ADDQ    $32, R12
-	DECQ    R14
-	JNZ     gv2strip
 
-	MOVQ dim16+8(FP), CX
-	SHLQ $8, CX               // four heads' accumulators
-	ADDQ CX, DI
-	LEAQ (SI)(R8*4), SI
-	ADDQ $16, R13
-	DECQ left-8(SP)
-	JNZ  gv2same
-	MOVQ group+56(FP), AX
-	SHRQ $2, AX
-	MOVQ AX, left-8(SP)
-	MOVQ vHead+48(FP), AX
-	ADDQ AX, R15              // the next group's values
-
-gv2same:
-	DECQ R10
-	JNZ  gv2head
-	VZEROUPPER
-	RET
+// func attnAccumVGQAAVX2(acc *float32, strips int, p *float32, pStride int, v *uint16, vStride, vHead, group, heads, rows int, alpha *float32)
+// attnAccumVF16AVX2 for four heads of one group at a time (GQA_ACCV):
+// strips of 16 elements, each row's 16 values widened once for the four
+// heads.
+TEXT ·attnAccumVGQAAVX2(SB), NOSPLIT, $8-88
+	GQA_ACCV(6, 64, 32, GQV2_LOADS, GQV2_ROW, GQV2_STORES, gv2head, gv2strip, gv2row, gv2same)

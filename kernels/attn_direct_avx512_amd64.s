@@ -1,5 +1,6 @@
 //go:build !purego
 
+#include "attn_amd64.h"
 #include "attn_avx512_amd64.h"
 #include "textflag.h"
 
@@ -26,31 +27,21 @@
 	VFMADD231PS     Z19, Z21, a2  \
 	VFMADD231PS     Z20, Z21, a3
 
-// func attnScoresF16GQAAVX512(s *float32, sStride int, q *float32, k *uint16, kStride, kHead, group, heads, rowGroups, dim8 int)
-// heads and group multiples of 4. Per four heads of one group, rowGroups
+// func attnScoresF16GQAAVX512(s *float32, sStride int, q *float32, k *uint16, kStride, kHead, group, heads, rowSets, dim8 int)
+// heads and group multiples of 4. Per four heads of one group, rowSets
 // sets of eight rows kStride bytes apart: per 8 elements, four row pairs
 // widened and sixteen FMAs (Z0-Z15: head h's pairs in Z4h..Z4h+3), then
 // REDUCE4 per head into its eight scores. Strides in bytes; the heads'
 // rows advance in the k argument slot and the quads left in the group in
 // the frame.
 TEXT ·attnScoresF16GQAAVX512(SB), NOSPLIT, $8-80
-	MOVQ s+0(FP), DI
-	MOVQ q+16(FP), SI
-	MOVQ kStride+32(FP), R11
+	GQA_SCORES_ARGS
 	LEAQ (R11)(R11*2), R12    // 3 rows
-	MOVQ group+48(FP), AX
-	SHRQ $2, AX
-	MOVQ AX, left-8(SP)
-	MOVQ heads+56(FP), R10
-	SHRQ $2, R10
-	MOVQ dim8+72(FP), R15
-	SHLQ $5, R15              // bytes of one query
-	LEAQ (R15)(R15*2), R8     // three queries
 
 gqhead:
 	MOVQ k+24(FP), DX         // this group's first row
 	MOVQ DI, R14              // its scores
-	MOVQ rowGroups+64(FP), R9
+	MOVQ rowSets+64(FP), R9
 
 gqgroup:
 	VPXORD  Z0, Z0, Z0
@@ -111,15 +102,7 @@ gqdot:
 	MOVQ sStride+8(FP), CX
 	LEAQ (DI)(CX*4), DI       // the next four heads
 	LEAQ (SI)(R15*4), SI
-	DECQ left-8(SP)
-	JNZ  gqsame
-	MOVQ group+48(FP), AX
-	SHRQ $2, AX
-	MOVQ AX, left-8(SP)
-	MOVQ kHead+40(FP), AX
-	ADDQ AX, k+24(FP)         // the next group's rows
-
-gqsame:
+	GQA_NEXT_QUAD(group+48(FP), kHead+40(FP), k+24(FP), gqsame)
 	DECQ R10
 	JNZ  gqhead
 	VZEROUPPER
@@ -152,91 +135,40 @@ gqsame:
 	VFMADD231PS.BCST P, Z18, a2 \
 	VFMADD231PS.BCST P, Z19, a3
 
-// func attnAccumVGQAAVX512(acc *float32, dim64 int, p *float32, pStride int, v *uint16, vStride, vHead, group, heads, rows int, alpha *float32)
-// heads and group multiples of 4, rows > 0. Per four heads of one group,
-// strips of 64 elements of their accumulators (Z0-Z15: head h's in
-// Z4h..Z4h+3) held in registers while every row's 64 values are widened
-// once and take each head's weight; each element's chain of FMAs is
-// attnAccumVAVX2's. Strides in bytes; the quads left in the group in the
-// frame.
-TEXT ·attnAccumVGQAAVX512(SB), NOSPLIT, $8-88
-	MOVQ acc+0(FP), DI
-	MOVQ p+16(FP), SI
-	MOVQ pStride+24(FP), R8
-	LEAQ (R8)(R8*2), R9       // 3 heads' weights
-	MOVQ vStride+40(FP), R11
-	MOVQ group+56(FP), AX
-	SHRQ $2, AX
-	MOVQ AX, left-8(SP)
-	MOVQ heads+64(FP), R10
-	SHRQ $2, R10
-	MOVQ alpha+80(FP), R13
-	MOVQ v+32(FP), R15        // the group's values in row 0
-
-gvhead:
-	MOVQ R15, R12             // the strip's values in row 0
-	MOVQ DI, AX               // the strip's accumulators (first head)
-	MOVQ dim64+8(FP), R14     // strips left
-
-gvstrip:
-	MOVQ dim64+8(FP), CX
-	SHLQ $8, CX               // bytes of one head's accumulator
-	MOVQ AX, BX
-	GQV_LOAD(BX, 0(R13), Z0, Z1, Z2, Z3)
-	ADDQ CX, BX
-	GQV_LOAD(BX, 4(R13), Z4, Z5, Z6, Z7)
-	ADDQ CX, BX
-	GQV_LOAD(BX, 8(R13), Z8, Z9, Z10, Z11)
-	ADDQ CX, BX
+// GQV_LOADS, GQV_ROW and GQV_STORES: GQA_ACCV's parts on strips of 64
+// (Z0-Z15: head h's in Z4h..Z4h+3).
+#define GQV_LOADS \
+	MOVQ AX, BX                            \
+	GQV_LOAD(BX, 0(R13), Z0, Z1, Z2, Z3)   \
+	ADDQ CX, BX                            \
+	GQV_LOAD(BX, 4(R13), Z4, Z5, Z6, Z7)   \
+	ADDQ CX, BX                            \
+	GQV_LOAD(BX, 8(R13), Z8, Z9, Z10, Z11) \
+	ADDQ CX, BX                            \
 	GQV_LOAD(BX, 12(R13), Z12, Z13, Z14, Z15)
-	MOVQ rows+72(FP), CX
-	MOVQ R12, BX
-	MOVQ SI, DX
 
-gvrow:
-	VCVTPH2PS 0(BX), Z16
-	VCVTPH2PS 32(BX), Z17
-	VCVTPH2PS 64(BX), Z18
-	VCVTPH2PS 96(BX), Z19
-	GQV_HEAD((DX), Z0, Z1, Z2, Z3)
-	GQV_HEAD((DX)(R8*1), Z4, Z5, Z6, Z7)
-	GQV_HEAD((DX)(R8*2), Z8, Z9, Z10, Z11)
+#define GQV_ROW \
+	VCVTPH2PS 0(BX), Z16                      \
+	VCVTPH2PS 32(BX), Z17                     \
+	VCVTPH2PS 64(BX), Z18                     \
+	VCVTPH2PS 96(BX), Z19                     \
+	GQV_HEAD((DX), Z0, Z1, Z2, Z3)            \
+	GQV_HEAD((DX)(R8*1), Z4, Z5, Z6, Z7)      \
+	GQV_HEAD((DX)(R8*2), Z8, Z9, Z10, Z11)    \
 	GQV_HEAD((DX)(R9*1), Z12, Z13, Z14, Z15)
-	ADDQ R11, BX
-	ADDQ $4, DX
-	DECQ CX
-	JNZ  gvrow
 
-	MOVQ dim64+8(FP), CX
-	SHLQ $8, CX
-	MOVQ AX, BX
-	GQV_STORE(BX, Z0, Z1, Z2, Z3)
-	ADDQ CX, BX
-	GQV_STORE(BX, Z4, Z5, Z6, Z7)
-	ADDQ CX, BX
-	GQV_STORE(BX, Z8, Z9, Z10, Z11)
-	ADDQ CX, BX
+#define GQV_STORES \
+	MOVQ AX, BX                        \
+	GQV_STORE(BX, Z0, Z1, Z2, Z3)      \
+	ADDQ CX, BX                        \
+	GQV_STORE(BX, Z4, Z5, Z6, Z7)      \
+	ADDQ CX, BX                        \
+	GQV_STORE(BX, Z8, Z9, Z10, Z11)    \
+	ADDQ CX, BX                        \
 	GQV_STORE(BX, Z12, Z13, Z14, Z15)
-	ADDQ $256, AX
-	ADDQ $128, R12
-	DECQ R14
-	JNZ  gvstrip
 
-	MOVQ dim64+8(FP), CX
-	SHLQ $10, CX              // four heads' accumulators
-	ADDQ CX, DI
-	LEAQ (SI)(R8*4), SI
-	ADDQ $16, R13
-	DECQ left-8(SP)
-	JNZ  gvsame
-	MOVQ group+56(FP), AX
-	SHRQ $2, AX
-	MOVQ AX, left-8(SP)
-	MOVQ vHead+48(FP), AX
-	ADDQ AX, R15              // the next group's values
-
-gvsame:
-	DECQ R10
-	JNZ  gvhead
-	VZEROUPPER
-	RET
+// func attnAccumVGQAAVX512(acc *float32, strips int, p *float32, pStride int, v *uint16, vStride, vHead, group, heads, rows int, alpha *float32)
+// Strips of 64 elements (GQA_ACCV): each row's 64 values widened once for
+// four heads; each element's chain of FMAs is attnAccumVAVX2's.
+TEXT ·attnAccumVGQAAVX512(SB), NOSPLIT, $8-88
+	GQA_ACCV(8, 256, 128, GQV_LOADS, GQV_ROW, GQV_STORES, gvhead, gvstrip, gvrow, gvsame)
