@@ -5,8 +5,9 @@ package kernels
 // AVX2 versions of the f16-row attention kernels (attn_direct.go); the
 // AVX-512 sets keep them for the shapes their own kernels do not take.
 // Heads in fours of one KV head (gqaQuads: TinyLlama, Llama-3) take the
-// GQA kernels, which widen each row once per four heads; other shapes one
-// head at a time. Rows past the last whole pair (GQA) or group of 8 of the
+// GQA kernels, which widen each row once per four heads, and so do the
+// quads of larger groups of other sizes (gqaSplit: Qwen2.5's 5-7); groups
+// of 1-3 go one head at a time. Rows past the last whole pair (GQA) or group of 8 of the
 // scores run the generic code (the same bits per row).
 func fillAVX2AttnDirect(s *kernelSet) {
 	s.attnScoresF16 = attnScoresF16Asm
@@ -31,7 +32,61 @@ func attnAccumVGQAAVX2(acc *float32, strips int, p *float32, pStride int, v *uin
 // as much as the multiply-adds).
 func gqaQuads(group, heads int) bool { return group%4 == 0 && heads%4 == 0 }
 
+// gqaSplit reports whether the heads take the GQA kernels group by group
+// instead (scoresByQuads, accumByQuads): groups of 4 or more whose sizes
+// are not multiples of 4 (Qwen2.5's 5, 6 and 7), or a last group that is.
+func gqaSplit(group, heads int) bool { return group >= 4 && !gqaQuads(group, heads) }
+
+// attnScoresFn is the signature of the score kernels' wrappers.
+type attnScoresFn func(s []float32, sStride int, q []float32, k []uint16, kStride, kHead, group, heads, rows, dim int)
+
+// scoresByQuads runs f on the whole quads of each group of heads, then on
+// the group's last four heads when some are left (a head's scores written
+// twice, the same bits), or the one-head AVX2 kernels on a group of fewer
+// than four.
+func scoresByQuads(f attnScoresFn, s []float32, sStride int, q []float32, k []uint16, kStride, kHead, group, heads, rows, dim int) {
+	for h0 := 0; h0 < heads; h0 += group {
+		n := min(group, heads-h0)
+		kg := k[h0/group*kHead:]
+		if n < 4 {
+			attnScoresF16Asm(s[h0*sStride:], sStride, q[h0*dim:], kg, kStride, 0, n, n, rows, dim)
+			continue
+		}
+		quads := n &^ 3
+		f(s[h0*sStride:], sStride, q[h0*dim:], kg, kStride, 0, quads, quads, rows, dim)
+		if quads < n {
+			h := h0 + n - 4
+			f(s[h*sStride:], sStride, q[h*dim:], kg, kStride, 0, 4, 4, rows, dim)
+		}
+	}
+}
+
+// attnAccumFn is the signature of the value kernels' wrappers.
+type attnAccumFn func(acc, p []float32, pStride int, v []uint16, vStride, vHead, group, heads, rows, dim int, alpha []float32)
+
+// accumByQuads runs f on the whole quads of each group of heads and the
+// one-head AVX2 kernels on the heads left (a value sum adds into its
+// accumulator, so no head may run twice); rows > 0.
+func accumByQuads(f attnAccumFn, acc, p []float32, pStride int, v []uint16, vStride, vHead, group, heads, rows, dim int, alpha []float32) {
+	for h0 := 0; h0 < heads; h0 += group {
+		n := min(group, heads-h0)
+		quads := n &^ 3
+		vg := v[h0/group*vHead:]
+		if quads > 0 {
+			f(acc[h0*dim:], p[h0*pStride:], pStride, vg, vStride, 0, quads, quads, rows, dim, alpha[h0:])
+		}
+		if quads < n {
+			h := h0 + quads
+			attnAccumVF16Asm(acc[h*dim:], p[h*pStride:], pStride, vg, vStride, 0, n-quads, n-quads, rows, dim, alpha[h:])
+		}
+	}
+}
+
 func attnScoresF16Asm(s []float32, sStride int, q []float32, k []uint16, kStride, kHead, group, heads, rows, dim int) {
+	if gqaSplit(group, heads) {
+		scoresByQuads(attnScoresF16Asm, s, sStride, q, k, kStride, kHead, group, heads, rows, dim)
+		return
+	}
 	if gqaQuads(group, heads) {
 		if pairs := rows / 2; pairs > 0 {
 			attnScoresF16GQAAVX2(&s[0], 4*sStride, &q[0], &k[0], 2*kStride, 2*kHead, group, heads, pairs, dim/8)
@@ -53,6 +108,10 @@ func attnScoresF16Asm(s []float32, sStride int, q []float32, k []uint16, kStride
 func attnAccumVF16Asm(acc, p []float32, pStride int, v []uint16, vStride, vHead, group, heads, rows, dim int, alpha []float32) {
 	if rows == 0 {
 		attnAccumVF16Generic(acc, p, pStride, v, vStride, vHead, group, heads, rows, dim, alpha)
+		return
+	}
+	if dim%16 == 0 && gqaSplit(group, heads) {
+		accumByQuads(attnAccumVF16Asm, acc, p, pStride, v, vStride, vHead, group, heads, rows, dim, alpha)
 		return
 	}
 	if dim%16 == 0 && gqaQuads(group, heads) {
@@ -77,6 +136,10 @@ func attnScoresF16GQAAVX512(s *float32, sStride int, q *float32, k *uint16, kStr
 func attnAccumVGQAAVX512(acc *float32, strips int, p *float32, pStride int, v *uint16, vStride, vHead, group, heads, rows int, alpha *float32)
 
 func attnScoresF16AVX512Asm(s []float32, sStride int, q []float32, k []uint16, kStride, kHead, group, heads, rows, dim int) {
+	if gqaSplit(group, heads) {
+		scoresByQuads(attnScoresF16AVX512Asm, s, sStride, q, k, kStride, kHead, group, heads, rows, dim)
+		return
+	}
 	if !gqaQuads(group, heads) {
 		attnScoresF16Asm(s, sStride, q, k, kStride, kHead, group, heads, rows, dim)
 		return
@@ -91,6 +154,10 @@ func attnScoresF16AVX512Asm(s []float32, sStride int, q []float32, k []uint16, k
 }
 
 func attnAccumVF16AVX512Asm(acc, p []float32, pStride int, v []uint16, vStride, vHead, group, heads, rows, dim int, alpha []float32) {
+	if rows > 0 && dim%64 == 0 && gqaSplit(group, heads) {
+		accumByQuads(attnAccumVF16AVX512Asm, acc, p, pStride, v, vStride, vHead, group, heads, rows, dim, alpha)
+		return
+	}
 	if rows == 0 || dim%64 != 0 || !gqaQuads(group, heads) {
 		attnAccumVF16Asm(acc, p, pStride, v, vStride, vHead, group, heads, rows, dim, alpha)
 		return
