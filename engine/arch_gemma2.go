@@ -132,7 +132,6 @@ func loadGemmaLayers(l *loader, c *Config, env loadEnv, h gemmaParams, req attnO
 }
 
 func (f *gemmaModel) forward(m *Model, phase Phase, p *pass) []float32 {
-	c := &m.Config
 	ntok := len(p.tokens)
 	x := m.beginPass(phase, p, f.embedScale)
 	xn := m.state.xn[:len(x)]
@@ -146,13 +145,13 @@ func (f *gemmaModel) forward(m *Model, phase Phase, p *pass) []float32 {
 		// with attn_out.
 		m.norm(l, OpAttnNorm, xn, x, ly.attnNorm, ntok)
 		a := m.attention(l, &ly.attn, ap, xn, p)
-		normRows(a, a, ly.postAttnNorm, ntok, c.Dim, c.NormEps)
+		m.normRows(a, a, ly.postAttnNorm, ntok)
 		kernels.Add(x, a)
 		// x += norm(Wdown · (gelu(Wgate·norm(x)) * Wup·norm(x))); the
 		// post-norm is timed with ffn_down.
 		m.norm(l, OpFFNNorm, xn, x, ly.ffnNorm, ntok)
 		o := m.ffn(l, &ly.ffn, actGELU, xn, ntok)
-		normRows(o, o, ly.postFFNNorm, ntok, c.Dim, c.NormEps)
+		m.normRows(o, o, ly.postFFNNorm, ntok)
 		kernels.Add(x, o)
 	}
 	return m.logits(p, x, f.finalSoftcap)

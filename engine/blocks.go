@@ -30,13 +30,7 @@ func (m *Model) beginPass(phase Phase, p *pass, scale float32) []float32 {
 // norm writes RMSNorm(src row) * w into dst for every token, timed as op.
 func (m *Model) norm(layer int, op Op, dst, src, w []float32, ntok int) {
 	m.Timers.mark(layer, op)
-	normRows(dst, src, w, ntok, m.Config.Dim, m.Config.NormEps)
-}
-
-func normRows(dst, src, w []float32, ntok, dim int, eps float32) {
-	for i := 0; i < ntok; i++ {
-		kernels.RMSNorm(dst[i*dim:(i+1)*dim], src[i*dim:(i+1)*dim], w, eps)
-	}
+	m.normRows(dst, src, w, ntok)
 }
 
 // attnWeights are one layer's attention tensors.
@@ -125,16 +119,7 @@ func (m *Model) attention(l int, a *attnWeights, ap *attnParams, xn []float32, p
 	addBias(v, a.bv)
 
 	t.mark(l, OpRope)
-	for i := 0; i < ntok; i++ {
-		qi := q[i*qd : (i+1)*qd]
-		ki := k[i*kd : (i+1)*kd]
-		if a.qNorm != nil {
-			headNorm(qi, a.qNorm, c.HeadDim, c.NormEps)
-			headNorm(ki, a.kNorm, c.HeadDim, c.NormEps)
-		}
-		ap.rope.Apply(qi, c.Heads, p.pos[i])
-		ap.rope.Apply(ki, c.KVHeads, p.pos[i])
-	}
+	m.ropeRows(q, k, a, ap, p)
 	scale := ap.scale
 	if ap.qScale != 0 {
 		kernels.Scale(q, ap.qScale)
@@ -208,7 +193,7 @@ func (m *Model) ffn(l int, f *ffnWeights, act activation, xn []float32, ntok int
 	} else {
 		m.matmul3(gate, f.gate, up, f.up, nil, nil, xn, ntok, c.Dim)
 		t.mark(l, OpFFNAct)
-		gluRows(act, gate, up, hidden)
+		m.gluRows(act, gate, up, hidden, ntok)
 	}
 
 	t.mark(l, OpFFNDown)

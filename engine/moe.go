@@ -170,7 +170,7 @@ func (m *Model) moeDecode(l int, w *moeWeights, ms *moeState, xn []float32) {
 	}
 	t.mark(l, OpFFNAct)
 	g := ms.g[:mp.nUsed*mp.ffn]
-	gluRows(actSiLU, g, ms.u[:mp.nUsed*mp.ffn], mp.ffn)
+	m.gluRows(actSiLU, g, ms.u, mp.ffn, mp.nUsed)
 	t.mark(l, OpFFNDown)
 	for s, e := range sel {
 		m.matmul(ms.outs[s*dim:(s+1)*dim], w.down[e], g[s*mp.ffn:(s+1)*mp.ffn], 1, mp.ffn)
@@ -226,7 +226,7 @@ func (m *Model) moeGrouped(l int, w *moeWeights, ms *moeState, xn []float32, nto
 		g, u := ms.g[:n*mp.ffn], ms.u[:n*mp.ffn]
 		m.matmul3(g, w.gate[e], u, w.up[e], nil, nil, xg, n, dim)
 		t.mark(l, OpFFNAct)
-		gluRows(actSiLU, g, u, mp.ffn)
+		m.gluRows(actSiLU, g, u, mp.ffn, n)
 		t.mark(l, OpFFNDown)
 		y := ms.y[:n*dim]
 		m.matmul(y, w.down[e], g, n, mp.ffn)

@@ -44,6 +44,9 @@ type runState struct {
 
 	attn   attnJob
 	attnFn func(lo, hi int) // attn.run, bound once
+
+	tok   tokenJob         // the pass's per-token steps (tokens.go)
+	tokFn func(lo, hi int) // tok.run, bound once
 }
 
 func newRunState(c *Config, batch int) *runState {
@@ -85,6 +88,7 @@ func newRunState(c *Config, batch int) *runState {
 		fast:     newFastAttn(c, batch),
 	}
 	s.attnFn = s.attn.run
+	s.tokFn = s.tok.run
 	return s
 }
 

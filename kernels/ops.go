@@ -17,11 +17,7 @@ func RMSNorm(out, x, w []float32, eps float32) {
 	for _, v := range x {
 		sum += float64(v * v)
 	}
-	mean := float32(sum / float64(len(x)))
-	scale := 1 / float32(math.Sqrt(float64(mean+eps)))
-	for i, v := range x {
-		out[i] = (v * scale) * w[i]
-	}
+	rmsScaleRow(out, x, w, sum, eps)
 }
 
 // RMSNormNoWeight sets out = x / sqrt(mean(x²) + eps) (ggml's rms_norm
@@ -162,4 +158,44 @@ func F32ToF16(dst []uint16, src []float32) { active.f32ToF16(dst[:len(src)], src
 // to a q8_0 KV cache. len(dst) >= len(src)/32*34.
 func QuantizeRowQ8_0(dst []byte, src []float32) {
 	active.quantize[ggml.Q8_0](src[:len(src)&^31], dst[:len(src)/32*34])
+}
+
+// RMSNormRows is RMSNorm on each row of dim floats of x into out (len(x)
+// a multiple of dim). Rows go four at a time through one loop, their sums
+// of squares in four independent float64 chains: each row's sum takes
+// RMSNorm's order (the same bits), and the chains, bound by the add's
+// latency one at a time, run side by side.
+func RMSNormRows(out, x, w []float32, dim int, eps float32) {
+	n := len(x) / dim
+	r := 0
+	for ; r+4 <= n; r += 4 {
+		a, b := x[r*dim:(r+1)*dim], x[(r+1)*dim:(r+2)*dim]
+		c, d := x[(r+2)*dim:(r+3)*dim], x[(r+3)*dim:(r+4)*dim]
+		b, c, d = b[:len(a)], c[:len(a)], d[:len(a)]
+		var s0, s1, s2, s3 float64
+		for i, v := range a {
+			s0 += float64(v * v)
+			s1 += float64(b[i] * b[i])
+			s2 += float64(c[i] * c[i])
+			s3 += float64(d[i] * d[i])
+		}
+		for k, s := range [4]float64{s0, s1, s2, s3} {
+			row := (r + k) * dim
+			rmsScaleRow(out[row:row+dim], x[row:row+dim], w, s, eps)
+		}
+	}
+	for ; r < n; r++ {
+		RMSNorm(out[r*dim:(r+1)*dim], x[r*dim:(r+1)*dim], w, eps)
+	}
+}
+
+// rmsScaleRow finishes RMSNorm of x given its sum of squares.
+func rmsScaleRow(out, x, w []float32, sum float64, eps float32) {
+	out = out[:len(x)]
+	w = w[:len(x)]
+	mean := float32(sum / float64(len(x)))
+	scale := 1 / float32(math.Sqrt(float64(mean+eps)))
+	for i, v := range x {
+		out[i] = (v * scale) * w[i]
+	}
 }

@@ -38,6 +38,36 @@ func TestRMSNorm(t *testing.T) {
 	}
 }
 
+// TestRMSNormRows: RMSNormRows gives RMSNorm's bits row by row, for row
+// counts with and without whole fours, in place too, and writes nothing
+// past the rows.
+func TestRMSNormRows(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 12))
+	for _, dim := range []int{1, 7, 64, 2048} {
+		for _, rows := range []int{1, 3, 4, 5, 9} {
+			x := randFloats(r, rows*dim, 3)
+			for i := range x { // rows of very different sizes
+				x[i] *= float32(math.Pow(10, float64(i/dim%5-2)))
+			}
+			w := randFloats(r, dim, 1)
+			want := make([]float32, rows*dim)
+			for i := 0; i < rows; i++ {
+				RMSNorm(want[i*dim:(i+1)*dim], x[i*dim:(i+1)*dim], w, 1e-6)
+			}
+			got := make([]float32, rows*dim+1)
+			got[rows*dim] = -7
+			RMSNormRows(got[:rows*dim], x, w, dim, 1e-6)
+			if !sameBits(want, got[:rows*dim]) || got[rows*dim] != -7 {
+				t.Fatalf("dim=%d rows=%d: RMSNormRows differs from RMSNorm per row", dim, rows)
+			}
+			RMSNormRows(x, x, w, dim, 1e-6)
+			if !sameBits(want, x) {
+				t.Fatalf("dim=%d rows=%d: in-place RMSNormRows differs", dim, rows)
+			}
+		}
+	}
+}
+
 func TestSoftmax(t *testing.T) {
 	r := rand.New(rand.NewPCG(11, 12))
 	for _, n := range []int{1, 5, 100, 1000} {
