@@ -158,6 +158,10 @@ type kernelSet struct {
 	// early at a group it does not handle (silu.go).
 	swiglu func(out, gate, up []float32) int
 
+	// rope rotates nHeads heads of x (headDim apart, the first dims of
+	// each) by the angles' cos and sin in cs, pair by pair (rope.go).
+	rope func(x, cs []float32, nHeads, headDim, dims int, neox bool)
+
 	// readStreams is ReadStreams' loop (stream.go).
 	readStreams func(b []byte, q int) uint64
 
@@ -230,6 +234,7 @@ func newGenericSet() *kernelSet {
 	s.scaleF16 = scaleF16Generic
 	s.f16ToF32 = f16ToF32Generic
 	s.swiglu = swigluGeneric
+	s.rope = ropeGeneric
 	s.dotF16Rows = dotF16RowsGeneric
 	s.expfN = expfNGeneric
 	s.dotF16Rows2 = dotF16Rows2Generic

@@ -83,25 +83,35 @@ func (r *RoPE) angles(pos int, cs []float32) {
 // Apply rotates, in place, nHeads heads of HeadDim floats each at position
 // pos. x must hold at least nHeads*HeadDim floats.
 func (r *RoPE) Apply(x []float32, nHeads, pos int) {
+	x = x[:nHeads*r.HeadDim]
+	if pos >= 0 && pos < r.maxPos {
+		active.rope(x, r.cs[pos*r.Dims:(pos+1)*r.Dims], nHeads, r.HeadDim, r.Dims, r.NeoX)
+		return
+	}
+	// Angles of a later position, computed for this call: the generic
+	// rotation, called directly, so that the local table stays on the
+	// stack (an indirect call's arguments escape).
 	var local [512]float32
 	var cs []float32
-	if pos >= 0 && pos < r.maxPos {
-		cs = r.cs[pos*r.Dims : (pos+1)*r.Dims]
-	} else if r.Dims <= len(local) {
+	if r.Dims <= len(local) {
 		cs = local[:r.Dims]
-		r.angles(pos, cs)
 	} else {
 		cs = make([]float32, r.Dims)
-		r.angles(pos, cs)
 	}
-	half := r.Dims / 2
-	x = x[:nHeads*r.HeadDim]
+	r.angles(pos, cs)
+	ropeGeneric(x, cs, nHeads, r.HeadDim, r.Dims, r.NeoX)
+}
+
+// ropeGeneric is RoPE's rotation of nHeads heads of x by the pairs' cos
+// and sin in cs (interleaved).
+func ropeGeneric(x, cs []float32, nHeads, headDim, dims int, neox bool) {
+	half := dims / 2
 	for h := 0; h < nHeads; h++ {
-		v := x[h*r.HeadDim : h*r.HeadDim+r.Dims]
+		v := x[h*headDim : h*headDim+dims]
 		for i := 0; i < half; i++ {
 			c, s := cs[2*i], cs[2*i+1]
 			var a, b *float32
-			if r.NeoX {
+			if neox {
 				a, b = &v[i], &v[i+half]
 			} else {
 				a, b = &v[2*i], &v[2*i+1]

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -77,5 +78,36 @@ func TestRoPE(t *testing.T) {
 	}
 	if _, err := NewRoPE(64, 65, 10000, false, 1); !errors.Is(err, ErrBadRoPE) {
 		t.Errorf("odd rope dim: err = %v", err)
+	}
+}
+
+// TestRoPEImplsBitExact runs every implementation's rotation against the
+// generic one: both pair layouts, rotated parts that fill whole vectors
+// and that do not, heads wider than the rotated part, unaligned slices,
+// and nothing past the rotated dims changed.
+func TestRoPEImplsBitExact(t *testing.T) {
+	r := rand.New(rand.NewPCG(61, 62))
+	for _, s := range simdSets(t) {
+		for _, neox := range []bool{false, true} {
+			for _, sh := range []struct{ headDim, dims int }{
+				{64, 64}, {128, 128}, {128, 64}, {80, 80}, {96, 32}, {8, 8}, {16, 16}, {12, 12}, {6, 4}, {256, 256},
+			} {
+				for _, heads := range []int{1, 3, 32} {
+					off := r.IntN(4)
+					x := randFloats(r, off+heads*sh.headDim, 4)[off:]
+					cs := make([]float32, sh.dims)
+					for i := 0; i < sh.dims/2; i++ {
+						a := r.Float64() * 100
+						cs[2*i], cs[2*i+1] = float32(math.Cos(a)), float32(math.Sin(a))
+					}
+					want, got := slices.Clone(x), slices.Clone(x)
+					genericSet.rope(want, cs, heads, sh.headDim, sh.dims, neox)
+					s.rope(got, cs, heads, sh.headDim, sh.dims, neox)
+					if !sameBits(want, got) {
+						t.Errorf("%s neox=%v head %d dims %d heads %d: differs from the generic rotation", s.name, neox, sh.headDim, sh.dims, heads)
+					}
+				}
+			}
+		}
 	}
 }
