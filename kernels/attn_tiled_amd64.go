@@ -115,3 +115,73 @@ func attnTileAccVAsm(acc []float32, nq int, s, v []float32, vStride, keys, dim i
 		}
 	}
 }
+
+// fillZMMAttnTiled gives the avx512zmm set the tiled attention's QK and
+// AccV kernels on 16-lane vectors (attn_tiled_avx512_amd64.s): a block's
+// 64 queries in four registers, each key or value element broadcast once
+// for them all.
+func fillZMMAttnTiled(s *kernelSet) {
+	s.attnTileQK = attnTileQKAVX512Asm
+	s.attnTileAccV = attnTileAccVAVX512Asm
+}
+
+//go:noescape
+func attnTileQK1AVX512(s, qt *float32, nqBytes int, k *float32, kStride, keys4, dim int, scale float32)
+
+//go:noescape
+func attnTileQK4AVX512(s, qt *float32, nqBytes int, k *float32, kStride, keys4, dim int, scale float32)
+
+//go:noescape
+func attnTileAccV1AVX512(acc *float32, nqBytes int, s, v *float32, vStride, keys, dim4 int, ms *float32)
+
+//go:noescape
+func attnTileAccV4AVX512(acc *float32, nqBytes int, s, v *float32, vStride, keys, dim4 int, ms *float32)
+
+// attnTileQKAVX512Asm is attnTileQKAsm with the queries 64 (then 16) at a
+// time on 16-lane vectors, a last 8 on the AVX2 kernel.
+func attnTileQKAVX512Asm(s, qt []float32, nq int, k []float32, kStride, keys, dim int, scale float32) {
+	keys4 := (keys + 3) &^ 3
+	if dim == 0 || len(s) < keys4*nq || len(k) < (keys4-1)*kStride+dim {
+		attnTileQKGeneric(s, qt, nq, k, kStride, keys, dim, scale)
+		return
+	}
+	for q := 0; q < nq; {
+		switch n := nq - q; {
+		case n >= 64:
+			attnTileQK4AVX512(&s[q], &qt[q], 4*nq, &k[0], 4*kStride, keys4, dim, scale)
+			q += 64
+		case n >= 16:
+			attnTileQK1AVX512(&s[q], &qt[q], 4*nq, &k[0], 4*kStride, keys4, dim, scale)
+			q += 16
+		default:
+			attnTileQK1AVX2(&s[q], &qt[q], 4*nq, &k[0], 4*kStride, keys4, dim, scale)
+			q += 8
+		}
+	}
+}
+
+// attnTileAccVAVX512Asm is attnTileAccVAsm with the queries 64 (then 16)
+// at a time on 16-lane vectors, a last 8 on the AVX2 kernel.
+func attnTileAccVAVX512Asm(acc []float32, nq int, s, v []float32, vStride, keys, dim int, ms []float32) {
+	dim4 := dim &^ 3
+	if dim4 < dim {
+		attnTileAccVGeneric(acc, nq, s, v, vStride, keys, dim, ms)
+		return
+	}
+	if keys == 0 { // only the rescale: s and v are not read
+		s, v = acc, acc
+	}
+	for q := 0; q < nq; {
+		switch n := nq - q; {
+		case n >= 64:
+			attnTileAccV4AVX512(&acc[q], 4*nq, &s[q], &v[0], 4*vStride, keys, dim4, &ms[q])
+			q += 64
+		case n >= 16:
+			attnTileAccV1AVX512(&acc[q], 4*nq, &s[q], &v[0], 4*vStride, keys, dim4, &ms[q])
+			q += 16
+		default:
+			attnTileAccV1AVX2(&acc[q], 4*nq, &s[q], &v[0], 4*vStride, keys, dim4, &ms[q])
+			q += 8
+		}
+	}
+}

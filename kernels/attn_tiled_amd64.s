@@ -1,5 +1,6 @@
 //go:build !purego
 
+#include "attn_tiled_amd64.h"
 #include "textflag.h"
 
 // llama.cpp's tiled flash attention with the queries in the lanes
@@ -45,42 +46,6 @@ DATA atC<>+120(SB)/4, $0x43400000
 DATA atC<>+124(SB)/4, $0x43400000
 GLOBL atC<>(SB), RODATA|NOPTR, $128
 
-// The QK kernels: accumulator j*NV+v is key j (of the quad), query vector
-// v. DI: key 0's scores, SI: the queries (row d at d*nqBytes), R8:
-// nqBytes, DX: key 0's row, R9: kStride, CX: keys left, BX: dim; per quad
-// R10/R11 keys 0 and 2 at the current element, R12 the queries' row,
-// R13 the elements left.
-#define QK_ARGS \
-	MOVQ s+0(FP), DI         \
-	MOVQ qt+8(FP), SI        \
-	MOVQ nqBytes+16(FP), R8  \
-	MOVQ k+24(FP), DX        \
-	MOVQ kStride+32(FP), R9  \
-	MOVQ keys4+40(FP), CX    \
-	MOVQ dim+48(FP), BX
-
-#define QK_QUAD_START \
-	TESTQ CX, CX         \
-	JLE   done           \
-	MOVQ  DX, R10        \
-	LEAQ  (DX)(R9*2), R11 \
-	MOVQ  SI, R12        \
-	MOVQ  BX, R13
-
-#define QK_D_NEXT \
-	ADDQ $4, R10 \
-	ADDQ $4, R11 \
-	ADDQ R8, R12 \
-	DECQ R13     \
-	JNZ  dloop
-
-// The quad's scores times scale (Y15), then on to the next quad.
-#define QK_QUAD_END \
-	LEAQ (DX)(R9*4), DX \
-	LEAQ (DI)(R8*4), DI \
-	SUBQ $4, CX         \
-	JMP  quad
-
 // One key (its element at k) times the NV query vectors Y12-Y14 into a0...
 #define QK_KEY1(k, a0) \
 	VBROADCASTSS k, Y15         \
@@ -108,45 +73,6 @@ GLOBL atC<>(SB), RODATA|NOPTR, $128
 	QK_PUT2(row, a0, a1) \
 	VMULPS  Y15, a2, a2  \
 	VMOVUPS a2, 64 row
-
-// The AccV kernels: accumulator j*NV+v is value dimension j (of the quad),
-// query vector v. DI: dimension 0's accumulators, R8: nqBytes, SI: key 0's
-// weights, DX: key 0's value row at the quad's dimension, R9: vStride, BX:
-// keys, CX: dimensions left, AX: ms; R14 dimension 2's accumulators; per
-// key R12 the weights, R13 the value row, R10 the keys left.
-#define ACCV_ARGS \
-	MOVQ acc+0(FP), DI       \
-	MOVQ nqBytes+8(FP), R8   \
-	MOVQ s+16(FP), SI        \
-	MOVQ v+24(FP), DX        \
-	MOVQ vStride+32(FP), R9  \
-	MOVQ keys+40(FP), BX     \
-	MOVQ dim4+48(FP), CX     \
-	MOVQ ms+56(FP), AX
-
-#define ACCV_QUAD_START \
-	TESTQ CX, CX          \
-	JLE   done            \
-	LEAQ  (DI)(R8*2), R14
-
-#define ACCV_KEYS_START \
-	MOVQ  SI, R12  \
-	MOVQ  DX, R13  \
-	MOVQ  BX, R10  \
-	TESTQ R10, R10 \
-	JLE   store
-
-#define ACCV_K_NEXT \
-	ADDQ R8, R12 \
-	ADDQ R9, R13 \
-	DECQ R10     \
-	JNZ  kloop
-
-#define ACCV_QUAD_END \
-	LEAQ (DI)(R8*4), DI \
-	ADDQ $16, DX        \
-	SUBQ $4, CX         \
-	JMP  quad
 
 // One dimension's accumulators (row) times ms (Y12-Y14) into a0...
 #define ACCV_GET1(row, a0) \

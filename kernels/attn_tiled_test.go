@@ -21,7 +21,7 @@ func TestAttnTileImplsBitExact(t *testing.T) {
 		if !set.available || set.name == genericSet.name {
 			continue
 		}
-		for _, nq := range []int{8, 16, 24, 32, 40, 56, 64} {
+		for _, nq := range []int{8, 16, 24, 32, 40, 56, 64, 72, 88, 136} {
 			for _, dim := range []int{8, 36, 64, 128} {
 				for _, spread := range []float32{0.3, 40} { // 40: exponent arguments past -87
 					name := fmt.Sprintf("%s/nq=%d/dim=%d/spread=%v", set.name, nq, dim, spread)

@@ -57,7 +57,10 @@ var (
 	// instruction as two 256-bit halves, so there the set is opt-in: the
 	// 256-bit tiles do the same work with fewer shuffles (not measured
 	// on a Zen4 yet).
-	zmmSet = optInWhere(halfWidth512, registerImplFrom(vnniSet, "avx512zmm", true, fillZMM))
+	zmmSet = optInWhere(halfWidth512, registerImplFrom(vnniSet, "avx512zmm", true, func(s *kernelSet) {
+		fillZMM(s)          // vnni_amd64.go
+		fillZMMAttnTiled(s) // attn_tiled_amd64.go
+	}))
 
 	// "avx512bf16": the avx512vnni set with BF16 on VDPBF16PS, in that
 	// instruction's order (vecdot_bf16.go), twice the FMA rate for BF16
