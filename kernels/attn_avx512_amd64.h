@@ -1,5 +1,5 @@
-// Shared by the AVX-512 attention-score kernels (attn_fast_avx512_amd64.s,
-// attn_direct_avx512_amd64.s).
+// Shared by the AVX-512 attention kernels (attn_fast_avx512_amd64.s,
+// attn_direct_avx512_amd64.s, attn_tiled_avx512_amd64.s).
 
 // REDUCE4 turns the accumulators of eight K tile rows, held as four row
 // pairs P0..P3 (rows p | p+4), into their eight scores in the ymm register
@@ -18,3 +18,22 @@
 	VSHUFF32X4 $0x08, T2, T2, T0 \
 	VSHUFF32X4 $0x0d, T2, T2, T1 \
 	VADDPS     YT1, YR, YR
+
+// ZERO_Z0_Z15 clears the accumulators Z0-Z15.
+#define ZERO_Z0_Z15 \
+	VPXORD  Z0, Z0, Z0 \
+	VMOVAPS Z0, Z1     \
+	VMOVAPS Z0, Z2     \
+	VMOVAPS Z0, Z3     \
+	VMOVAPS Z0, Z4     \
+	VMOVAPS Z0, Z5     \
+	VMOVAPS Z0, Z6     \
+	VMOVAPS Z0, Z7     \
+	VMOVAPS Z0, Z8     \
+	VMOVAPS Z0, Z9     \
+	VMOVAPS Z0, Z10    \
+	VMOVAPS Z0, Z11    \
+	VMOVAPS Z0, Z12    \
+	VMOVAPS Z0, Z13    \
+	VMOVAPS Z0, Z14    \
+	VMOVAPS Z0, Z15

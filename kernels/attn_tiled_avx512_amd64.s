@@ -1,5 +1,6 @@
 //go:build !purego
 
+#include "attn_avx512_amd64.h"
 #include "attn_tiled_amd64.h"
 #include "textflag.h"
 
@@ -97,22 +98,7 @@ TEXT ·attnTileQK4AVX512(SB), NOSPLIT, $0-60
 	QK_ARGS
 quad:
 	QK_QUAD_START
-	VPXORD  Z0, Z0, Z0
-	VMOVAPS Z0, Z1
-	VMOVAPS Z0, Z2
-	VMOVAPS Z0, Z3
-	VMOVAPS Z0, Z4
-	VMOVAPS Z0, Z5
-	VMOVAPS Z0, Z6
-	VMOVAPS Z0, Z7
-	VMOVAPS Z0, Z8
-	VMOVAPS Z0, Z9
-	VMOVAPS Z0, Z10
-	VMOVAPS Z0, Z11
-	VMOVAPS Z0, Z12
-	VMOVAPS Z0, Z13
-	VMOVAPS Z0, Z14
-	VMOVAPS Z0, Z15
+	ZERO_Z0_Z15
 dloop:
 	ZVEC4((R12))
 	ZQK_KEY4((R10), Z0, Z1, Z2, Z3)
