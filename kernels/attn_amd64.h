@@ -31,30 +31,30 @@
 
 // GQA_SCORES_ARGS loads the GQA score kernels' arguments (func(s
 // *float32, sStride int, q *float32, k *uint16, kStride, kHead, group,
-// heads, rowSets, dim8 int)): DI the scores, SI the queries, R11 kStride,
-// R10 the quads of heads, the quads left in the group in the frame, R15
-// one query's bytes and R8 three's.
-#define GQA_SCORES_ARGS \
+// heads, rowSets, dim8 int)) for 1<<HL heads a pass: DI the scores, SI
+// the queries, R11 kStride, R10 the passes over heads, the passes left in
+// the group in the frame, R15 one query's bytes and R8 three's.
+#define GQA_SCORES_ARGS(HL) \
 	MOVQ s+0(FP), DI          \
 	MOVQ q+16(FP), SI         \
 	MOVQ kStride+32(FP), R11  \
 	MOVQ group+48(FP), AX     \
-	SHRQ $2, AX               \
+	SHRQ $HL, AX              \
 	MOVQ AX, left-8(SP)       \
 	MOVQ heads+56(FP), R10    \
-	SHRQ $2, R10              \
+	SHRQ $HL, R10             \
 	MOVQ dim8+72(FP), R15     \
 	SHLQ $5, R15              \
 	LEAQ (R15)(R15*2), R8
 
-// GQA_NEXT_QUAD moves on to the next four heads of a GQA kernel whose
-// quads left in the group are in the frame: with none left, the group's
+// GQA_NEXT_PASS moves on to the next 1<<HL heads of a GQA kernel whose
+// passes left in the group are in the frame: with none left, the group's
 // count again and the next group's rows (Rg += the argument at kv).
-#define GQA_NEXT_QUAD(groupArg, kvArg, Rg, same) \
+#define GQA_NEXT_PASS(HL, groupArg, kvArg, Rg, same) \
 	DECQ left-8(SP)   \
 	JNZ  same         \
 	MOVQ groupArg, AX \
-	SHRQ $2, AX       \
+	SHRQ $HL, AX      \
 	MOVQ AX, left-8(SP) \
 	MOVQ kvArg, AX    \
 	ADDQ AX, Rg       \
@@ -62,8 +62,8 @@ same:
 
 // GQA_ACCV is the body of the GQA value kernels (func(acc *float32,
 // strips int, p *float32, pStride int, v *uint16, vStride, vHead, group,
-// heads, rows int, alpha *float32), heads and group multiples of 4, rows >
-// 0): per four heads of one group, strips of their accumulators held in
+// heads, rows int, alpha *float32), heads and group multiples of 1<<HL,
+// rows > 0): per 1<<HL heads of one group, strips of their accumulators held in
 // registers while every row's values of the strip are widened once and
 // take each head's weight. A head's strip is STRIPF bytes of
 // accumulators and STRIPH of values, 1<<SHIFT bytes per strip in the
@@ -71,17 +71,17 @@ same:
 // (a head's, CX bytes apart) times alpha at R13, ROW adds the row at BX
 // with the heads' weights at DX (R8 and R9: one and three heads' strides),
 // STORES writes them back (as LOADS reads them). Strides in bytes.
-#define GQA_ACCV(SHIFT, STRIPF, STRIPH, LOADS, ROW, STORES, head, strip, row, same) \
+#define GQA_ACCV(HL, SHIFT, STRIPF, STRIPH, LOADS, ROW, STORES, head, strip, row, same) \
 	MOVQ acc+0(FP), DI        \
 	MOVQ p+16(FP), SI         \
 	MOVQ pStride+24(FP), R8   \
 	LEAQ (R8)(R8*2), R9       \
 	MOVQ vStride+40(FP), R11  \
 	MOVQ group+56(FP), AX     \
-	SHRQ $2, AX               \
+	SHRQ $HL, AX              \
 	MOVQ AX, left-8(SP)       \
 	MOVQ heads+64(FP), R10    \
-	SHRQ $2, R10              \
+	SHRQ $HL, R10             \
 	MOVQ alpha+80(FP), R13    \
 	MOVQ v+32(FP), R15        \
 head:                         \
@@ -109,11 +109,13 @@ row:                          \
 	DECQ R14                  \
 	JNZ  strip                \
 	MOVQ strips+8(FP), CX     \
-	SHLQ $(SHIFT+2), CX       \
+	SHLQ $(SHIFT+HL), CX      \
 	ADDQ CX, DI               \
-	LEAQ (SI)(R8*4), SI       \
-	ADDQ $16, R13             \
-	GQA_NEXT_QUAD(group+56(FP), vHead+48(FP), R15, same) \
+	MOVQ R8, CX               \
+	SHLQ $HL, CX              \
+	ADDQ CX, SI               \
+	ADDQ $(4<<HL), R13        \
+	GQA_NEXT_PASS(HL, group+56(FP), vHead+48(FP), R15, same) \
 	DECQ R10                  \
 	JNZ  head                 \
 	VZEROUPPER                \

@@ -7,7 +7,8 @@ package kernels
 // Heads in fours of one KV head (gqaQuads: TinyLlama, Llama-3) take the
 // GQA kernels, which widen each row once per four heads, and so do the
 // quads of larger groups of other sizes (gqaSplit: Qwen2.5's 5-7); groups
-// of 1-3 go one head at a time. Rows past the last whole pair (GQA) or group of 8 of the
+// of 2 (gqaPairs: Gemma-2, Qwen3's small models) take two-head kernels,
+// groups of 1 and 3 go one head at a time. Rows past the last whole pair (GQA) or group of 8 of the
 // scores run the generic code (the same bits per row).
 func fillAVX2AttnDirect(s *kernelSet) {
 	s.attnScoresF16 = attnScoresF16Asm
@@ -31,6 +32,16 @@ func attnAccumVGQAAVX2(acc *float32, strips int, p *float32, pStride int, v *uin
 // once for the four: on the AVX2 kernels for one head the widening costs
 // as much as the multiply-adds).
 func gqaQuads(group, heads int) bool { return group%4 == 0 && heads%4 == 0 }
+
+// gqaPairs reports groups of two heads (Gemma-2, Qwen3's small models),
+// which take the two-head kernels: each row widened once for the pair.
+func gqaPairs(group, heads int) bool { return group == 2 && heads%2 == 0 }
+
+//go:noescape
+func attnScoresF16GQ2AVX2(s *float32, sStride int, q *float32, k *uint16, kStride, kHead, group, heads, rowSets, dim8 int)
+
+//go:noescape
+func attnAccumVGQ2AVX2(acc *float32, strips int, p *float32, pStride int, v *uint16, vStride, vHead, group, heads, rows int, alpha *float32)
 
 // gqaSplit reports whether the heads take the GQA kernels group by group
 // instead (scoresByQuads, accumByQuads): groups of 4 or more whose sizes
@@ -83,6 +94,15 @@ func accumByQuads(f attnAccumFn, acc, p []float32, pStride int, v []uint16, vStr
 }
 
 func attnScoresF16Asm(s []float32, sStride int, q []float32, k []uint16, kStride, kHead, group, heads, rows, dim int) {
+	if gqaPairs(group, heads) {
+		if quads := rows / 4; quads > 0 {
+			attnScoresF16GQ2AVX2(&s[0], 4*sStride, &q[0], &k[0], 2*kStride, 2*kHead, group, heads, quads, dim/8)
+		}
+		if r := rows &^ 3; r < rows {
+			attnScoresF16Generic(s[r:], sStride, q, k[r*kStride:], kStride, kHead, group, heads, rows-r, dim)
+		}
+		return
+	}
 	if gqaSplit(group, heads) {
 		scoresByQuads(attnScoresF16Asm, s, sStride, q, k, kStride, kHead, group, heads, rows, dim)
 		return
@@ -110,6 +130,10 @@ func attnAccumVF16Asm(acc, p []float32, pStride int, v []uint16, vStride, vHead,
 		attnAccumVF16Generic(acc, p, pStride, v, vStride, vHead, group, heads, rows, dim, alpha)
 		return
 	}
+	if dim%32 == 0 && gqaPairs(group, heads) {
+		attnAccumVGQ2AVX2(&acc[0], dim/32, &p[0], 4*pStride, &v[0], 2*vStride, 2*vHead, group, heads, rows, &alpha[0])
+		return
+	}
 	if dim%16 == 0 && gqaSplit(group, heads) {
 		accumByQuads(attnAccumVF16Asm, acc, p, pStride, v, vStride, vHead, group, heads, rows, dim, alpha)
 		return
@@ -122,8 +146,8 @@ func attnAccumVF16Asm(acc, p []float32, pStride int, v []uint16, vStride, vHead,
 }
 
 // fillAVX512AttnDirect gives the AVX-512 sets the 512-bit GQA kernels
-// (attn_direct_avx512_amd64.s) for groups of four or more query heads per
-// KV head; other shapes keep the AVX2 kernels.
+// (attn_direct_avx512_amd64.s) for groups of two, four or more query heads
+// per KV head; other shapes keep the AVX2 kernels.
 func fillAVX512AttnDirect(s *kernelSet) {
 	s.attnScoresF16 = attnScoresF16AVX512Asm
 	s.attnAccumVF16 = attnAccumVF16AVX512Asm
@@ -133,9 +157,25 @@ func fillAVX512AttnDirect(s *kernelSet) {
 func attnScoresF16GQAAVX512(s *float32, sStride int, q *float32, k *uint16, kStride, kHead, group, heads, rowSets, dim8 int)
 
 //go:noescape
+func attnScoresF16GQ2AVX512(s *float32, sStride int, q *float32, k *uint16, kStride, kHead, group, heads, rowSets, dim8 int)
+
+//go:noescape
+func attnAccumVGQ2AVX512(acc *float32, strips int, p *float32, pStride int, v *uint16, vStride, vHead, group, heads, rows int, alpha *float32)
+
+//go:noescape
 func attnAccumVGQAAVX512(acc *float32, strips int, p *float32, pStride int, v *uint16, vStride, vHead, group, heads, rows int, alpha *float32)
 
 func attnScoresF16AVX512Asm(s []float32, sStride int, q []float32, k []uint16, kStride, kHead, group, heads, rows, dim int) {
+	if gqaPairs(group, heads) {
+		g := rows / 8
+		if g > 0 {
+			attnScoresF16GQ2AVX512(&s[0], 4*sStride, &q[0], &k[0], 2*kStride, 2*kHead, group, heads, g, dim/8)
+		}
+		if r := 8 * g; r < rows {
+			attnScoresF16Generic(s[r:], sStride, q, k[r*kStride:], kStride, kHead, group, heads, rows-r, dim)
+		}
+		return
+	}
 	if gqaSplit(group, heads) {
 		scoresByQuads(attnScoresF16AVX512Asm, s, sStride, q, k, kStride, kHead, group, heads, rows, dim)
 		return
@@ -154,6 +194,10 @@ func attnScoresF16AVX512Asm(s []float32, sStride int, q []float32, k []uint16, k
 }
 
 func attnAccumVF16AVX512Asm(acc, p []float32, pStride int, v []uint16, vStride, vHead, group, heads, rows, dim int, alpha []float32) {
+	if rows > 0 && dim%128 == 0 && gqaPairs(group, heads) {
+		attnAccumVGQ2AVX512(&acc[0], dim/128, &p[0], 4*pStride, &v[0], 2*vStride, 2*vHead, group, heads, rows, &alpha[0])
+		return
+	}
 	if rows > 0 && dim%64 == 0 && gqaSplit(group, heads) {
 		accumByQuads(attnAccumVF16AVX512Asm, acc, p, pStride, v, vStride, vHead, group, heads, rows, dim, alpha)
 		return

@@ -217,7 +217,7 @@ avfsame:
 // two per head. Strides in bytes; the heads' rows advance in the k
 // argument slot and the quads left in the group in the frame.
 TEXT ·attnScoresF16GQAAVX2(SB), NOSPLIT, $8-80
-	GQA_SCORES_ARGS
+	GQA_SCORES_ARGS(2)
 	MOVQ sStride+8(FP), R12
 
 gq2head:
@@ -259,7 +259,7 @@ gq2dot:
 
 	LEAQ (DI)(R12*4), DI      // the next four heads
 	LEAQ (SI)(R15*4), SI
-	GQA_NEXT_QUAD(group+48(FP), kHead+40(FP), k+24(FP), gq2same)
+	GQA_NEXT_PASS(2, group+48(FP), kHead+40(FP), k+24(FP), gq2same)
 	DECQ R10
 	JNZ  gq2head
 	VZEROUPPER
@@ -318,4 +318,110 @@ gq2dot:
 // strips of 16 elements, each row's 16 values widened once for the four
 // heads.
 TEXT ·attnAccumVGQAAVX2(SB), NOSPLIT, $8-88
-	GQA_ACCV(6, 64, 32, GQV2_LOADS, GQV2_ROW, GQV2_STORES, gv2head, gv2strip, gv2row, gv2same)
+	GQA_ACCV(2, 6, 64, 32, GQV2_LOADS, GQV2_ROW, GQV2_STORES, gv2head, gv2strip, gv2row, gv2same)
+
+// GQ2_HEAD adds one head's products with rows 0-3 (Y8-Y11) to its
+// accumulators a0..a3; its 8 query elements at Q, loaded into Y12.
+#define GQ2_HEAD(Q, a0, a1, a2, a3) \
+	VMOVUPS     Q, Y12        \
+	VFMADD231PS Y8, Y12, a0   \
+	VFMADD231PS Y9, Y12, a1   \
+	VFMADD231PS Y10, Y12, a2  \
+	VFMADD231PS Y11, Y12, a3
+
+// func attnScoresF16GQ2AVX2(s *float32, sStride int, q *float32, k *uint16, kStride, kHead, group, heads, rowSets, dim8 int)
+// attnScoresF16GQAAVX2 for groups of two heads and four rows at a time
+// (rowSets quads of rows): each 8 elements of the four rows widened once
+// for the two heads (Y0-Y7: head h's rows in Y4h..Y4h+3), then
+// ATTN_REDUCE8, stored four per head.
+TEXT ·attnScoresF16GQ2AVX2(SB), NOSPLIT, $8-80
+	GQA_SCORES_ARGS(1)
+	LEAQ (R11)(R11*2), R12    // 3 rows
+
+gp2head:
+	MOVQ k+24(FP), DX         // this group's first row
+	MOVQ DI, R14              // its scores
+	MOVQ rowSets+64(FP), R9
+
+gp2quad:
+	LANES8_ZERO(Y0, Y1, Y2, Y3, Y4, Y5, Y6, Y7)
+	MOVQ DX, AX
+	MOVQ SI, R13
+	MOVQ dim8+72(FP), CX
+
+gp2dot:
+	VCVTPH2PS (AX), Y8
+	VCVTPH2PS (AX)(R11*1), Y9
+	VCVTPH2PS (AX)(R11*2), Y10
+	VCVTPH2PS (AX)(R12*1), Y11
+	GQ2_HEAD((R13), Y0, Y1, Y2, Y3)
+	GQ2_HEAD((R13)(R15*1), Y4, Y5, Y6, Y7)
+	ADDQ $16, AX
+	ADDQ $32, R13
+	DECQ CX
+	JNZ  gp2dot
+
+	ATTN_REDUCE8
+	MOVQ         sStride+8(FP), CX
+	VMOVUPS      X10, (R14)
+	VEXTRACTF128 $1, Y10, X11
+	VMOVUPS      X11, (R14)(CX*1)
+
+	ADDQ $16, R14
+	LEAQ (DX)(R11*4), DX
+	DECQ R9
+	JNZ  gp2quad
+
+	MOVQ sStride+8(FP), CX
+	LEAQ (DI)(CX*2), DI       // the next two heads
+	LEAQ (SI)(R15*2), SI
+	GQA_NEXT_PASS(1, group+48(FP), kHead+40(FP), k+24(FP), gp2same)
+	DECQ R10
+	JNZ  gp2head
+	VZEROUPPER
+	RET
+
+// GQ2V_LOADS, GQ2V_ROW and GQ2V_STORES: GQA_ACCV's parts for two heads
+// on strips of 32 (Y0-Y7: head h's in Y4h..Y4h+3).
+#define GQ2V_LOADS \
+	MOVQ AX, BX                   \
+	GQV2_LOAD(BX, 0(R13), Y0, Y1) \
+	ADDQ $64, BX                  \
+	GQV2_LOAD(BX, 0(R13), Y2, Y3) \
+	LEAQ (AX)(CX*1), BX           \
+	GQV2_LOAD(BX, 4(R13), Y4, Y5) \
+	ADDQ $64, BX                  \
+	GQV2_LOAD(BX, 4(R13), Y6, Y7)
+
+#define GQ2V_HEAD(P, a0, a1, a2, a3) \
+	VBROADCASTSS P, Y12        \
+	VFMADD231PS  Y8, Y12, a0   \
+	VFMADD231PS  Y9, Y12, a1   \
+	VFMADD231PS  Y10, Y12, a2  \
+	VFMADD231PS  Y11, Y12, a3
+
+#define GQ2V_ROW \
+	VCVTPH2PS 0(BX), Y8                   \
+	VCVTPH2PS 16(BX), Y9                  \
+	VCVTPH2PS 32(BX), Y10                 \
+	VCVTPH2PS 48(BX), Y11                 \
+	GQ2V_HEAD((DX), Y0, Y1, Y2, Y3)       \
+	GQ2V_HEAD((DX)(R8*1), Y4, Y5, Y6, Y7)
+
+#define GQ2V_STORES \
+	MOVQ    AX, BX      \
+	VMOVUPS Y0, 0(BX)   \
+	VMOVUPS Y1, 32(BX)  \
+	VMOVUPS Y2, 64(BX)  \
+	VMOVUPS Y3, 96(BX)  \
+	LEAQ    (AX)(CX*1), BX \
+	VMOVUPS Y4, 0(BX)   \
+	VMOVUPS Y5, 32(BX)  \
+	VMOVUPS Y6, 64(BX)  \
+	VMOVUPS Y7, 96(BX)
+
+// func attnAccumVGQ2AVX2(acc *float32, strips int, p *float32, pStride int, v *uint16, vStride, vHead, group, heads, rows int, alpha *float32)
+// attnAccumVGQAAVX2 for groups of two heads: strips of 32 elements, each
+// row's 32 values widened once for the two heads.
+TEXT ·attnAccumVGQ2AVX2(SB), NOSPLIT, $8-88
+	GQA_ACCV(1, 7, 128, 64, GQ2V_LOADS, GQ2V_ROW, GQ2V_STORES, gp2vhead, gp2vstrip, gp2vrow, gp2vsame)

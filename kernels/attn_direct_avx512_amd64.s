@@ -5,7 +5,7 @@
 #include "textflag.h"
 
 // AVX-512 versions of the f16-row attention kernels (attn_direct.go) for
-// GQA models: four query heads of one KV head at a time, so that each
+// GQA models: four (or two) query heads of one KV head at a time, so that each
 // cached row is widened once per four heads instead of once per head (the
 // AVX2 kernels' widening costs as much as their multiply-adds). Same bits:
 // the scores keep the K tile's row pairs (rows p | p+4 in the two halves of
@@ -35,7 +35,7 @@
 // rows advance in the k argument slot and the quads left in the group in
 // the frame.
 TEXT ·attnScoresF16GQAAVX512(SB), NOSPLIT, $8-80
-	GQA_SCORES_ARGS
+	GQA_SCORES_ARGS(2)
 	LEAQ (R11)(R11*2), R12    // 3 rows
 
 gqhead:
@@ -87,7 +87,7 @@ gqdot:
 	MOVQ sStride+8(FP), CX
 	LEAQ (DI)(CX*4), DI       // the next four heads
 	LEAQ (SI)(R15*4), SI
-	GQA_NEXT_QUAD(group+48(FP), kHead+40(FP), k+24(FP), gqsame)
+	GQA_NEXT_PASS(2, group+48(FP), kHead+40(FP), k+24(FP), gqsame)
 	DECQ R10
 	JNZ  gqhead
 	VZEROUPPER
@@ -156,4 +156,113 @@ gqdot:
 // Strips of 64 elements (GQA_ACCV): each row's 64 values widened once for
 // four heads; each element's chain of FMAs is attnAccumVAVX2's.
 TEXT ·attnAccumVGQAAVX512(SB), NOSPLIT, $8-88
-	GQA_ACCV(8, 256, 128, GQV_LOADS, GQV_ROW, GQV_STORES, gvhead, gvstrip, gvrow, gvsame)
+	GQA_ACCV(2, 8, 256, 128, GQV_LOADS, GQV_ROW, GQV_STORES, gvhead, gvstrip, gvrow, gvsame)
+
+// func attnScoresF16GQ2AVX512(s *float32, sStride int, q *float32, k *uint16, kStride, kHead, group, heads, rowSets, dim8 int)
+// attnScoresF16GQAAVX512 for groups of two heads (Gemma-2, Qwen3's small
+// models): per 8 elements, four row pairs widened and eight FMAs (head
+// h's pairs in Z4h..Z4h+3).
+TEXT ·attnScoresF16GQ2AVX512(SB), NOSPLIT, $8-80
+	GQA_SCORES_ARGS(1)
+	LEAQ (R11)(R11*2), R12    // 3 rows
+
+gphead:
+	MOVQ k+24(FP), DX         // this group's first row
+	MOVQ DI, R14              // its scores
+	MOVQ rowSets+64(FP), R9
+
+gpgroup:
+	VPXORD  Z0, Z0, Z0
+	VMOVAPS Z0, Z1
+	VMOVAPS Z0, Z2
+	VMOVAPS Z0, Z3
+	VMOVAPS Z0, Z4
+	VMOVAPS Z0, Z5
+	VMOVAPS Z0, Z6
+	VMOVAPS Z0, Z7
+	MOVQ    DX, AX            // rows 0-3
+	LEAQ    (DX)(R11*4), BX   // rows 4-7
+	MOVQ    SI, R13
+	MOVQ    dim8+72(FP), CX
+
+gpdot:
+	GQK_PAIR((AX), (BX), Z17)
+	GQK_PAIR((AX)(R11*1), (BX)(R11*1), Z18)
+	GQK_PAIR((AX)(R11*2), (BX)(R11*2), Z19)
+	GQK_PAIR((AX)(R12*1), (BX)(R12*1), Z20)
+	GQK_HEAD((R13), Z0, Z1, Z2, Z3)
+	GQK_HEAD((R13)(R15*1), Z4, Z5, Z6, Z7)
+	ADDQ $16, AX
+	ADDQ $16, BX
+	ADDQ $32, R13
+	DECQ CX
+	JNZ  gpdot
+
+	MOVQ    sStride+8(FP), CX
+	REDUCE4(Z0, Z1, Z2, Z3, Z24, Z25, Z26, Z27, Y24, Y25)
+	VMOVUPS Y24, (R14)
+	REDUCE4(Z4, Z5, Z6, Z7, Z24, Z25, Z26, Z27, Y24, Y25)
+	VMOVUPS Y24, (R14)(CX*1)
+
+	ADDQ $32, R14
+	LEAQ (DX)(R11*8), DX
+	DECQ R9
+	JNZ  gpgroup
+
+	MOVQ sStride+8(FP), CX
+	LEAQ (DI)(CX*2), DI       // the next two heads
+	LEAQ (SI)(R15*2), SI
+	GQA_NEXT_PASS(1, group+48(FP), kHead+40(FP), k+24(FP), gpsame)
+	DECQ R10
+	JNZ  gphead
+	VZEROUPPER
+	RET
+
+// GQV8_LOAD, GQV8_HEAD, GQV8_STORE: GQV_LOAD, GQV_HEAD and GQV_STORE on
+// strips of 128 (eight registers a head; the row's values in Z16-Z23).
+#define GQV8_LOAD(A, AL, a0, a1, a2, a3, a4, a5, a6, a7) \
+	GQV_LOAD(A, AL, a0, a1, a2, a3) \
+	ADDQ $256, A                    \
+	GQV_LOAD(A, AL, a4, a5, a6, a7)
+
+#define GQV8_HEAD(P, a0, a1, a2, a3, a4, a5, a6, a7) \
+	GQV_HEAD(P, a0, a1, a2, a3)  \
+	VFMADD231PS.BCST P, Z20, a4  \
+	VFMADD231PS.BCST P, Z21, a5  \
+	VFMADD231PS.BCST P, Z22, a6  \
+	VFMADD231PS.BCST P, Z23, a7
+
+#define GQV8_STORE(A, a0, a1, a2, a3, a4, a5, a6, a7) \
+	GQV_STORE(A, a0, a1, a2, a3) \
+	ADDQ $256, A                 \
+	GQV_STORE(A, a4, a5, a6, a7)
+
+#define GQV2_LOADS512 \
+	MOVQ AX, BX                                             \
+	GQV8_LOAD(BX, 0(R13), Z0, Z1, Z2, Z3, Z4, Z5, Z6, Z7)   \
+	LEAQ (AX)(CX*1), BX                                     \
+	GQV8_LOAD(BX, 4(R13), Z8, Z9, Z10, Z11, Z12, Z13, Z14, Z15)
+
+#define GQV2_ROW512 \
+	VCVTPH2PS 0(BX), Z16                                        \
+	VCVTPH2PS 32(BX), Z17                                       \
+	VCVTPH2PS 64(BX), Z18                                       \
+	VCVTPH2PS 96(BX), Z19                                       \
+	VCVTPH2PS 128(BX), Z20                                      \
+	VCVTPH2PS 160(BX), Z21                                      \
+	VCVTPH2PS 192(BX), Z22                                      \
+	VCVTPH2PS 224(BX), Z23                                      \
+	GQV8_HEAD((DX), Z0, Z1, Z2, Z3, Z4, Z5, Z6, Z7)             \
+	GQV8_HEAD((DX)(R8*1), Z8, Z9, Z10, Z11, Z12, Z13, Z14, Z15)
+
+#define GQV2_STORES512 \
+	MOVQ AX, BX                                             \
+	GQV8_STORE(BX, Z0, Z1, Z2, Z3, Z4, Z5, Z6, Z7)          \
+	LEAQ (AX)(CX*1), BX                                     \
+	GQV8_STORE(BX, Z8, Z9, Z10, Z11, Z12, Z13, Z14, Z15)
+
+// func attnAccumVGQ2AVX512(acc *float32, strips int, p *float32, pStride int, v *uint16, vStride, vHead, group, heads, rows int, alpha *float32)
+// attnAccumVGQAAVX512 for groups of two heads: strips of 128 elements,
+// each row's 128 values widened once for the two heads.
+TEXT ·attnAccumVGQ2AVX512(SB), NOSPLIT, $8-88
+	GQA_ACCV(1, 9, 512, 256, GQV2_LOADS512, GQV2_ROW512, GQV2_STORES512, gphead, gpstrip, gprow, gpsame)
