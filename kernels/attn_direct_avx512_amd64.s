@@ -27,6 +27,96 @@
 	VFMADD231PS     Z19, Z21, a2  \
 	VFMADD231PS     Z20, Z21, a3
 
+// GQK_SCORES is the body of the 512-bit GQA score kernels for 1<<HL heads
+// a pass: ZERO clears their accumulators, HEADS adds each head's products
+// with the four row pairs, STORES reduces and stores each head's eight
+// scores (at R14, sStride in CX). The heads' rows advance in the k
+// argument slot and the passes left in the group in the frame.
+#define GQK_SCORES(HL, ZERO, HEADS, STORES, lhead, lrows, ldot, lsame) \
+	GQA_SCORES_ARGS(HL)                           \
+	LEAQ (R11)(R11*2), R12                        \
+lhead:                                            \
+	MOVQ k+24(FP), DX                             \
+	MOVQ DI, R14                                  \
+	MOVQ rowSets+64(FP), R9                       \
+lrows:                                            \
+	ZERO                                          \
+	MOVQ DX, AX                                   \
+	LEAQ (DX)(R11*4), BX                          \
+	MOVQ SI, R13                                  \
+	MOVQ dim8+72(FP), CX                          \
+ldot:                                             \
+	GQK_PAIR((AX), (BX), Z17)                     \
+	GQK_PAIR((AX)(R11*1), (BX)(R11*1), Z18)       \
+	GQK_PAIR((AX)(R11*2), (BX)(R11*2), Z19)       \
+	GQK_PAIR((AX)(R12*1), (BX)(R12*1), Z20)       \
+	HEADS                                         \
+	ADDQ $16, AX                                  \
+	ADDQ $16, BX                                  \
+	ADDQ $32, R13                                 \
+	DECQ CX                                       \
+	JNZ  ldot                                     \
+	MOVQ sStride+8(FP), CX                        \
+	STORES                                        \
+	ADDQ $32, R14                                 \
+	LEAQ (DX)(R11*8), DX                          \
+	DECQ R9                                       \
+	JNZ  lrows                                    \
+	MOVQ sStride+8(FP), CX                        \
+	SHLQ $HL, CX                                  \
+	ADDQ CX, DI                                   \
+	MOVQ R15, CX                                  \
+	SHLQ $HL, CX                                  \
+	ADDQ CX, SI                                   \
+	GQA_NEXT_PASS(HL, group+48(FP), kHead+40(FP), k+24(FP), lsame) \
+	DECQ R10                                      \
+	JNZ  lhead                                    \
+	VZEROUPPER                                    \
+	RET
+
+// The four heads' products (Z0-Z15: head h's pairs in Z4h..Z4h+3) and
+// scores.
+#define GQK_HEADS4 \
+	GQK_HEAD((R13), Z0, Z1, Z2, Z3)           \
+	GQK_HEAD((R13)(R15*1), Z4, Z5, Z6, Z7)    \
+	GQK_HEAD((R13)(R15*2), Z8, Z9, Z10, Z11)  \
+	GQK_HEAD((R13)(R8*1), Z12, Z13, Z14, Z15)
+
+#define GQK_STORES4 \
+	MOVQ    R14, BX                                        \
+	REDUCE4(Z0, Z1, Z2, Z3, Z24, Z25, Z26, Z27, Y24, Y25)     \
+	VMOVUPS Y24, (BX)                                      \
+	ADDQ    CX, BX                                         \
+	REDUCE4(Z4, Z5, Z6, Z7, Z24, Z25, Z26, Z27, Y24, Y25)     \
+	VMOVUPS Y24, (BX)                                      \
+	ADDQ    CX, BX                                         \
+	REDUCE4(Z8, Z9, Z10, Z11, Z24, Z25, Z26, Z27, Y24, Y25)   \
+	VMOVUPS Y24, (BX)                                      \
+	ADDQ    CX, BX                                         \
+	REDUCE4(Z12, Z13, Z14, Z15, Z24, Z25, Z26, Z27, Y24, Y25) \
+	VMOVUPS Y24, (BX)
+
+// The two heads' (Z0-Z7).
+#define GQK_ZERO2 \
+	VPXORD  Z0, Z0, Z0 \
+	VMOVAPS Z0, Z1     \
+	VMOVAPS Z0, Z2     \
+	VMOVAPS Z0, Z3     \
+	VMOVAPS Z0, Z4     \
+	VMOVAPS Z0, Z5     \
+	VMOVAPS Z0, Z6     \
+	VMOVAPS Z0, Z7
+
+#define GQK_HEADS2 \
+	GQK_HEAD((R13), Z0, Z1, Z2, Z3)        \
+	GQK_HEAD((R13)(R15*1), Z4, Z5, Z6, Z7)
+
+#define GQK_STORES2 \
+	REDUCE4(Z0, Z1, Z2, Z3, Z24, Z25, Z26, Z27, Y24, Y25) \
+	VMOVUPS Y24, (R14)                                 \
+	REDUCE4(Z4, Z5, Z6, Z7, Z24, Z25, Z26, Z27, Y24, Y25) \
+	VMOVUPS Y24, (R14)(CX*1)
+
 // func attnScoresF16GQAAVX512(s *float32, sStride int, q *float32, k *uint16, kStride, kHead, group, heads, rowSets, dim8 int)
 // heads and group multiples of 4. Per four heads of one group, rowSets
 // sets of eight rows kStride bytes apart: per 8 elements, four row pairs
@@ -35,63 +125,7 @@
 // rows advance in the k argument slot and the quads left in the group in
 // the frame.
 TEXT ·attnScoresF16GQAAVX512(SB), NOSPLIT, $8-80
-	GQA_SCORES_ARGS(2)
-	LEAQ (R11)(R11*2), R12    // 3 rows
-
-gqhead:
-	MOVQ k+24(FP), DX         // this group's first row
-	MOVQ DI, R14              // its scores
-	MOVQ rowSets+64(FP), R9
-
-gqgroup:
-	ZERO_Z0_Z15
-	MOVQ    DX, AX            // rows 0-3
-	LEAQ    (DX)(R11*4), BX   // rows 4-7
-	MOVQ    SI, R13
-	MOVQ    dim8+72(FP), CX
-
-gqdot:
-	GQK_PAIR((AX), (BX), Z17)
-	GQK_PAIR((AX)(R11*1), (BX)(R11*1), Z18)
-	GQK_PAIR((AX)(R11*2), (BX)(R11*2), Z19)
-	GQK_PAIR((AX)(R12*1), (BX)(R12*1), Z20)
-	GQK_HEAD((R13), Z0, Z1, Z2, Z3)
-	GQK_HEAD((R13)(R15*1), Z4, Z5, Z6, Z7)
-	GQK_HEAD((R13)(R15*2), Z8, Z9, Z10, Z11)
-	GQK_HEAD((R13)(R8*1), Z12, Z13, Z14, Z15)
-	ADDQ $16, AX
-	ADDQ $16, BX
-	ADDQ $32, R13
-	DECQ CX
-	JNZ  gqdot
-
-	MOVQ    sStride+8(FP), CX
-	MOVQ    R14, BX
-	REDUCE4(Z0, Z1, Z2, Z3, Z24, Z25, Z26, Z27, Y24, Y25)
-	VMOVUPS Y24, (BX)
-	ADDQ    CX, BX
-	REDUCE4(Z4, Z5, Z6, Z7, Z24, Z25, Z26, Z27, Y24, Y25)
-	VMOVUPS Y24, (BX)
-	ADDQ    CX, BX
-	REDUCE4(Z8, Z9, Z10, Z11, Z24, Z25, Z26, Z27, Y24, Y25)
-	VMOVUPS Y24, (BX)
-	ADDQ    CX, BX
-	REDUCE4(Z12, Z13, Z14, Z15, Z24, Z25, Z26, Z27, Y24, Y25)
-	VMOVUPS Y24, (BX)
-
-	ADDQ $32, R14
-	LEAQ (DX)(R11*8), DX
-	DECQ R9
-	JNZ  gqgroup
-
-	MOVQ sStride+8(FP), CX
-	LEAQ (DI)(CX*4), DI       // the next four heads
-	LEAQ (SI)(R15*4), SI
-	GQA_NEXT_PASS(2, group+48(FP), kHead+40(FP), k+24(FP), gqsame)
-	DECQ R10
-	JNZ  gqhead
-	VZEROUPPER
-	RET
+	GQK_SCORES(2, ZERO_Z0_Z15, GQK_HEADS4, GQK_STORES4, gqhead, gqrows, gqdot, gqsame)
 
 // GQV_LOAD sets a0..a3 to the 64 accumulators at register A times alpha
 // at AL.
@@ -163,60 +197,7 @@ TEXT ·attnAccumVGQAAVX512(SB), NOSPLIT, $8-88
 // models): per 8 elements, four row pairs widened and eight FMAs (head
 // h's pairs in Z4h..Z4h+3).
 TEXT ·attnScoresF16GQ2AVX512(SB), NOSPLIT, $8-80
-	GQA_SCORES_ARGS(1)
-	LEAQ (R11)(R11*2), R12    // 3 rows
-
-gphead:
-	MOVQ k+24(FP), DX         // this group's first row
-	MOVQ DI, R14              // its scores
-	MOVQ rowSets+64(FP), R9
-
-gpgroup:
-	VPXORD  Z0, Z0, Z0
-	VMOVAPS Z0, Z1
-	VMOVAPS Z0, Z2
-	VMOVAPS Z0, Z3
-	VMOVAPS Z0, Z4
-	VMOVAPS Z0, Z5
-	VMOVAPS Z0, Z6
-	VMOVAPS Z0, Z7
-	MOVQ    DX, AX            // rows 0-3
-	LEAQ    (DX)(R11*4), BX   // rows 4-7
-	MOVQ    SI, R13
-	MOVQ    dim8+72(FP), CX
-
-gpdot:
-	GQK_PAIR((AX), (BX), Z17)
-	GQK_PAIR((AX)(R11*1), (BX)(R11*1), Z18)
-	GQK_PAIR((AX)(R11*2), (BX)(R11*2), Z19)
-	GQK_PAIR((AX)(R12*1), (BX)(R12*1), Z20)
-	GQK_HEAD((R13), Z0, Z1, Z2, Z3)
-	GQK_HEAD((R13)(R15*1), Z4, Z5, Z6, Z7)
-	ADDQ $16, AX
-	ADDQ $16, BX
-	ADDQ $32, R13
-	DECQ CX
-	JNZ  gpdot
-
-	MOVQ    sStride+8(FP), CX
-	REDUCE4(Z0, Z1, Z2, Z3, Z24, Z25, Z26, Z27, Y24, Y25)
-	VMOVUPS Y24, (R14)
-	REDUCE4(Z4, Z5, Z6, Z7, Z24, Z25, Z26, Z27, Y24, Y25)
-	VMOVUPS Y24, (R14)(CX*1)
-
-	ADDQ $32, R14
-	LEAQ (DX)(R11*8), DX
-	DECQ R9
-	JNZ  gpgroup
-
-	MOVQ sStride+8(FP), CX
-	LEAQ (DI)(CX*2), DI       // the next two heads
-	LEAQ (SI)(R15*2), SI
-	GQA_NEXT_PASS(1, group+48(FP), kHead+40(FP), k+24(FP), gpsame)
-	DECQ R10
-	JNZ  gphead
-	VZEROUPPER
-	RET
+	GQK_SCORES(1, GQK_ZERO2, GQK_HEADS2, GQK_STORES2, gphead, gprows, gpdot, gpsame)
 
 // GQV8_LOAD, GQV8_HEAD, GQV8_STORE: GQV_LOAD, GQV_HEAD and GQV_STORE on
 // strips of 128 (eight registers a head; the row's values in Z16-Z23).
