@@ -19,8 +19,8 @@
 	VSHUFF32X4 $0x0d, T2, T2, T1 \
 	VADDPS     YT1, YR, YR
 
-// ZERO_Z0_Z15 clears the accumulators Z0-Z15.
-#define ZERO_Z0_Z15 \
+// ZERO_Z0_Z7 and ZERO_Z0_Z15 clear the accumulators Z0-Z7 or Z0-Z15.
+#define ZERO_Z0_Z7 \
 	VPXORD  Z0, Z0, Z0 \
 	VMOVAPS Z0, Z1     \
 	VMOVAPS Z0, Z2     \
@@ -28,7 +28,10 @@
 	VMOVAPS Z0, Z4     \
 	VMOVAPS Z0, Z5     \
 	VMOVAPS Z0, Z6     \
-	VMOVAPS Z0, Z7     \
+	VMOVAPS Z0, Z7
+
+#define ZERO_Z0_Z15 \
+	ZERO_Z0_Z7         \
 	VMOVAPS Z0, Z8     \
 	VMOVAPS Z0, Z9     \
 	VMOVAPS Z0, Z10    \

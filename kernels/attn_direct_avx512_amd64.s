@@ -97,16 +97,6 @@ ldot:                                             \
 	VMOVUPS Y24, (BX)
 
 // The two heads' (Z0-Z7).
-#define GQK_ZERO2 \
-	VPXORD  Z0, Z0, Z0 \
-	VMOVAPS Z0, Z1     \
-	VMOVAPS Z0, Z2     \
-	VMOVAPS Z0, Z3     \
-	VMOVAPS Z0, Z4     \
-	VMOVAPS Z0, Z5     \
-	VMOVAPS Z0, Z6     \
-	VMOVAPS Z0, Z7
-
 #define GQK_HEADS2 \
 	GQK_HEAD((R13), Z0, Z1, Z2, Z3)        \
 	GQK_HEAD((R13)(R15*1), Z4, Z5, Z6, Z7)
@@ -197,7 +187,7 @@ TEXT ·attnAccumVGQAAVX512(SB), NOSPLIT, $8-88
 // models): per 8 elements, four row pairs widened and eight FMAs (head
 // h's pairs in Z4h..Z4h+3).
 TEXT ·attnScoresF16GQ2AVX512(SB), NOSPLIT, $8-80
-	GQK_SCORES(1, GQK_ZERO2, GQK_HEADS2, GQK_STORES2, gphead, gprows, gpdot, gpsame)
+	GQK_SCORES(1, ZERO_Z0_Z7, GQK_HEADS2, GQK_STORES2, gphead, gprows, gpdot, gpsame)
 
 // GQV8_LOAD, GQV8_HEAD, GQV8_STORE: GQV_LOAD, GQV_HEAD and GQV_STORE on
 // strips of 128 (eight registers a head; the row's values in Z16-Z23).
