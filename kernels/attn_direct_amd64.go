@@ -8,8 +8,9 @@ package kernels
 // GQA kernels, which widen each row once per four heads, and so do the
 // quads of larger groups of other sizes (gqaSplit: Qwen2.5's 5-7); groups
 // of 2 (gqaPairs: Gemma-2, Qwen3's small models) take two-head kernels,
-// groups of 1 and 3 go one head at a time. Rows past the last whole pair (GQA) or group of 8 of the
-// scores run the generic code (the same bits per row).
+// groups of 1 and 3 go one head at a time. Rows past a score kernel's
+// last whole set (2 rows for four heads, 4 for two, 8 for one) run the
+// generic code (the same bits per row).
 func fillAVX2AttnDirect(s *kernelSet) {
 	s.attnScoresF16 = attnScoresF16Asm
 	s.attnAccumVF16 = attnAccumVF16Asm

@@ -6,7 +6,8 @@ import "math"
 
 // AVX2 versions of the tiled attention kernels (attn_tiled.go): the
 // queries' vectors go to the assembly three at a time (then two or one),
-// strides in bytes. The avx512vnni set copies them from the AVX2 set.
+// strides in bytes. The avx512vnni set copies them from the AVX2 set; the
+// avx512zmm set replaces QK and AccV (fillZMMAttnTiled).
 func fillAVX2AttnTiled(s *kernelSet) {
 	s.attnTileQK = attnTileQKAsm
 	s.attnTileSoftmax = attnTileSoftmaxAsm

@@ -166,6 +166,9 @@ func QuantizeRowQ8_0(dst []byte, src []float32) {
 // RMSNorm's order (the same bits), and the chains, bound by the add's
 // latency one at a time, run side by side.
 func RMSNormRows(out, x, w []float32, dim int, eps float32) {
+	if dim <= 0 {
+		return
+	}
 	n := len(x) / dim
 	r := 0
 	for ; r+4 <= n; r += 4 {
