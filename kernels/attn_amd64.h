@@ -47,6 +47,29 @@
 	SHLQ $5, R15              \
 	LEAQ (R15)(R15*2), R8
 
+// GQA_SCORES_HEAD starts a pass of a GQA score kernel: DX the group's
+// first row, R14 the pass's first scores, R9 the sets of rows.
+#define GQA_SCORES_HEAD \
+	MOVQ k+24(FP), DX       \
+	MOVQ DI, R14            \
+	MOVQ rowSets+64(FP), R9
+
+// GQA_SCORES_NEXT ends a pass of a GQA score kernel over 1<<HL heads: the
+// next heads' scores and queries, their group's rows (GQA_NEXT_PASS), and
+// back to lhead until no pass is left.
+#define GQA_SCORES_NEXT(HL, lhead, lsame) \
+	MOVQ sStride+8(FP), CX  \
+	SHLQ $HL, CX            \
+	ADDQ CX, DI             \
+	MOVQ R15, CX            \
+	SHLQ $HL, CX            \
+	ADDQ CX, SI             \
+	GQA_NEXT_PASS(HL, group+48(FP), kHead+40(FP), k+24(FP), lsame) \
+	DECQ R10                \
+	JNZ  lhead              \
+	VZEROUPPER              \
+	RET
+
 // GQA_NEXT_PASS moves on to the next 1<<HL heads of a GQA kernel whose
 // passes left in the group are in the frame: with none left, the group's
 // count again and the next group's rows (Rg += the argument at kv).

@@ -8,6 +8,76 @@
 // loops of attnScoresAVX2 and attnAccumVAVX2 with each 8 elements of a row
 // widened by VCVTPH2PS where those load the f32 tile.
 
+// GQ_SCORES_AVX2 is the body of the AVX2 GQA score kernels for 1<<HL
+// heads a pass and sets of ROWS rows: SETUP finishes the prologue, DOT
+// widens 8 elements of the set's rows and adds each head's products into
+// Y0-Y7, STORES reduces them (ATTN_REDUCE8) and stores the set's scores
+// at R14, which then moves on SBYTES.
+#define GQ_SCORES_AVX2(HL, SETUP, DOT, STORES, SBYTES, ROWS, lhead, lrows, ldot, lsame) \
+	GQA_SCORES_ARGS(HL)                          \
+	SETUP                                        \
+lhead:                                           \
+	GQA_SCORES_HEAD                              \
+lrows:                                           \
+	LANES8_ZERO(Y0, Y1, Y2, Y3, Y4, Y5, Y6, Y7)  \
+	MOVQ DX, AX                                  \
+	MOVQ SI, R13                                 \
+	MOVQ dim8+72(FP), CX                         \
+ldot:                                            \
+	DOT                                          \
+	ADDQ $16, AX                                 \
+	ADDQ $32, R13                                \
+	DECQ CX                                      \
+	JNZ  ldot                                    \
+	ATTN_REDUCE8                                 \
+	STORES                                       \
+	ADDQ $SBYTES, R14                            \
+	LEAQ (DX)(R11*ROWS), DX                      \
+	DECQ R9                                      \
+	JNZ  lrows                                   \
+	GQA_SCORES_NEXT(HL, lhead, lsame)
+
+// Four heads, two rows a set (Y0-Y7: head h's rows in Y2h, Y2h+1; R12
+// sStride): the eight scores two per head.
+#define GQ4_SETUP \
+	MOVQ sStride+8(FP), R12
+
+#define GQ4_DOT \
+	VCVTPH2PS (AX), Y8                    \
+	VCVTPH2PS (AX)(R11*1), Y9             \
+	GQA2_HEAD((R13), Y10, Y0, Y1)         \
+	GQA2_HEAD((R13)(R15*1), Y11, Y2, Y3)  \
+	GQA2_HEAD((R13)(R15*2), Y12, Y4, Y5)  \
+	GQA2_HEAD((R13)(R8*1), Y13, Y6, Y7)
+
+#define GQ4_STORES \
+	MOVQ         R14, BX          \
+	VMOVQ        X10, (BX)        \
+	VMOVHPS      X10, (BX)(R12*1) \
+	VEXTRACTF128 $1, Y10, X11     \
+	LEAQ         (BX)(R12*2), BX  \
+	VMOVQ        X11, (BX)        \
+	VMOVHPS      X11, (BX)(R12*1)
+
+// Two heads, four rows a set (Y0-Y7: head h's rows in Y4h..Y4h+3; R12
+// three rows): the eight scores four per head.
+#define GQ2_SETUP \
+	LEAQ (R11)(R11*2), R12
+
+#define GQ2_DOT \
+	VCVTPH2PS (AX), Y8                      \
+	VCVTPH2PS (AX)(R11*1), Y9               \
+	VCVTPH2PS (AX)(R11*2), Y10              \
+	VCVTPH2PS (AX)(R12*1), Y11              \
+	GQ2_HEAD((R13), Y0, Y1, Y2, Y3)         \
+	GQ2_HEAD((R13)(R15*1), Y4, Y5, Y6, Y7)
+
+#define GQ2_STORES \
+	MOVQ         sStride+8(FP), CX \
+	VMOVUPS      X10, (R14)        \
+	VEXTRACTF128 $1, Y10, X11      \
+	VMOVUPS      X11, (R14)(CX*1)
+
 // func attnScoresF16AVX2(s *float32, sStride int, q *float32, k *uint16, kStride, kHead, group, heads, rowGroups, dim8 int)
 // For each head (each group of group heads reading rows kHead bytes after
 // the previous group's), rowGroups sets of eight rows kStride bytes apart:
@@ -217,53 +287,7 @@ avfsame:
 // two per head. Strides in bytes; the heads' rows advance in the k
 // argument slot and the quads left in the group in the frame.
 TEXT ·attnScoresF16GQAAVX2(SB), NOSPLIT, $8-80
-	GQA_SCORES_ARGS(2)
-	MOVQ sStride+8(FP), R12
-
-gq2head:
-	MOVQ k+24(FP), DX         // this group's first row
-	MOVQ DI, R14              // its scores
-	MOVQ rowSets+64(FP), R9
-
-gq2pair:
-	LANES8_ZERO(Y0, Y1, Y2, Y3, Y4, Y5, Y6, Y7)
-	MOVQ   DX, AX
-	MOVQ   SI, R13
-	MOVQ   dim8+72(FP), CX
-
-gq2dot:
-	VCVTPH2PS (AX), Y8
-	VCVTPH2PS (AX)(R11*1), Y9
-	GQA2_HEAD((R13), Y10, Y0, Y1)
-	GQA2_HEAD((R13)(R15*1), Y11, Y2, Y3)
-	GQA2_HEAD((R13)(R15*2), Y12, Y4, Y5)
-	GQA2_HEAD((R13)(R8*1), Y13, Y6, Y7)
-	ADDQ $16, AX
-	ADDQ $32, R13
-	DECQ CX
-	JNZ  gq2dot
-
-	ATTN_REDUCE8
-	MOVQ         R14, BX
-	VMOVQ        X10, (BX)
-	VMOVHPS      X10, (BX)(R12*1)
-	VEXTRACTF128 $1, Y10, X11
-	LEAQ         (BX)(R12*2), BX
-	VMOVQ        X11, (BX)
-	VMOVHPS      X11, (BX)(R12*1)
-
-	ADDQ $8, R14
-	LEAQ (DX)(R11*2), DX
-	DECQ R9
-	JNZ  gq2pair
-
-	LEAQ (DI)(R12*4), DI      // the next four heads
-	LEAQ (SI)(R15*4), SI
-	GQA_NEXT_PASS(2, group+48(FP), kHead+40(FP), k+24(FP), gq2same)
-	DECQ R10
-	JNZ  gq2head
-	VZEROUPPER
-	RET
+	GQ_SCORES_AVX2(2, GQ4_SETUP, GQ4_DOT, GQ4_STORES, 8, 2, gq2head, gq2rows, gq2dot, gq2same)
 
 // GQV2_LOAD sets a0, a1 to the 16 accumulators at register A times alpha
 // at AL (Y15 scratch).
@@ -335,51 +359,7 @@ TEXT ·attnAccumVGQAAVX2(SB), NOSPLIT, $8-88
 // for the two heads (Y0-Y7: head h's rows in Y4h..Y4h+3), then
 // ATTN_REDUCE8, stored four per head.
 TEXT ·attnScoresF16GQ2AVX2(SB), NOSPLIT, $8-80
-	GQA_SCORES_ARGS(1)
-	LEAQ (R11)(R11*2), R12    // 3 rows
-
-gp2head:
-	MOVQ k+24(FP), DX         // this group's first row
-	MOVQ DI, R14              // its scores
-	MOVQ rowSets+64(FP), R9
-
-gp2quad:
-	LANES8_ZERO(Y0, Y1, Y2, Y3, Y4, Y5, Y6, Y7)
-	MOVQ DX, AX
-	MOVQ SI, R13
-	MOVQ dim8+72(FP), CX
-
-gp2dot:
-	VCVTPH2PS (AX), Y8
-	VCVTPH2PS (AX)(R11*1), Y9
-	VCVTPH2PS (AX)(R11*2), Y10
-	VCVTPH2PS (AX)(R12*1), Y11
-	GQ2_HEAD((R13), Y0, Y1, Y2, Y3)
-	GQ2_HEAD((R13)(R15*1), Y4, Y5, Y6, Y7)
-	ADDQ $16, AX
-	ADDQ $32, R13
-	DECQ CX
-	JNZ  gp2dot
-
-	ATTN_REDUCE8
-	MOVQ         sStride+8(FP), CX
-	VMOVUPS      X10, (R14)
-	VEXTRACTF128 $1, Y10, X11
-	VMOVUPS      X11, (R14)(CX*1)
-
-	ADDQ $16, R14
-	LEAQ (DX)(R11*4), DX
-	DECQ R9
-	JNZ  gp2quad
-
-	MOVQ sStride+8(FP), CX
-	LEAQ (DI)(CX*2), DI       // the next two heads
-	LEAQ (SI)(R15*2), SI
-	GQA_NEXT_PASS(1, group+48(FP), kHead+40(FP), k+24(FP), gp2same)
-	DECQ R10
-	JNZ  gp2head
-	VZEROUPPER
-	RET
+	GQ_SCORES_AVX2(1, GQ2_SETUP, GQ2_DOT, GQ2_STORES, 16, 4, gp2head, gp2rows, gp2dot, gp2same)
 
 // GQ2V_LOADS, GQ2V_ROW and GQ2V_STORES: GQA_ACCV's parts for two heads
 // on strips of 32 (Y0-Y7: head h's in Y4h..Y4h+3).

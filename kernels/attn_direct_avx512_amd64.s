@@ -36,9 +36,7 @@
 	GQA_SCORES_ARGS(HL)                           \
 	LEAQ (R11)(R11*2), R12                        \
 lhead:                                            \
-	MOVQ k+24(FP), DX                             \
-	MOVQ DI, R14                                  \
-	MOVQ rowSets+64(FP), R9                       \
+	GQA_SCORES_HEAD                               \
 lrows:                                            \
 	ZERO                                          \
 	MOVQ DX, AX                                   \
@@ -62,17 +60,7 @@ ldot:                                             \
 	LEAQ (DX)(R11*8), DX                          \
 	DECQ R9                                       \
 	JNZ  lrows                                    \
-	MOVQ sStride+8(FP), CX                        \
-	SHLQ $HL, CX                                  \
-	ADDQ CX, DI                                   \
-	MOVQ R15, CX                                  \
-	SHLQ $HL, CX                                  \
-	ADDQ CX, SI                                   \
-	GQA_NEXT_PASS(HL, group+48(FP), kHead+40(FP), k+24(FP), lsame) \
-	DECQ R10                                      \
-	JNZ  lhead                                    \
-	VZEROUPPER                                    \
-	RET
+	GQA_SCORES_NEXT(HL, lhead, lsame)
 
 // The four heads' products (Z0-Z15: head h's pairs in Z4h..Z4h+3) and
 // scores.
