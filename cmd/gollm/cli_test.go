@@ -19,6 +19,16 @@ var (
 	buildErr  error
 )
 
+// TestMain removes the binary gollmBin built, so test runs leave no
+// directories behind in the system's temporary directory.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if binPath != "" {
+		os.RemoveAll(filepath.Dir(binPath))
+	}
+	os.Exit(code)
+}
+
 // gollmBin builds the CLI once per test run.
 func gollmBin(t *testing.T) string {
 	t.Helper()
