@@ -130,8 +130,12 @@ func (j *attnJob) run(lo, hi int) {
 		q := j.q[item*c.HeadDim : (item+1)*c.HeadDim]
 		out := j.out[item*c.HeadDimV : (item+1)*c.HeadDimV]
 		switch {
+		case v.Type == ggml.F16 && item+3 < hi && h+3 < c.Heads && (h+3)/group == kvh:
+			// Four query heads of one KV head: their rows are read (and
+			// widened) once.
+			j.attendF16(item, 4, v, lo, n, kvh)
+			item += 3
 		case v.Type == ggml.F16 && item+1 < hi && h+1 < c.Heads && (h+1)/group == kvh:
-			// Two query heads of one KV head: their rows are read once.
 			j.attendF16(item, 2, v, lo, n, kvh)
 			item++
 		case v.Type == ggml.F16:
@@ -146,9 +150,9 @@ func (j *attnJob) run(lo, hi int) {
 }
 
 // attendF16 is llama.cpp's f16 path for heads items first..first+nh-1 (nh
-// is 1 or 2; two share their KV head): f16 query, f16 dot products and an
+// is 1, 2 or 4; several share their KV head): f16 query, f16 dot products and an
 // f16 V accumulator scaled and fused-multiply-added in place. Each head's
-// arithmetic is the same whether it runs alone or paired. It reads
+// arithmetic is the same whether it runs alone or with others. It reads
 // positions [lo, n).
 func (j *attnJob) attendF16(first, nh int, v *kvcache.View, lo, n, kvh int) {
 	hd, hdv := j.c.HeadDim, j.c.HeadDimV
@@ -157,9 +161,9 @@ func (j *attnJob) attendF16(first, nh int, v *kvcache.View, lo, n, kvh int) {
 	// scores and softmax factors: up to chunk rows of a block at a time.
 	chunk := min(max(hdv/2, 1), 64) // 64: the width of the newMax bit set
 	var (
-		q16, acc       [2][]uint16
-		scores, ms, vs [2][]float32
-		runMax, runSum [2]float32
+		q16, acc       [4][]uint16
+		scores, ms, vs [4][]float32
+		runMax, runSum [4]float32
 	)
 	for k := 0; k < nh; k++ {
 		item := first + k
@@ -183,17 +187,20 @@ func (j *attnJob) attendF16(first, nh int, v *kvcache.View, lo, n, kvh int) {
 			// All scores of the rows first (each one ggml_vec_dot_f16), then
 			// the online-softmax steps in row order: the same arithmetic as
 			// one row at a time.
-			if nh == 2 {
-				kernels.DotF16Rows2(scores[0][:m], scores[1][:m], q16[0], q16[1], krows, kvDim)
-			} else {
+			if nh == 1 {
 				kernels.DotF16Rows(scores[0][:m], q16[0], krows, kvDim)
 			}
-			for k := 0; k < nh; k++ {
-				runMax[k], runSum[k] = j.softmaxFactors(scores[k][:m], ms[k][:m], vs[k][:m], runMax[k], runSum[k])
+			for k := 0; k+1 < nh; k += 2 {
+				kernels.DotF16Rows2(scores[k][:m], scores[k+1][:m], q16[k], q16[k+1], krows, kvDim)
 			}
-			if nh == 2 {
+			j.softmaxFactors(nh, m, &scores, &ms, &vs, &runMax, &runSum)
+			switch nh {
+			case 4:
+				kernels.MadF16Rows4(acc, vrows, vDim, [4][]float32{ms[0][:m], ms[1][:m], ms[2][:m], ms[3][:m]},
+					[4][]float32{vs[0][:m], vs[1][:m], vs[2][:m], vs[3][:m]})
+			case 2:
 				kernels.MadF16Rows2(acc[0], acc[1], vrows, vDim, ms[0][:m], vs[0][:m], ms[1][:m], vs[1][:m])
-			} else {
+			default:
 				kernels.MadF16Rows(acc[0], vrows, vDim, ms[0][:m], vs[0][:m])
 			}
 		}
@@ -206,14 +213,52 @@ func (j *attnJob) attendF16(first, nh int, v *kvcache.View, lo, n, kvh int) {
 	}
 }
 
-// softmaxFactors turns scores (at most 64) into the online-softmax factors
-// of their rows and returns the updated running maximum and sum. The
-// running maximum along the rows decides every exponent argument up front
-// (a new maximum rescales what was accumulated under the old one: ms =
-// e^(old-new); otherwise the row's weight is vs = e^(s-max)), so the
-// exponentials go in one batch; the sum then runs in row order.
-func (j *attnJob) softmaxFactors(scores, ms, vs []float32, runMax, runSum float32) (float32, float32) {
-	var newMax uint64 // bit i: row i raised the maximum
+// softmaxFactors turns the scores of m rows (at most 64) of nh heads into
+// the online-softmax factors of their rows and updates the heads' running
+// maxima and sums. The running maximum along the rows decides every
+// exponent argument up front (a new maximum rescales what was accumulated
+// under the old one: ms = e^(old-new); otherwise the row's weight is vs =
+// e^(s-max)), so the exponentials go in one batch; the sums then run in
+// row order, the heads' chains side by side (an add's latency per row
+// each, overlapped).
+func (j *attnJob) softmaxFactors(nh, m int, scores, ms, vs *[4][]float32, runMax, runSum *[4]float32) {
+	var newMax [4]uint64 // bit i: row i raised the head's maximum
+	for k := 0; k < nh; k++ {
+		newMax[k], runMax[k] = j.softmaxArgs(scores[k][:m], ms[k][:m], runMax[k])
+		kernels.ExpfN(vs[k][:m], ms[k][:m])
+	}
+	switch nh {
+	case 4:
+		s0, s1, s2, s3 := runSum[0], runSum[1], runSum[2], runSum[3]
+		for i := 0; i < m; i++ {
+			s0 = softmaxSum(newMax[0], i, ms[0], vs[0], s0)
+			s1 = softmaxSum(newMax[1], i, ms[1], vs[1], s1)
+			s2 = softmaxSum(newMax[2], i, ms[2], vs[2], s2)
+			s3 = softmaxSum(newMax[3], i, ms[3], vs[3], s3)
+		}
+		runSum[0], runSum[1], runSum[2], runSum[3] = s0, s1, s2, s3
+	case 2:
+		s0, s1 := runSum[0], runSum[1]
+		for i := 0; i < m; i++ {
+			s0 = softmaxSum(newMax[0], i, ms[0], vs[0], s0)
+			s1 = softmaxSum(newMax[1], i, ms[1], vs[1], s1)
+		}
+		runSum[0], runSum[1] = s0, s1
+	default:
+		s0 := runSum[0]
+		for i := 0; i < m; i++ {
+			s0 = softmaxSum(newMax[0], i, ms[0], vs[0], s0)
+		}
+		runSum[0] = s0
+	}
+}
+
+// softmaxArgs writes the exponent argument of each row's factor into ms
+// and returns the rows that raised the running maximum (bit i) and the
+// new maximum.
+func (j *attnJob) softmaxArgs(scores, ms []float32, runMax float32) (uint64, float32) {
+	var newMax uint64
+	ms = ms[:len(scores)]
 	for i, sc := range scores {
 		s := sc * j.scale
 		if j.softcap != 0 {
@@ -227,22 +272,23 @@ func (j *attnJob) softmaxFactors(scores, ms, vs []float32, runMax, runSum float3
 			ms[i] = s - runMax
 		}
 	}
-	kernels.ExpfN(vs, ms)
-	for i := range scores {
-		if newMax&(1<<i) != 0 {
-			ms[i] = vs[i]
-			vs[i] = 1
-			runSum = fma32(runSum, ms[i], 1)
-		} else {
-			// fma32(runSum, 1, vs[i]) is the float32 sum (a float64 sum
-			// of two float32 rounds to float32 as one rounding would):
-			// the common row costs an add, not a dependent chain of two
-			// conversions and a float64 multiply-add.
-			ms[i] = 1
-			runSum += vs[i]
-		}
+	return newMax, runMax
+}
+
+// softmaxSum turns row i's exponential (in vs) into its factors and adds
+// them to the running sum s.
+func softmaxSum(newMax uint64, i int, ms, vs []float32, s float32) float32 {
+	if newMax&(1<<i) != 0 {
+		ms[i] = vs[i]
+		vs[i] = 1
+		return fma32(s, ms[i], 1)
 	}
-	return runMax, runSum
+	// fma32(s, 1, vs[i]) is the float32 sum (a float64 sum of two float32
+	// rounds to float32 as one rounding would): the common row costs an
+	// add, not a dependent chain of two conversions and a float64
+	// multiply-add.
+	ms[i] = 1
+	return s + vs[i]
 }
 
 // attendF32Acc serves the f32 and q8_0 caches: scores in the K storage's

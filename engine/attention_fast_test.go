@@ -412,8 +412,9 @@ func BenchmarkAttendFast(b *testing.B) {
 // 32 query heads, 4 KV heads of 64: 46 MB of f16 cache, beyond the L3 of
 // the reference machines), Llama-2-7B's (32 heads of 128, no GQA; 8 of
 // its 32 layers, 268 MB) and Llama-3-8B's (8 KV heads of 128; 16 of its
-// 32 layers, 134 MB) and Llama-3.2-1B's (8 KV heads of 64; its 16 layers,
-// 67 MB). GB/s is cache read per second.
+// 32 layers, 134 MB), Llama-3.2-1B's (8 KV heads of 64; its 16 layers,
+// 67 MB) and Llama-3.2-3B's (groups of 3 heads: 8 KV heads of 128; its 28
+// layers, 235 MB). GB/s is cache read per second.
 func BenchmarkAttendSplitLayers(b *testing.B) {
 	for _, sh := range []struct {
 		name   string
@@ -424,6 +425,7 @@ func BenchmarkAttendSplitLayers(b *testing.B) {
 		{"llama2-7b", Config{Heads: 32, KVHeads: 32, HeadDim: 128, HeadDimV: 128}, 8},
 		{"llama3-8b", Config{Heads: 32, KVHeads: 8, HeadDim: 128, HeadDimV: 128}, 16},
 		{"llama3.2-1b", Config{Heads: 32, KVHeads: 8, HeadDim: 64, HeadDimV: 64}, 16},
+		{"llama3.2-3b", Config{Heads: 24, KVHeads: 8, HeadDim: 128, HeadDimV: 128}, 28},
 	} {
 		b.Run(sh.name, func(b *testing.B) {
 			c := sh.c

@@ -75,6 +75,31 @@ func MadF16Rows2(acc1, acc2, v []uint16, stride int, ms1, vs1, ms2, vs2 []float3
 	active.madF16Rows2(acc1, acc2, v, stride, ms1, vs1, ms2, vs2)
 }
 
+// MadF16Rows4 is MadF16Rows for four accumulators of equal length over the
+// same value rows (four query heads of one KV head), each with its own
+// factors; len(vs[0]) rows.
+func MadF16Rows4(acc [4][]uint16, v []uint16, stride int, ms, vs [4][]float32) {
+	rows, n := len(vs[0]), len(acc[0])
+	if rows == 0 {
+		return
+	}
+	for h := range acc {
+		acc[h], ms[h], vs[h] = acc[h][:n], ms[h][:rows], vs[h][:rows]
+	}
+	_ = v[(rows-1)*stride+n-1]
+	active.madRows4(acc, v, stride, ms, vs)
+}
+
+// madRows4 runs the set's four-head kernel, or its two-head one twice.
+func (s *kernelSet) madRows4(acc [4][]uint16, v []uint16, stride int, ms, vs [4][]float32) {
+	if s.madF16Rows4 != nil {
+		s.madF16Rows4(acc, v, stride, ms, vs)
+		return
+	}
+	s.madF16Rows2(acc[0], acc[1], v, stride, ms[0], vs[0], ms[1], vs[1])
+	s.madF16Rows2(acc[2], acc[3], v, stride, ms[2], vs[2], ms[3], vs[3])
+}
+
 func dotF16Rows2Generic(out1, out2 []float32, q1, q2, k []uint16, stride int) {
 	dotF16RowsGeneric(out1, q1, k, stride)
 	dotF16RowsGeneric(out2, q2, k, stride)

@@ -95,7 +95,7 @@ func BenchmarkAttnF16(b *testing.B) {
 func TestAttnRowsBitExact(t *testing.T) {
 	r := rand.New(rand.NewPCG(39, 40))
 	sets := append([]*kernelSet{genericSet}, simdSets(t)...)
-	for _, n := range []int{8, 24, 32, 64, 100, 128} {
+	for _, n := range []int{8, 24, 32, 64, 96, 100, 128, 256} {
 		const rows, stride = 19, 300
 		q := randHalves(r, n, 1)
 		k := randHalves(r, (rows-1)*stride+n, 2)
@@ -149,6 +149,28 @@ func TestAttnRowsBitExact(t *testing.T) {
 			s.madF16Rows2(a1, a2, v, stride, ms, vs, ms2, vs2)
 			if !slices.Equal(a1, wantAcc) || !slices.Equal(a2, wantAcc2) {
 				t.Errorf("%s MadF16Rows2 n=%d differs from per-row calls", s.name, n)
+			}
+			// Four heads, each with its own factors: finite ones (a 0 or a
+			// NaN would erase what differed before it), half of them 1.
+			var accs [4][]uint16
+			var ms4, vs4 [4][]float32
+			for h := range accs {
+				accs[h] = slices.Clone(acc0)
+				ms4[h], vs4[h] = make([]float32, rows), make([]float32, rows)
+				for i := range ms4[h] {
+					ms4[h][i], vs4[h][i] = 1, float32(r.Float64())
+					if r.IntN(2) == 0 {
+						ms4[h][i] = float32(0.5 + r.Float64()/2)
+					}
+				}
+			}
+			s.madRows4(accs, v, stride, ms4, vs4)
+			for h := range accs {
+				want := slices.Clone(acc0)
+				genericSet.madF16Rows(want, v, stride, ms4[h], vs4[h])
+				if !slices.Equal(accs[h], want) {
+					t.Errorf("%s MadF16Rows4 n=%d head %d differs from per-row calls", s.name, n, h)
+				}
 			}
 		}
 	}

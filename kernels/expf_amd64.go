@@ -18,3 +18,22 @@ func expfNAsm(dst, src []float32) {
 		}
 	}
 }
+
+//go:noescape
+func expfNAVX512(n8 int, dst, src *float32) int
+
+// expfNAsm512 is expfNAsm with the groups of eight on 512-bit registers
+// (the avx512zmm set); a group with a value the vector code leaves out, and
+// the last 1-7 values, take expfNAsm.
+func expfNAsm512(dst, src []float32) {
+	n := len(src)
+	dst = dst[:n]
+	for i := 0; i < n; {
+		if n8 := (n - i) / 8; n8 > 0 {
+			i += expfNAVX512(n8, &dst[i], &src[i])
+		}
+		end := min(i+8, n)
+		expfNAsm(dst[i:end], src[i:end])
+		i = end
+	}
+}

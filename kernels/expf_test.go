@@ -87,7 +87,7 @@ func TestExpfNImplsBitExact(t *testing.T) {
 	}
 	for _, s := range append([]*kernelSet{genericSet}, simdSets(t)...) {
 		for _, off := range []int{0, 1, 3} {
-			for _, n := range []int{0, 1, 4, 7, 16, 1000} {
+			for _, n := range []int{0, 1, 4, 7, 8, 9, 15, 16, 24, 1000} {
 				got := make([]float32, n)
 				s.expfN(got, src[off:off+n])
 				for i := range got {

@@ -134,6 +134,8 @@ type kernelSet struct {
 	dotF16Rows2 func(out1, out2 []float32, q1, q2, k []uint16, stride int)
 	madF16Rows2 func(acc1, acc2, v []uint16, stride int, ms1, vs1, ms2, vs2 []float32)
 	madF16Rows  func(acc, v []uint16, stride int, ms, vs []float32)
+	// Four heads (nil: madF16Rows2 twice, see madRows4).
+	madF16Rows4 func(acc [4][]uint16, v []uint16, stride int, ms, vs [4][]float32)
 
 	// The long-context attention kernels (attn_fast.go).
 	f16RowsToF32 func(dst []float32, dstStride int, src []uint16, srcStride, rows, n int)
