@@ -142,7 +142,7 @@ func (m *Model) attention(l int, a *attnWeights, ap *attnParams, xn []float32, p
 	if ap.softcap != 0 {
 		j.capScale = scale / ap.softcap // llama.cpp: scale /= logit_softcap
 	}
-	m.pool.For(ntok*c.Heads, s.attnFn)
+	m.pool.ForGrain(ntok*c.Heads, s.attnGrain, s.attnFn)
 
 	t.mark(l, OpAttnOut)
 	out := s.tmp[:ntok*c.Dim]

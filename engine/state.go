@@ -44,6 +44,10 @@ type runState struct {
 
 	attn   attnJob
 	attnFn func(lo, hi int) // attn.run, bound once
+	// attnGrain keeps a KV head's query heads in fours (or pairs) in
+	// one chunk of the attention job: the one-row path runs them
+	// together (attendF16).
+	attnGrain int
 
 	tok   tokenJob         // the pass's per-token steps (tokens.go)
 	tokFn func(lo, hi int) // tok.run, bound once
@@ -88,6 +92,12 @@ func newRunState(c *Config, batch int) *runState {
 		fast:     newFastAttn(c, batch),
 	}
 	s.attnFn = s.attn.run
+	s.attnGrain = 1
+	if g := c.Heads / max(c.KVHeads, 1); g%4 == 0 {
+		s.attnGrain = 4
+	} else if g%2 == 0 {
+		s.attnGrain = 2
+	}
 	s.tokFn = s.tok.run
 	return s
 }

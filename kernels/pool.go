@@ -42,6 +42,7 @@ type Pool struct {
 	labels    context.Context // pprof labels for the workers, from SetLabels
 	jobLabels context.Context // the labels of the current job, read by workers
 	n         int
+	grain     int // chunks start and end at multiples of grain (but n)
 	minChunk  int
 
 	workers []*poolWorker
@@ -181,25 +182,33 @@ func (p *Pool) Close() {
 // several times per thread and from several goroutines at once. If fn is a
 // func value built once (a method value or closure stored by the caller), For
 // allocates nothing.
-func (p *Pool) For(n int, fn func(lo, hi int)) {
+func (p *Pool) For(n int, fn func(lo, hi int)) { p.ForGrain(n, 1, fn) }
+
+// ForGrain is For with every sub-range but the last starting and ending
+// at a multiple of grain (>= 1): items that run better together (the
+// query heads of one KV head) stay in one call.
+func (p *Pool) ForGrain(n, grain int, fn func(lo, hi int)) {
 	if n <= 0 {
 		return
 	}
-	if p == nil || p.threads <= 1 || n == 1 || !p.busy.CompareAndSwap(false, true) {
+	if p == nil || p.threads <= 1 || n <= grain || !p.busy.CompareAndSwap(false, true) {
 		fn(0, n)
 		return
 	}
-	p.run(n, fn)
+	p.runGrain(n, grain, fn)
 	p.busy.Store(false)
 }
 
 // run executes a job; the caller holds busy.
-func (p *Pool) run(n int, fn func(lo, hi int)) {
+func (p *Pool) run(n int, fn func(lo, hi int)) { p.runGrain(n, 1, fn) }
+
+// runGrain executes a job in chunks of whole grains; the caller holds busy.
+func (p *Pool) runGrain(n, grain int, fn func(lo, hi int)) {
 	if len(p.workers) == 0 {
 		fn(0, n)
 		return
 	}
-	p.fn, p.n = fn, n
+	p.fn, p.n, p.grain = fn, n, max(grain, 1)
 	p.jobLabels = p.labels
 	p.minChunk = max(1, n/(minChunksPerThread*p.threads))
 	p.next.Store(0)
@@ -235,7 +244,11 @@ func (p *Pool) runChunks() {
 		if lo >= n {
 			return
 		}
-		hi := min(lo+max((n-lo)/div, minChunk), n)
+		hi := lo + max((n-lo)/div, minChunk)
+		if g := int64(p.grain); g > 1 {
+			hi = (hi + g - 1) / g * g
+		}
+		hi = min(hi, n)
 		if !p.next.CompareAndSwap(lo, hi) {
 			continue
 		}

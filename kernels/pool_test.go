@@ -47,6 +47,35 @@ func TestPoolCoversRange(t *testing.T) {
 	}
 }
 
+// TestPoolForGrain checks that ForGrain covers the range once in chunks
+// that start and end at multiples of the grain, but for the range's end.
+func TestPoolForGrain(t *testing.T) {
+	for _, threads := range []int{1, 2, 3} {
+		p := NewPool(threads)
+		hits := make([]atomic.Int32, 700)
+		for iter := 0; iter < 2000; iter++ {
+			n, grain := iter%97, 1+iter%5
+			if iter%50 == 0 {
+				n = 700
+			}
+			p.ForGrain(n, grain, func(lo, hi int) {
+				if lo >= hi || lo%grain != 0 || (hi%grain != 0 && hi != n) {
+					t.Errorf("threads %d, n %d, grain %d: chunk [%d,%d)", threads, n, grain, lo, hi)
+				}
+				for i := lo; i < hi; i++ {
+					hits[i].Add(1)
+				}
+			})
+			for i := 0; i < n; i++ {
+				if h := hits[i].Swap(0); h != 1 {
+					t.Fatalf("threads %d, n %d, grain %d: index %d visited %d times", threads, n, grain, i, h)
+				}
+			}
+		}
+		p.Close()
+	}
+}
+
 // TestPoolUsesWorkers checks that a loop really runs on more than one
 // goroutine when it is long enough.
 func TestPoolUsesWorkers(t *testing.T) {
