@@ -22,4 +22,3 @@ func madF16Rows4AVX512Asm(acc [4][]uint16, v []uint16, stride int, ms, vs [4][]f
 			&ms[0][0], &ms[1][0], &ms[2][0], &ms[3][0], &vs[0][0], &vs[1][0], &vs[2][0], &vs[3][0])
 	}
 }
-

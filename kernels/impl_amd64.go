@@ -61,7 +61,7 @@ var (
 		fillZMM(s)                           // vnni_amd64.go
 		fillZMMAttnTiled(s)                  // attn_tiled_amd64.go
 		s.madF16Rows4 = madF16Rows4AVX512Asm // attn_f16_x4_amd64.go
-		s.expfN = expfNAsm512 // expf_amd64.go
+		s.expfN = expfNAsm512                // expf_amd64.go
 	}))
 
 	// "avx512bf16": the avx512vnni set with BF16 on VDPBF16PS, in that
