@@ -49,29 +49,29 @@
 	VFMADD231PS VS, Z19, a3 \
 	ROUND16(a3, Y23)
 
+// ACC_LOAD4 widens a head's 64 f16 accumulators (at the pointer in ARG)
+// into a0..a3; ACC_STORE4 stores them back (exactly: they hold f16 values).
+#define ACC_LOAD4(ARG, a0, a1, a2, a3) \
+	MOVQ      ARG, AX     \
+	VCVTPH2PS 0(AX), a0   \
+	VCVTPH2PS 32(AX), a1  \
+	VCVTPH2PS 64(AX), a2  \
+	VCVTPH2PS 96(AX), a3
+
+#define ACC_STORE4(ARG, a0, a1, a2, a3) \
+	MOVQ      ARG, AX         \
+	VCVTPS2PH $0, a0, 0(AX)   \
+	VCVTPS2PH $0, a1, 32(AX)  \
+	VCVTPS2PH $0, a2, 64(AX)  \
+	VCVTPS2PH $0, a3, 96(AX)
+
 // func madF16Rows4AVX512(acc0, acc1, acc2, acc3, v *uint16, stride, rows int, ms0, ms1, ms2, ms3, vs0, vs1, vs2, vs3 *float32)
 // 64 accumulators per head; stride in bytes; rows >= 1.
 TEXT ·madF16Rows4AVX512(SB), NOSPLIT, $0-120
-	MOVQ acc0+0(FP), AX
-	VCVTPH2PS 0(AX), Z0
-	VCVTPH2PS 32(AX), Z1
-	VCVTPH2PS 64(AX), Z2
-	VCVTPH2PS 96(AX), Z3
-	MOVQ acc1+8(FP), AX
-	VCVTPH2PS 0(AX), Z4
-	VCVTPH2PS 32(AX), Z5
-	VCVTPH2PS 64(AX), Z6
-	VCVTPH2PS 96(AX), Z7
-	MOVQ acc2+16(FP), AX
-	VCVTPH2PS 0(AX), Z8
-	VCVTPH2PS 32(AX), Z9
-	VCVTPH2PS 64(AX), Z10
-	VCVTPH2PS 96(AX), Z11
-	MOVQ acc3+24(FP), AX
-	VCVTPH2PS 0(AX), Z12
-	VCVTPH2PS 32(AX), Z13
-	VCVTPH2PS 64(AX), Z14
-	VCVTPH2PS 96(AX), Z15
+	ACC_LOAD4(acc0+0(FP), Z0, Z1, Z2, Z3)
+	ACC_LOAD4(acc1+8(FP), Z4, Z5, Z6, Z7)
+	ACC_LOAD4(acc2+16(FP), Z8, Z9, Z10, Z11)
+	ACC_LOAD4(acc3+24(FP), Z12, Z13, Z14, Z15)
 	MOVQ v+32(FP), R8
 	MOVQ stride+40(FP), BX
 	MOVQ rows+48(FP), CX
@@ -117,26 +117,10 @@ m4mad:
 	CMPQ         DX, CX
 	JLT          m4row
 
-	MOVQ      acc0+0(FP), AX
-	VCVTPS2PH $0, Z0, 0(AX)
-	VCVTPS2PH $0, Z1, 32(AX)
-	VCVTPS2PH $0, Z2, 64(AX)
-	VCVTPS2PH $0, Z3, 96(AX)
-	MOVQ      acc1+8(FP), AX
-	VCVTPS2PH $0, Z4, 0(AX)
-	VCVTPS2PH $0, Z5, 32(AX)
-	VCVTPS2PH $0, Z6, 64(AX)
-	VCVTPS2PH $0, Z7, 96(AX)
-	MOVQ      acc2+16(FP), AX
-	VCVTPS2PH $0, Z8, 0(AX)
-	VCVTPS2PH $0, Z9, 32(AX)
-	VCVTPS2PH $0, Z10, 64(AX)
-	VCVTPS2PH $0, Z11, 96(AX)
-	MOVQ      acc3+24(FP), AX
-	VCVTPS2PH $0, Z12, 0(AX)
-	VCVTPS2PH $0, Z13, 32(AX)
-	VCVTPS2PH $0, Z14, 64(AX)
-	VCVTPS2PH $0, Z15, 96(AX)
+	ACC_STORE4(acc0+0(FP), Z0, Z1, Z2, Z3)
+	ACC_STORE4(acc1+8(FP), Z4, Z5, Z6, Z7)
+	ACC_STORE4(acc2+16(FP), Z8, Z9, Z10, Z11)
+	ACC_STORE4(acc3+24(FP), Z12, Z13, Z14, Z15)
 	VZEROUPPER
 	RET
 
