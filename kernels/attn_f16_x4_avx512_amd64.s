@@ -25,9 +25,11 @@
 	VCVTPS2PH $0, A, Y \
 	VCVTPH2PS Y, A
 
-// SCALE4 multiplies a head's accumulators by Z28 (its factor ms), each
-// product rounded to f16 (ggml_vec_scale_f16).
-#define SCALE4(a0, a1, a2, a3) \
+// SCALE4 multiplies a head's accumulators by its factor ms (in X29, the
+// value MS_CHECK loaded), each product rounded to f16 (ggml_vec_scale_f16),
+// and jumps back to next.
+#define SCALE4(a0, a1, a2, a3, next) \
+	VBROADCASTSS X29, Z28 \
 	VMULPS  Z28, a0, a0 \
 	ROUND16(a0, Y20)    \
 	VMULPS  Z28, a1, a1 \
@@ -35,7 +37,8 @@
 	VMULPS  Z28, a2, a2 \
 	ROUND16(a2, Y22)    \
 	VMULPS  Z28, a3, a3 \
-	ROUND16(a3, Y23)
+	ROUND16(a3, Y23)    \
+	JMP     next
 
 // MAD4 adds the widened row Z16-Z19 times the head's weight VS to its
 // accumulators, each sum rounded to f16 (ggml_vec_mad_f16).
@@ -125,21 +128,13 @@ m4mad:
 	RET
 
 m4scale0:
-	VBROADCASTSS X29, Z28
-	SCALE4(Z0, Z1, Z2, Z3)
-	JMP m4check1
+	SCALE4(Z0, Z1, Z2, Z3, m4check1)
 
 m4scale1:
-	VBROADCASTSS X29, Z28
-	SCALE4(Z4, Z5, Z6, Z7)
-	JMP m4check2
+	SCALE4(Z4, Z5, Z6, Z7, m4check2)
 
 m4scale2:
-	VBROADCASTSS X29, Z28
-	SCALE4(Z8, Z9, Z10, Z11)
-	JMP m4check3
+	SCALE4(Z8, Z9, Z10, Z11, m4check3)
 
 m4scale3:
-	VBROADCASTSS X29, Z28
-	SCALE4(Z12, Z13, Z14, Z15)
-	JMP m4mad
+	SCALE4(Z12, Z13, Z14, Z15, m4mad)
