@@ -424,3 +424,57 @@ func checkGemv4x2(t *testing.T, name string, wt ggml.Type, k *packedKernels, nb 
 		}
 	}
 }
+
+// TestMatMulGrain checks the scheduling grain: whole fours of groups for
+// decode on a packed four-group kernel (runPacked streams them as four),
+// single units otherwise, and for a fused job the common grain only where
+// every matrix starts on it.
+func TestMatMulGrain(t *testing.T) {
+	r := rand.New(rand.NewPCG(57, 58))
+	p := NewPool(2)
+	defer p.Close()
+	const cols = 512
+	job := func(wt ggml.Type, rows, ntok int) (matmulJob, int) {
+		m, err := NewMatrix(wt, rows, cols, randomWeights(r, wt, rows*cols, 0.05, 0))
+		if err != nil {
+			t.Fatal(err)
+		}
+		p.Prepare(m)
+		s := NewScratch(cols, ntok)
+		a := s.Quantize(p, wt, randFloats(r, ntok*cols, 1), ntok, cols)
+		return p.newMatmulJob(make([]float32, ntok*rows), m, a)
+	}
+	four := 1
+	if pk := active.packed[ggml.Q4_K]; pk != nil && pk.gemv4 != nil {
+		four = 4
+	}
+	j64, u64 := job(ggml.Q4_K, 64, 1)
+	j72, u72 := job(ggml.Q4_K, 72, 1)
+	if four == 4 && (u64 != 8 || u72 != 9) {
+		t.Fatalf("%s: Q4_K decode units %d and %d, want 8 and 9 groups", Impl(), u64, u72)
+	}
+	if g := j64.grain(); g != four {
+		t.Errorf("%s: Q4_K decode grain %d, want %d", Impl(), g, four)
+	}
+	if pre, _ := job(ggml.Q4_K, 64, 9); pre.grain() != 1 {
+		t.Errorf("%s: Q4_K prefill grain %d, want 1", Impl(), pre.grain())
+	}
+	q6, _ := job(ggml.Q6_K, 64, 1)
+	if q6.grain() != 1 {
+		t.Errorf("%s: Q6_K decode (row kernels) grain %d, want 1", Impl(), q6.grain())
+	}
+	for _, c := range []struct {
+		jobs []matmulJob
+		offs []int
+		want int
+	}{
+		{[]matmulJob{j64, j64, j72}, []int{0, u64, 2 * u64}, four},
+		{[]matmulJob{j72, j64}, []int{0, u72}, 1},
+		{[]matmulJob{j64, q6}, []int{0, u64}, 1},
+		{[]matmulJob{q6, j64}, []int{0, 16}, 1},
+	} {
+		if g := fusedGrain(c.jobs, c.offs); g != c.want {
+			t.Errorf("%s: fused grain of jobs at %v: %d, want %d", Impl(), c.offs, g, c.want)
+		}
+	}
+}
