@@ -390,17 +390,29 @@ var bigActBytes = 8 << 20
 
 func (p *Pool) matmulChunk(lo, hi int) { p.mm.run(lo, hi) }
 
-// grain is the job's scheduling grain: decode on a packed four-group
-// kernel takes chunks of whole fours of groups, which runPacked streams
-// as four; a chunk's leftover groups would take the one-group kernel (a
-// single stream, no prefetch), and the pool's small tail chunks left one
-// to three of them in most chunks (3.6% of TinyLlama Q4_K_M's Q4_K
-// decode time).
+// grain is the job's scheduling grain: where runPacked streams a chunk's
+// groups four at a time (decode and a few tokens on gemv4, one quad on
+// gemm4), chunks of whole fours of groups. A chunk's leftover groups would
+// take the one-group kernels (a single stream, no prefetch), and the
+// pool's small tail chunks left one to three of them in most chunks (3.6%
+// of TinyLlama Q4_K_M's Q4_K decode time).
 func (j *matmulJob) grain() int {
-	if j.pk != nil && !j.prefill && j.pk.gemv4 != nil {
+	if j.pk != nil && (!j.prefill && j.pk.gemv4 != nil || j.fewStreams() || j.quadStreams()) {
 		return 4
 	}
 	return 1
+}
+
+// fewStreams says whether a packed prefill job runs its tokens one by
+// one through decode's four-group kernel (units are groups).
+func (j *matmulJob) fewStreams() bool {
+	return j.prefill && j.pk.gemv4 != nil && j.ntok <= j.pk.fewTokens && !j.quadWhole(j.ntok)
+}
+
+// quadStreams says whether a packed prefill job of one whole quad runs on
+// the four-group gemm4 (units are groups), where fewStreams does not.
+func (j *matmulJob) quadStreams() bool {
+	return j.prefill && !j.fewStreams() && j.pk.gemm4 != nil && j.ntok == 4 && !j.oneTok
 }
 
 // fusedGrain is the grain of a MatMulN job over jobs whose units start at
@@ -725,7 +737,7 @@ func (j *matmulJob) runPacked(lo, hi int) {
 		}
 		return
 	}
-	if j.pk.gemv4 != nil && j.ntok <= j.pk.fewTokens && !j.quadWhole(j.ntok) {
+	if j.fewStreams() {
 		// Few tokens (units are groups): decode's four streams, groups
 		// u, u+q, u+2q, u+3q, for each token in turn (the later ones
 		// find the groups in the caches).
@@ -747,11 +759,11 @@ func (j *matmulJob) runPacked(lo, hi int) {
 			}
 		}
 		lo += 4 * q
-	} else if g4 := j.pk.gemm4; g4 != nil && j.ntok == 4 && !j.oneTok {
+	} else if j.quadStreams() {
 		// One whole quad (units are groups): groups u, u+q, u+2q, u+3q.
 		q := (min(hi, j.groups) - lo) / 4
 		for u := lo; u < lo+q; u++ {
-			g4(j.nb, j.pw[u*j.gBytes:(u+3*q+1)*j.gBytes], q*j.gBytes, j.px4[:j.qBytes], j.out[u*packRows:], j.rows, q*packRows)
+			j.pk.gemm4(j.nb, j.pw[u*j.gBytes:(u+3*q+1)*j.gBytes], q*j.gBytes, j.px4[:j.qBytes], j.out[u*packRows:], j.rows, q*packRows)
 		}
 		lo += 4 * q
 	}

@@ -459,6 +459,13 @@ func TestMatMulGrain(t *testing.T) {
 	if pre, _ := job(ggml.Q4_K, 64, 9); pre.grain() != 1 {
 		t.Errorf("%s: Q4_K prefill grain %d, want 1", Impl(), pre.grain())
 	}
+	// Two tokens run decode's four-group kernel token by token where the
+	// type takes a few tokens that way.
+	if pk := active.packed[ggml.Q4_K]; pk != nil && pk.gemv4 != nil && pk.fewTokens >= 2 {
+		if few, _ := job(ggml.Q4_K, 64, 2); few.grain() != 4 {
+			t.Errorf("%s: Q4_K two-token grain %d, want 4", Impl(), few.grain())
+		}
+	}
 	q6, _ := job(ggml.Q6_K, 64, 1)
 	if q6.grain() != 1 {
 		t.Errorf("%s: Q6_K decode (row kernels) grain %d, want 1", Impl(), q6.grain())
