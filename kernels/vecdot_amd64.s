@@ -208,8 +208,13 @@ GLOBL shufBits<>(SB), RODATA|NOPTR, $32
 	ADDQ $ab, R10
 
 // X2 = the f16 scales at off(SI), off(R8), off(R9), off(R10) times the f16
-// activation scale at aoff(DI), stored to d-16(SP).
+// activation scale at aoff(DI), stored to d-16(SP). X2 is zeroed first:
+// VPINSRW merges into its register, so without the zeroing idiom each
+// block's inserts and conversion waited on the block before's (the
+// four-row Q8_0 and Q4_0 kernels in L1, alternating test binaries on an
+// Intel Xeon: 1.5% and 3% faster with it).
 #define R4_SCALES(off, aoff) \
+	VPXOR        X2, X2, X2           \
 	VPINSRW      $0, off(SI), X2, X2  \
 	VPINSRW      $1, off(R8), X2, X2  \
 	VPINSRW      $2, off(R9), X2, X2  \
@@ -376,6 +381,7 @@ GLOBL shufBits<>(SB), RODATA|NOPTR, $32
 // The _1 types' min terms for four tokens, lanes = tokens: X14 +=
 // fp16(x.m) * [s of each token's block] (fused, as the generic kernel).
 #define MIN_TERM4(wo) \
+	VPXOR        X12, X12, X12        \
 	VPINSRW      $0, 2(DI), X12, X12  \
 	VPINSRW      $1, 2(R8), X12, X12  \
 	VPINSRW      $2, 2(R9), X12, X12  \
@@ -658,6 +664,7 @@ q80r4x2loop:
 	PREFETCHT0   R4PF(R10)
 	VMOVDQU      2(DI), Y5
 	VMOVDQU      2(DX), Y15
+	VPXOR        X2, X2, X2
 	VPINSRW      $0, 0(SI), X2, X2
 	VPINSRW      $1, 0(R8), X2, X2
 	VPINSRW      $2, 0(R9), X2, X2
