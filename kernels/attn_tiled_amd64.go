@@ -67,6 +67,39 @@ func attnTileQKAsm(s, qt []float32, nq int, k []float32, kStride, keys, dim int,
 // updates the running maxima and sums here (libm's expf), then takes the
 // weights and their sums in the assembly.
 func attnTileSoftmaxAsm(s []float32, nq, keys int, first, last []int32, m, l, ms []float32) {
+	attnTileSoftmaxWith(attnTileExpAsm, s, nq, keys, first, last, m, l, ms)
+}
+
+// attnTileSoftmaxZMMAsm is attnTileSoftmaxAsm with the weights and their
+// sums on 16 queries a vector (attnTileExpZMMAsm).
+func attnTileSoftmaxZMMAsm(s []float32, nq, keys int, first, last []int32, m, l, ms []float32) {
+	attnTileSoftmaxWith(attnTileExpZMMAsm, s, nq, keys, first, last, m, l, ms)
+}
+
+// attnTileExpAsm takes the weights and their sums of nq queries (a
+// multiple of 8) over keys8 keys, 8 queries a vector.
+func attnTileExpAsm(s []float32, nq, keys8 int, m, l []float32) {
+	attnTileExpAVX2(&s[0], 4*nq, nq/8, keys8/8, &m[0], &l[0])
+}
+
+// attnTileExpZMMAsm is attnTileExpAsm with 16 queries a vector
+// (attn_tiled_avx512_amd64.s) and an odd last eight on the AVX2 kernel:
+// the same operations in each query's lane.
+func attnTileExpZMMAsm(s []float32, nq, keys8 int, m, l []float32) {
+	nv := nq / 8
+	if nv >= 2 {
+		attnTileExpAVX512(&s[0], 4*nq, nv/2, keys8/8, &m[0], &l[0])
+	}
+	if nv%2 == 1 {
+		o := nq - 8
+		attnTileExpAVX2(&s[o], 4*nq, 1, keys8/8, &m[o], &l[o])
+	}
+}
+
+// attnTileSoftmaxWith is the masked softmax step of the assembly sets,
+// exp taking the weights and their sums.
+func attnTileSoftmaxWith(exp func(s []float32, nq, keys8 int, m, l []float32),
+	s []float32, nq, keys int, first, last []int32, m, l, ms []float32) {
 	keys8 := (keys + 7) &^ 7
 	if len(s) < keys8*nq {
 		attnTileSoftmaxGeneric(s, nq, keys, first, last, m, l, ms)
@@ -88,7 +121,7 @@ func attnTileSoftmaxAsm(s []float32, nq, keys int, first, last []int32, m, l, ms
 		}
 		m[q] = mNew
 	}
-	attnTileExpAVX2(&s[0], 4*nq, nq/8, keys8/8, &m[0], &l[0])
+	exp(s, nq, keys8, m, l)
 }
 
 // attnTileAccVAsm runs whole groups of 4 value dimensions in the assembly
@@ -123,8 +156,12 @@ func attnTileAccVAsm(acc []float32, nq int, s, v []float32, vStride, keys, dim i
 // for them all.
 func fillZMMAttnTiled(s *kernelSet) {
 	s.attnTileQK = attnTileQKAVX512Asm
+	s.attnTileSoftmax = attnTileSoftmaxZMMAsm
 	s.attnTileAccV = attnTileAccVAVX512Asm
 }
+
+//go:noescape
+func attnTileExpAVX512(s *float32, nqBytes, nv, groups int, m, l *float32)
 
 //go:noescape
 func attnTileQK1AVX512(s, qt *float32, nqBytes int, k *float32, kStride, keys4, dim int, scale float32)

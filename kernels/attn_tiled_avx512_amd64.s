@@ -183,3 +183,153 @@ store:
 done:
 	VZEROUPPER
 	RET
+
+// attnTileExpAVX512 is attnTileExpAVX2 (attn_tiled_amd64.s) on 16 queries
+// a vector: the same operations in each lane, masks in K registers, the
+// float64 sums of lanes 0-7 in Z13 and of lanes 8-15 in Z14. Constants in
+// Z16-Z31: ·vexpfC's rows 0-11 (Z16-Z27), -Inf, the slow path's g and s1
+// bias, 192.
+DATA atzC<>+0(SB)/4, $0xff800000  // -Inf
+DATA atzC<>+4(SB)/4, $0x82000000  // slow-path g
+DATA atzC<>+8(SB)/4, $0x7f000000  // slow-path s1 bias
+DATA atzC<>+12(SB)/4, $0x43400000 // 192
+GLOBL atzC<>(SB), RODATA|NOPTR, $16
+
+// func attnTileExpAVX512(s *float32, nqBytes, nv, groups int, m, l *float32)
+// Per 16 queries (nv vectors): s = v_expf(s - m) (+0 where s is -Inf) over
+// groups of 8 keys, each group summed ((p0+p4)+(p2+p6))+((p1+p5)+(p3+p7))
+// in float32, the groups in float64, and l = float32(float64(l) + sum).
+TEXT ·attnTileExpAVX512(SB), NOSPLIT, $0-48
+	MOVQ s+0(FP), DI
+	MOVQ nqBytes+8(FP), R8
+	MOVQ nv+16(FP), CX
+	MOVQ groups+24(FP), BX
+	MOVQ m+32(FP), SI
+	MOVQ l+40(FP), DX
+	VBROADCASTSS ·vexpfC+0(SB), Z16   // r = 0x1.8p23
+	VBROADCASTSS ·vexpfC+32(SB), Z17  // log2(e)
+	VBROADCASTSS ·vexpfC+64(SB), Z18  // ln2, high part
+	VBROADCASTSS ·vexpfC+96(SB), Z19  // ln2, low part
+	VBROADCASTSS ·vexpfC+128(SB), Z20
+	VBROADCASTSS ·vexpfC+160(SB), Z21
+	VBROADCASTSS ·vexpfC+192(SB), Z22
+	VBROADCASTSS ·vexpfC+224(SB), Z23
+	VBROADCASTSS ·vexpfC+256(SB), Z24
+	VBROADCASTSS ·vexpfC+288(SB), Z25 // bits(1)
+	VBROADCASTSS ·vexpfC+320(SB), Z26 // 126
+	VBROADCASTSS ·vexpfC+352(SB), Z27 // |x| mask
+	VBROADCASTSS atzC<>+0(SB), Z28
+	VBROADCASTSS atzC<>+4(SB), Z29
+	VBROADCASTSS atzC<>+8(SB), Z30
+	VBROADCASTSS atzC<>+12(SB), Z31
+
+zvec:
+	TESTQ CX, CX
+	JLE   zdone
+	VMOVUPS (SI), Z15      // m
+	VXORPD  Z13, Z13, Z13  // sums of lanes 0-7 (float64)
+	VXORPD  Z14, Z14, Z14  // lanes 8-15
+	MOVQ    DI, R10
+	MOVQ    BX, R11
+
+zgroup:
+	TESTQ R11, R11
+	JLE   zvdone
+	MOVQ  R10, R12
+	MOVQ  $8, R13
+
+zrow:
+	VMOVUPS      (R12), Z0
+	VCMPPS       $4, Z28, Z0, K3   // x is not -Inf
+	VSUBPS       Z15, Z0, Z0       // a = x - m
+	VMOVAPS      Z16, Z2
+	VFMADD231PS  Z17, Z0, Z2       // z = fma(a, log2e, r)
+	VSUBPS       Z16, Z2, Z3       // n = z - r
+	VANDPS       Z27, Z3, Z11      // |n|
+	VCMPPS       $0x1e, Z26, Z11, K4 // |n| > 126
+	KANDW        K3, K4, K5        // ... where x is not -Inf
+	VMOVAPS      Z0, Z5
+	VFNMADD231PS Z18, Z3, Z5
+	VFNMADD231PS Z19, Z3, Z5       // b
+	VPSLLD       $23, Z2, Z6       // e = bits(z) << 23
+	VPADDD       Z25, Z6, Z7       // k = e + bits(1)
+	VMULPS       Z5, Z5, Z8        // u = b*b
+	VMOVAPS      Z21, Z9
+	VFMADD231PS  Z20, Z5, Z9
+	VMOVAPS      Z23, Z1
+	VFMADD231PS  Z22, Z5, Z1
+	VFMADD231PS  Z8, Z9, Z1
+	VMULPS       Z24, Z5, Z9
+	VFMADD231PS  Z8, Z1, Z9        // j
+	KORTESTW     K5, K5
+	JNZ          zslow
+	VMOVAPS      Z7, Z0
+	VFMADD231PS  Z9, Z7, Z0        // fma(k, j, k)
+	JMP          zput
+
+zslow:
+	VXORPS      Z1, Z1, Z1
+	VCMPPS      $2, Z1, Z3, K6     // n <= 0
+	VMOVAPS.Z   Z29, K6, Z1        // g
+	VPADDD      Z30, Z1, Z2        // s1
+	VPSUBD      Z1, Z6, Z6         // s2 = e - g
+	VMOVAPS     Z6, Z1
+	VFMADD231PS Z9, Z6, Z1         // fma(s2, j, s2)
+	VMULPS      Z2, Z1, Z1         // * s1
+	VMOVAPS     Z7, Z0
+	VFMADD231PS Z9, Z7, Z0         // fast result
+	VBLENDMPS   Z1, Z0, K4, Z0     // |n| > 126: the slow one
+	VCMPPS      $0x1e, Z31, Z11, K4 // |n| > 192
+	VMULPS      Z2, Z2, Z2         // s1*s1
+	VBLENDMPS   Z2, Z0, K4, Z0
+
+zput:
+	VMOVAPS.Z Z0, K3, Z0           // +0 where x was -Inf
+	VMOVUPS   Z0, (R12)
+	ADDQ      R8, R12
+	DECQ      R13
+	JNZ       zrow
+	MOVQ      R10, R12
+	LEAQ      (R10)(R8*4), R13     // row 4
+	VMOVUPS   (R12), Z0
+	VADDPS    (R13), Z0, Z0        // p0+p4
+	VMOVUPS   (R12)(R8*2), Z1
+	VADDPS    (R13)(R8*2), Z1, Z1  // p2+p6
+	ADDQ      R8, R12
+	ADDQ      R8, R13
+	VMOVUPS   (R12), Z2
+	VADDPS    (R13), Z2, Z2        // p1+p5
+	VMOVUPS   (R12)(R8*2), Z3
+	VADDPS    (R13)(R8*2), Z3, Z3  // p3+p7
+	VADDPS    Z1, Z0, Z0
+	VADDPS    Z3, Z2, Z2
+	VADDPS    Z2, Z0, Z0
+	VCVTPS2PD Y0, Z1
+	VADDPD    Z1, Z13, Z13
+	VEXTRACTF64X4 $1, Z0, Y0
+	VCVTPS2PD Y0, Z1
+	VADDPD    Z1, Z14, Z14
+	LEAQ      (R10)(R8*8), R10
+	DECQ      R11
+	JMP       zgroup
+
+zvdone:
+	VMOVUPS       (DX), Z0
+	VCVTPS2PD     Y0, Z1
+	VADDPD        Z13, Z1, Z1
+	VCVTPD2PS     Z1, Y1
+	VEXTRACTF64X4 $1, Z0, Y0
+	VCVTPS2PD     Y0, Z2
+	VADDPD        Z14, Z2, Z2
+	VCVTPD2PS     Z2, Y2
+	VINSERTF64X4  $1, Y2, Z1, Z1
+	VMOVUPS       Z1, (DX)
+	ADDQ          $64, DI
+	ADDQ          $64, SI
+	ADDQ          $64, DX
+	DECQ          CX
+	JMP           zvec
+
+zdone:
+	VZEROUPPER
+	RET
