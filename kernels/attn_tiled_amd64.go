@@ -67,13 +67,33 @@ func attnTileQKAsm(s, qt []float32, nq int, k []float32, kStride, keys, dim int,
 // updates the running maxima and sums here (libm's expf), then takes the
 // weights and their sums in the assembly.
 func attnTileSoftmaxAsm(s []float32, nq, keys int, first, last []int32, m, l, ms []float32) {
-	attnTileSoftmaxWith(attnTileExpAsm, s, nq, keys, first, last, m, l, ms)
+	attnTileSoftmaxWith(attnTileMaskMaxAsm, attnTileExpAsm, s, nq, keys, first, last, m, l, ms)
 }
 
-// attnTileSoftmaxZMMAsm is attnTileSoftmaxAsm with the weights and their
-// sums on 16 queries a vector (attnTileExpZMMAsm).
+// attnTileSoftmaxZMMAsm is attnTileSoftmaxAsm with the masks, maxima,
+// weights and sums on 16 queries a vector (attnTileMaskMaxZMMAsm,
+// attnTileExpZMMAsm).
 func attnTileSoftmaxZMMAsm(s []float32, nq, keys int, first, last []int32, m, l, ms []float32) {
-	attnTileSoftmaxWith(attnTileExpZMMAsm, s, nq, keys, first, last, m, l, ms)
+	attnTileSoftmaxWith(attnTileMaskMaxZMMAsm, attnTileExpZMMAsm, s, nq, keys, first, last, m, l, ms)
+}
+
+// attnTileMaskMaxAsm masks the keys each of nq queries (a multiple of 8)
+// does not see and takes their maxima into ms, 8 queries a vector.
+func attnTileMaskMaxAsm(s []float32, nq, keys, keys8 int, first, last []int32, ms []float32) {
+	attnTileMaskMaxAVX2(&s[0], 4*nq, nq/8, keys, keys8, &first[0], &last[0], &ms[0])
+}
+
+// attnTileMaskMaxZMMAsm is attnTileMaskMaxAsm with 16 queries a vector
+// and an odd last eight on the AVX2 kernel.
+func attnTileMaskMaxZMMAsm(s []float32, nq, keys, keys8 int, first, last []int32, ms []float32) {
+	nv := nq / 8
+	if nv >= 2 {
+		attnTileMaskMaxAVX512(&s[0], 4*nq, nv/2, keys, keys8, &first[0], &last[0], &ms[0])
+	}
+	if nv%2 == 1 {
+		o := nq - 8
+		attnTileMaskMaxAVX2(&s[o], 4*nq, 1, keys, keys8, &first[o], &last[o], &ms[o])
+	}
 }
 
 // attnTileExpAsm takes the weights and their sums of nq queries (a
@@ -97,15 +117,17 @@ func attnTileExpZMMAsm(s []float32, nq, keys8 int, m, l []float32) {
 }
 
 // attnTileSoftmaxWith is the masked softmax step of the assembly sets,
-// exp taking the weights and their sums.
-func attnTileSoftmaxWith(exp func(s []float32, nq, keys8 int, m, l []float32),
+// maskMax masking and taking the tile's maxima, exp the weights and
+// their sums.
+func attnTileSoftmaxWith(maskMax func(s []float32, nq, keys, keys8 int, first, last []int32, ms []float32),
+	exp func(s []float32, nq, keys8 int, m, l []float32),
 	s []float32, nq, keys int, first, last []int32, m, l, ms []float32) {
 	keys8 := (keys + 7) &^ 7
 	if len(s) < keys8*nq {
 		attnTileSoftmaxGeneric(s, nq, keys, first, last, m, l, ms)
 		return
 	}
-	attnTileMaskMaxAVX2(&s[0], 4*nq, nq/8, keys, keys8, &first[0], &last[0], &ms[0])
+	maskMax(s, nq, keys, keys8, first, last, ms)
 	negInf := float32(math.Inf(-1))
 	for q := 0; q < nq; q++ {
 		tmax := ms[q]
@@ -162,6 +184,9 @@ func fillZMMAttnTiled(s *kernelSet) {
 
 //go:noescape
 func attnTileExpAVX512(s *float32, nqBytes, nv, groups int, m, l *float32)
+
+//go:noescape
+func attnTileMaskMaxAVX512(s *float32, nqBytes, nv, keys, keys8 int, first, last *int32, tmax *float32)
 
 //go:noescape
 func attnTileQK1AVX512(s, qt *float32, nqBytes int, k *float32, kStride, keys4, dim int, scale float32)

@@ -333,3 +333,61 @@ zvdone:
 zdone:
 	VZEROUPPER
 	RET
+
+// func attnTileMaskMaxAVX512(s *float32, nqBytes, nv, keys, keys8 int, first, last *int32, tmax *float32)
+// attnTileMaskMaxAVX2 on 16 queries a vector: keys outside [first,
+// min(last, keys-1)] become -Inf in s (up to keys8), tmax the maximum,
+// ggml_vec_max_f32's (max > x ? max : x).
+TEXT ·attnTileMaskMaxAVX512(SB), NOSPLIT, $0-64
+	MOVQ s+0(FP), DI
+	MOVQ nqBytes+8(FP), R8
+	MOVQ nv+16(FP), CX
+	MOVQ keys+24(FP), AX
+	MOVQ keys8+32(FP), BX
+	MOVQ first+40(FP), SI
+	MOVQ last+48(FP), DX
+	MOVQ tmax+56(FP), R9
+	DECQ AX
+	VPBROADCASTD AX, Z10             // keys-1
+	VBROADCASTSS atzC<>+0(SB), Z11   // -Inf
+	VPTERNLOGD   $0xff, Z12, Z12, Z12
+	VPSRLD       $31, Z12, Z12       // 1 in every lane
+
+mvec:
+	TESTQ CX, CX
+	JLE   mdone
+	VMOVDQU32 (SI), Z1     // first
+	VMOVDQU32 (DX), Z2
+	VPMINSD   Z10, Z2, Z2  // last = min(last, keys-1)
+	VPXORD    Z3, Z3, Z3   // key index 0
+	VMOVAPS   Z11, Z4      // max = -Inf
+	MOVQ      DI, R10
+	MOVQ      BX, R11
+
+mkey:
+	TESTQ    R11, R11
+	JLE      mvdone
+	VPCMPGTD Z3, Z1, K1    // first > key
+	VPCMPGTD Z2, Z3, K2    // key > last
+	KORW     K1, K2, K1
+	VMOVUPS  (R10), Z0
+	VMOVAPS  Z11, K1, Z0   // hidden: -Inf
+	VMOVUPS  Z0, (R10)
+	VMAXPS   Z0, Z4, Z4
+	VPADDD   Z12, Z3, Z3
+	ADDQ     R8, R10
+	DECQ     R11
+	JMP      mkey
+
+mvdone:
+	VMOVUPS Z4, (R9)
+	ADDQ    $64, DI
+	ADDQ    $64, SI
+	ADDQ    $64, DX
+	ADDQ    $64, R9
+	DECQ    CX
+	JMP     mvec
+
+mdone:
+	VZEROUPPER
+	RET
