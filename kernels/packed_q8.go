@@ -277,20 +277,27 @@ func packQ5_KGroup(dst, src []byte, rowBytes int) {
 // them from nibbles and planes into five-bit bytes and two-bit planes
 // (q5_KGroupBytes, q5_0GroupBytes): bit at[k][0] of plane byte j is the
 // high bit of the low nibble of byte j of piece k, bit at[k][1] that of
-// its high nibble.
+// its high nibble. Eight bytes at a time in 64-bit words: every step keeps
+// to its byte (shifts by less than 8 and masks per byte), so the words
+// compute the bytes' results side by side (fiveBitsBytes, the byte by
+// byte twin the tests compare). Byte by byte it took most of the load:
+// packing TinyLlama-shaped Q5_K_M weights took 2.16 s, Q5_0 1.69 s; in
+// words 0.63 s and 0.47 s (Intel Xeon, two threads).
 func fiveBits(lane []byte, at *[4][2]uint8) {
-	planes := lane[:32]
-	for j := range planes {
-		h := planes[j]
-		var e byte
+	const lo4, bit, low3, two = 0x0F0F0F0F0F0F0F0F, 0x0101010101010101, 0x0707070707070707, 0x0303030303030303
+	_ = lane[159]
+	for j := 0; j < 32; j += 8 {
+		h := binary.LittleEndian.Uint64(lane[j:])
+		var e uint64
 		for k := 0; k < 4; k++ {
-			q := lane[32+32*k+j]
-			va := q&0x0F | (h>>at[k][0]&1)<<4
-			vb := q>>4 | (h>>at[k][1]&1)<<4
-			lane[32+32*k+j] = va | (vb&7)<<5
-			e |= (vb >> 3) << (2 * k)
+			p := lane[32+32*k+j:]
+			q := binary.LittleEndian.Uint64(p)
+			va := q&lo4 | (h>>(at[k][0]&7)&bit)<<4
+			vb := q>>4&lo4 | (h>>(at[k][1]&7)&bit)<<4
+			binary.LittleEndian.PutUint64(p, va|(vb&low3)<<5)
+			e |= (vb >> 3 & two) << (2 * k)
 		}
-		planes[j] = e
+		binary.LittleEndian.PutUint64(lane[j:], e)
 	}
 }
 

@@ -1,6 +1,7 @@
 package kernels
 
 import (
+	"bytes"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -482,6 +483,45 @@ func TestMatMulGrain(t *testing.T) {
 	} {
 		if g := fusedGrain(c.jobs, c.offs); g != c.want {
 			t.Errorf("%s: fused grain of jobs at %v: %d, want %d", Impl(), c.offs, g, c.want)
+		}
+	}
+}
+
+// fiveBitsBytes is fiveBits byte by byte, as the layouts' comments
+// describe it.
+func fiveBitsBytes(lane []byte, at *[4][2]uint8) {
+	planes := lane[:32]
+	for j := range planes {
+		h := planes[j]
+		var e byte
+		for k := 0; k < 4; k++ {
+			q := lane[32+32*k+j]
+			va := q&0x0F | (h>>at[k][0]&1)<<4
+			vb := q>>4 | (h>>at[k][1]&1)<<4
+			lane[32+32*k+j] = va | (vb&7)<<5
+			e |= (vb >> 3) << (2 * k)
+		}
+		planes[j] = e
+	}
+}
+
+// TestFiveBits checks the word-wise fiveBits against fiveBitsBytes on
+// random lanes, for both layouts' plane bits and a table of every bit.
+func TestFiveBits(t *testing.T) {
+	r := rand.New(rand.NewPCG(59, 60))
+	tables := []*[4][2]uint8{&q5KPlaneBits, &q5_0PlaneBits, {{7, 0}, {6, 1}, {5, 2}, {4, 3}}}
+	for i := 0; i < 200; i++ {
+		for _, at := range tables {
+			lane := make([]byte, 160+3)
+			for j := range lane {
+				lane[j] = byte(r.Uint32())
+			}
+			want := append([]byte(nil), lane...)
+			fiveBitsBytes(want[:160], at)
+			fiveBits(lane[:160], at)
+			if !bytes.Equal(lane, want) {
+				t.Fatalf("fiveBits(%v) differs from the bytewise twin:\n%x\n%x", *at, lane, want)
+			}
 		}
 	}
 }
