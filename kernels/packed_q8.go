@@ -400,6 +400,7 @@ func packQ8_KQuadTok(dst, src []byte, rowBytes, n int) {
 func packQ4_KGroupTok(dst, src []byte, rowBytes int) {
 	nb := rowBytes / q4_KBytes
 	dst = dst[:nb*q4_KGroupBytes]
+	var qs [packRows]*[128]byte
 	for b := 0; b < nb; b++ {
 		o := dst[b*q4_KGroupBytes : (b+1)*q4_KGroupBytes]
 		for r := 0; r < packRows; r++ {
@@ -411,9 +412,14 @@ func packQ4_KGroupTok(dst, src []byte, rowBytes int) {
 				o[32+8*j+r] = d
 				o[96+16*(j/2)+2*r+j%2] = m
 			}
-			qs := x[16:144]
-			for p := 0; p < 32; p++ { // piece p = 8k+g holds quant bytes 4p..4p+3
-				binary.LittleEndian.PutUint32(o[160+32*p+4*r:], binary.LittleEndian.Uint32(qs[4*p:]))
+			qs[r] = (*[128]byte)(x[16:144])
+		}
+		// Piece p = 8k+g holds the rows' quant bytes 4p..4p+3, row by
+		// row: 32 bytes written in order per piece.
+		for p := 0; p < 32; p++ {
+			d := (*[32]byte)(o[160+32*p:])
+			for r := 0; r < packRows; r++ {
+				copy(d[4*r:4*r+4], qs[r][4*p:4*p+4])
 			}
 		}
 	}
