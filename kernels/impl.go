@@ -159,6 +159,9 @@ type kernelSet struct {
 	// groups of 8 and returns how many it did (a multiple of 8); it may stop
 	// early at a group it does not handle (silu.go).
 	swiglu func(out, gate, up []float32) int
+	// geglu sets out[i] = gelu(x[i]) * up[i] (up nil: gelu alone) through
+	// the f16 table tab, len(x) a multiple of 8 (gelu.go).
+	geglu func(out, x, up, tab []float32)
 
 	// rope rotates nHeads heads of x (headDim apart, the first dims of
 	// each) by the angles' cos and sin in cs, pair by pair (rope.go).
@@ -236,6 +239,7 @@ func newGenericSet() *kernelSet {
 	s.scaleF16 = scaleF16Generic
 	s.f16ToF32 = f16ToF32Generic
 	s.swiglu = swigluGeneric
+	s.geglu = gegluGeneric
 	s.rope = ropeGeneric
 	s.dotF16Rows = dotF16RowsGeneric
 	s.expfN = expfNGeneric

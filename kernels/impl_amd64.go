@@ -27,6 +27,7 @@ var (
 		fillAVX2AttnDirect(s)          // attn_direct_amd64.go
 		s.expfN = expfNAsm             // expf_amd64.go
 		s.swiglu = swigluAsm           // silu_amd64.go
+		s.geglu = gegluAsm             // gelu_amd64.go
 		fillAVX2Rope(s)                // rope_amd64.go
 		s.readStreams = readStreamsAsm // stream_amd64.go
 		if hasKSearchAVX2 {
