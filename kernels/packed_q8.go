@@ -57,19 +57,35 @@ func packQ4_0Group(dst, src []byte, rowBytes int) {
 
 // packPieceGroup packs eight rows of a block type that is an f16 scale and
 // then quant bytes (Q4_0, Q8_0): per block column the rows' scales, then
-// each 4-byte piece of the quants for the eight rows, row-minor.
+// each 4-byte piece of the quants for the eight rows, row-minor. It
+// writes each block column in order, a piece's 32 bytes from the eight
+// rows at once (TinyLlama Q4_0's packing took 0.4 s of CPU storing byte
+// pairs and words row by row through bounds-checked slices).
 func packPieceGroup(dst, src []byte, rowBytes, blockBytes int) {
 	nb := rowBytes / blockBytes
 	pieces := (blockBytes - 2) / 4
 	gb := 16 + 32*pieces
 	dst = dst[:nb*gb]
+	var rows [packRows][]byte
+	for r := range rows {
+		rows[r] = src[r*rowBytes : r*rowBytes+nb*blockBytes]
+	}
 	for b := 0; b < nb; b++ {
 		o := dst[b*gb : (b+1)*gb]
-		for r := 0; r < packRows; r++ {
-			x := src[r*rowBytes+b*blockBytes : r*rowBytes+(b+1)*blockBytes]
-			binary.LittleEndian.PutUint16(o[2*r:], binary.LittleEndian.Uint16(x))
-			for c := 0; c < pieces; c++ {
-				binary.LittleEndian.PutUint32(o[16+32*c+4*r:], binary.LittleEndian.Uint32(x[2+4*c:]))
+		at := b * blockBytes
+		var x [packRows][]byte
+		for r := range x {
+			x[r] = rows[r][at : at+blockBytes]
+		}
+		scales := (*[16]byte)(o)
+		for r := range x {
+			scales[2*r], scales[2*r+1] = x[r][0], x[r][1]
+		}
+		for c := 0; c < pieces; c++ {
+			p := (*[32]byte)(o[16+32*c:])
+			q := 2 + 4*c
+			for r := range x {
+				copy(p[4*r:4*r+4], x[r][q:q+4])
 			}
 		}
 	}

@@ -525,3 +525,71 @@ func TestFiveBits(t *testing.T) {
 		}
 	}
 }
+
+// packPieceGroupBytewise is packPieceGroup written out element by element:
+// the layout's definition, for TestPackPieceGroup.
+func packPieceGroupBytewise(dst, src []byte, rowBytes, blockBytes int) {
+	nb := rowBytes / blockBytes
+	pieces := (blockBytes - 2) / 4
+	gb := 16 + 32*pieces
+	for b := 0; b < nb; b++ {
+		o := dst[b*gb : (b+1)*gb]
+		for r := 0; r < packRows; r++ {
+			x := src[r*rowBytes+b*blockBytes : r*rowBytes+(b+1)*blockBytes]
+			o[2*r], o[2*r+1] = x[0], x[1]
+			for c := 0; c < pieces; c++ {
+				for k := 0; k < 4; k++ {
+					o[16+32*c+4*r+k] = x[2+4*c+k]
+				}
+			}
+		}
+	}
+}
+
+// TestPackPieceGroup compares the Q4_0 and Q8_0 group packing with its
+// bytewise definition on random bytes.
+func TestPackPieceGroup(t *testing.T) {
+	r := rand.New(rand.NewPCG(41, 42))
+	for _, bb := range []int{q4_0Bytes, q8_0Bytes} {
+		for _, nb := range []int{1, 3, 64} {
+			rowBytes := nb * bb
+			src := make([]byte, packRows*rowBytes)
+			for i := range src {
+				src[i] = byte(r.Uint32())
+			}
+			gb := 16 + 32*((bb-2)/4)
+			got, want := make([]byte, nb*gb), make([]byte, nb*gb)
+			packPieceGroup(got, src, rowBytes, bb)
+			packPieceGroupBytewise(want, src, rowBytes, bb)
+			if !bytes.Equal(got, want) {
+				t.Fatalf("block %d bytes, %d blocks: packed bytes differ from the definition", bb, nb)
+			}
+		}
+	}
+}
+
+// BenchmarkPack times packing a 2048 x 2048 matrix of each packed type,
+// group by group into memory already faulted in (the load's other cost).
+func BenchmarkPack(b *testing.B) {
+	r := rand.New(rand.NewPCG(43, 44))
+	const rows, cols = 2048, 2048
+	for _, wt := range []ggml.Type{ggml.Q4_0, ggml.Q5_0, ggml.Q3_K, ggml.Q4_K, ggml.Q5_K} {
+		k := active.packed[wt]
+		if k == nil {
+			continue
+		}
+		w := randomWeights(r, wt, rows*cols, 0.05, 0)
+		rb := rowBytes(wt, cols)
+		nb := cols / blockElems(wt)
+		dst := make([]byte, rows/packRows*nb*k.groupBlockBytes)
+		b.Run(fmt.Sprintf("%s/%v", active.name, wt), func(b *testing.B) {
+			b.SetBytes(int64(len(w)))
+			for b.Loop() {
+				for g := 0; g < rows/packRows; g++ {
+					gb := nb * k.groupBlockBytes
+					k.pack(dst[g*gb:(g+1)*gb], w[g*packRows*rb:(g+1)*packRows*rb], rb)
+				}
+			}
+		})
+	}
+}
