@@ -9,6 +9,9 @@ func fillAVX2Tile(s *kernelSet) {
 	s.vecDot2x4[ggml.Q5_0] = q5_0Tile2x4Asm
 	s.vecDot2x4Q[ggml.Q8_0] = q8_0Tile2x4QAsm
 	s.vecDot2x4Q[ggml.Q5_0] = q5_0Tile2x4QAsm
+	s.vecDot2x4[ggml.Q4_1] = q4_1Tile2x4Asm
+	s.vecDot2x4[ggml.Q5_1] = q5_1Tile2x4Asm
+	s.actQuad[ggml.Q8_1] = q8_1QuadScales
 	s.q8Rows[ggml.Q5_0] = q5_0RowAsQ8_0Asm
 	s.q8RowsTile = q8_0Tile2x4Asm
 	s.q8RowsTileQ = q8_0Tile2x4QAsm
@@ -66,6 +69,55 @@ func q8Tile2x4(kern func(nb int, w *byte, wstride int, a *byte, astride int, ad 
 	_ = w[wstride+nb*wb-1]
 	_ = a[3*astride+nb*q8_0Bytes-1]
 	_ = aq[nb*q8_0QuadBytes-1]
+	_ = out[3*ostride+1]
+	kern(nb, &w[0], wstride, &a[0], astride, &aq[0], &out[0], ostride)
+}
+
+//go:noescape
+func q4_1Tile2x4AVX2(nb int, w *byte, wstride int, a *byte, astride int, ad *byte, out *float32, ostride int)
+
+//go:noescape
+func q5_1Tile2x4AVX2(nb int, w *byte, wstride int, a *byte, astride int, ad *byte, out *float32, ostride int)
+
+// q4_1Tile2x4Asm and q5_1Tile2x4Asm are the Q4_1 and Q5_1 2 x 4 tiles
+// (tile_amd64.s) over Q8_1 tokens and their q8_1QuadScales quad.
+func q4_1Tile2x4Asm(n int, w []byte, wstride int, a []byte, astride int, aq []byte, out []float32, ostride int) {
+	q8_1Tile2x4(q4_1Tile2x4AVX2, q4_1Bytes, n, w, wstride, a, astride, aq, out, ostride)
+}
+
+func q5_1Tile2x4Asm(n int, w []byte, wstride int, a []byte, astride int, aq []byte, out []float32, ostride int) {
+	q8_1Tile2x4(q5_1Tile2x4AVX2, q5_1Bytes, n, w, wstride, a, astride, aq, out, ostride)
+}
+
+//go:noescape
+func q4_1Tile2x4VNNI(nb int, w *byte, wstride int, a *byte, astride int, ad *byte, out *float32, ostride int)
+
+//go:noescape
+func q5_1Tile2x4VNNI(nb int, w *byte, wstride int, a *byte, astride int, ad *byte, out *float32, ostride int)
+
+// q4_1Tile2x4VNNIAsm and q5_1Tile2x4VNNIAsm are the avx512vnni sets'
+// twins of the Q4_1 and Q5_1 tiles (VPDPBUSD for the lanes).
+func q4_1Tile2x4VNNIAsm(n int, w []byte, wstride int, a []byte, astride int, aq []byte, out []float32, ostride int) {
+	q8_1Tile2x4(q4_1Tile2x4VNNI, q4_1Bytes, n, w, wstride, a, astride, aq, out, ostride)
+}
+
+func q5_1Tile2x4VNNIAsm(n int, w []byte, wstride int, a []byte, astride int, aq []byte, out []float32, ostride int) {
+	q8_1Tile2x4(q5_1Tile2x4VNNI, q5_1Bytes, n, w, wstride, a, astride, aq, out, ostride)
+}
+
+// q8_1Tile2x4 is q8Tile2x4 over Q8_1 tokens.
+func q8_1Tile2x4(kern func(nb int, w *byte, wstride int, a *byte, astride int, ad *byte, out *float32, ostride int),
+	wb, n int, w []byte, wstride int, a []byte, astride int, aq []byte, out []float32, ostride int) {
+	nb := n / qk
+	if nb == 0 {
+		for t := 0; t < 4; t++ {
+			clear(out[t*ostride : t*ostride+2])
+		}
+		return
+	}
+	_ = w[wstride+nb*wb-1]
+	_ = a[3*astride+nb*q8_1Bytes-1]
+	_ = aq[nb*q8_1QuadScalesBytes-1]
 	_ = out[3*ostride+1]
 	kern(nb, &w[0], wstride, &a[0], astride, &aq[0], &out[0], ostride)
 }

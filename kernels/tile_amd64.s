@@ -466,3 +466,148 @@ wq8loop:
 wq8done:
 	VZEROUPPER
 	RET
+
+// Q4_1 and Q5_1 weights x Q8_1 tokens (vecDotQ4_1Q8_1Generic,
+// vecDotQ5_1Q8_1Generic: ggml_vec_dot_q4_1_q8_1's AVX2 order): per pair
+// and block acc += (d_w*d_a) * float(lanes), the lanes VPMADDUBSW of the
+// row's unsigned quants and the token's bytes summed in fours, and per row
+// and token min += m_w*s_a (fused); out = tinyBLAS's horizontal sum + min.
+// The quants need no sign step (they are unsigned), the tokens' d and s
+// come as float32 from their quad (q8_1QuadScales at R12): a pair costs
+// the token load and five operations where the one-row, four-token
+// kernel (vecDotQ4_1Q8_1x4AVX2) spends seven, two of them converting the
+// token's scale again for every row. Registers as in TILE_ROW; the row's
+// quants in Y8, the 0x0F bytes in Y9, the rows' min terms for the four
+// tokens in X10 and X11.
+
+// tileQ51<>: 0x10 bytes (the Q5_1 high bit's place).
+DATA tileQ51<>+0(SB)/8, $0x1010101010101010
+DATA tileQ51<>+8(SB)/8, $0x1010101010101010
+DATA tileQ51<>+16(SB)/8, $0x1010101010101010
+DATA tileQ51<>+24(SB)/8, $0x1010101010101010
+GLOBL tileQ51<>(SB), RODATA|NOPTR, $32
+
+#define Q1_PAIR(P, imm, acc) \
+	VPMADDUBSW  4(P), Y8, Y15       \
+	VPMADDWD    Y12, Y15, Y15       \
+	Q1_FINISH(imm, acc)
+
+// Q1_PAIR_VNNI is Q1_PAIR with one VPDPBUSD for the lanes (the same
+// integers: the products summed in fours exactly).
+#define Q1_PAIR_VNNI(P, imm, acc) \
+	VPXOR       Y15, Y15, Y15       \
+	VPDPBUSD    4(P), Y8, Y15       \
+	Q1_FINISH(imm, acc)
+
+#define Q1_FINISH(imm, acc) \
+	VCVTDQ2PS   Y15, Y15            \
+	VSHUFPS     $imm, Y13, Y13, Y14 \
+	VFMADD231PS Y15, Y14, acc
+
+// Q1_ROW: the row block at W (its quants already in Y8) against the four
+// tokens into a0..a3, its min term into mn.
+#define Q1_ROW(PAIR, W, mn, a0, a1, a2, a3) \
+	VPBROADCASTW 0(W), X13           \
+	VCVTPH2PS    X13, X13            \
+	VMULPS       (R12), X13, X13     \
+	VINSERTF128  $1, X13, Y13, Y13   \
+	VPBROADCASTW 2(W), X14           \
+	VCVTPH2PS    X14, X14            \
+	VFMADD231PS  16(R12), X14, mn    \
+	PAIR(DI, 0x00, a0)               \
+	PAIR(R9, 0x55, a1)               \
+	PAIR(R10, 0xaa, a2)              \
+	PAIR(R11, 0xff, a3)
+
+// Q4_1 quants (16 bytes at off(W)): low nibbles then high nibbles in Y8.
+#define Q41_QUANTS(W, off) \
+	VMOVDQU     off(W), X8          \
+	VPSRLW      $4, X8, X14         \
+	VINSERTI128 $1, X14, Y8, Y8     \
+	VPAND       Y9, Y8, Y8
+
+#define Q41_ROW(PAIR, W, mn, a0, a1, a2, a3) \
+	Q41_QUANTS(W, 4)                 \
+	Q1_ROW(PAIR, W, mn, a0, a1, a2, a3)
+
+// Q5_1: the nibbles at 8(W) ORed with 0x10 where bit i of qh (4(W)) is
+// set, as ggml's bytes_from_bits_32.
+#define Q51_ROW(PAIR, W, mn, a0, a1, a2, a3) \
+	VPBROADCASTD 4(W), Y15                \
+	VPSHUFB      tileQ5<>+0(SB), Y15, Y15 \
+	VPOR         tileQ5<>+32(SB), Y15, Y15 \
+	VPCMPEQB     tileQ5<>+64(SB), Y15, Y15 \
+	VPAND        tileQ51<>+0(SB), Y15, Y15 \
+	Q41_QUANTS(W, 8)                      \
+	VPOR         Y15, Y8, Y8              \
+	Q1_ROW(PAIR, W, mn, a0, a1, a2, a3)
+
+// Q1_TILE is the body of the tiles: ROW's blocks of wb bytes, PAIR's
+// products.
+#define Q1_TILE(ROW, PAIR, wb, loop, done) \
+	MOVQ nb+0(FP), CX                  \
+	MOVQ a+24(FP), DI                  \
+	MOVQ astride+32(FP), BX            \
+	MOVQ ad+40(FP), R12                \
+	TILE2X4_START(BX)                  \
+	VXORPS       X10, X10, X10         \
+	VXORPS       X11, X11, X11         \
+	MOVL         $0x0F0F0F0F, AX       \
+	VMOVD        AX, X9                \
+	VPBROADCASTD X9, Y9                \
+	TESTQ CX, CX                       \
+	JZ    done                         \
+loop: \
+	ROW(PAIR, SI, X10, Y0, Y1, Y2, Y3) \
+	ROW(PAIR, R8, X11, Y4, Y5, Y6, Y7) \
+	ADDQ $wb, SI                       \
+	ADDQ $wb, R8                       \
+	ADDQ $36, DI                       \
+	ADDQ $36, R9                       \
+	ADDQ $36, R10                      \
+	ADDQ $36, R11                      \
+	ADDQ $32, R12                      \
+	DECQ CX                            \
+	JNZ  loop                          \
+done: \
+	MOVQ out+48(FP), DX                \
+	MOVQ ostride+56(FP), BX            \
+	SHLQ $2, BX                        \
+	TILE_HALVES(Y0, Y4)                \
+	TILE_HALVES(Y1, Y5)                \
+	TILE_HALVES(Y2, Y6)                \
+	TILE_HALVES(Y3, Y7)                \
+	TILE_LANEPAIRS(Y0, Y1)             \
+	TILE_LANEPAIRS(Y2, Y3)             \
+	VHADDPS      Y2, Y0, Y0            \
+	VEXTRACTF128 $1, Y0, X1            \
+	VUNPCKLPS    X1, X0, X2            \
+	VUNPCKHPS    X1, X0, X3            \
+	VUNPCKLPS    X11, X10, X4          \
+	VUNPCKHPS    X11, X10, X5          \
+	VADDPS       X4, X2, X2            \
+	VADDPS       X5, X3, X3            \
+	VMOVQ        X2, (DX)              \
+	VMOVHPS      X2, (DX)(BX*1)        \
+	VMOVQ        X3, (DX)(BX*2)        \
+	LEAQ         (BX)(BX*2), SI        \
+	VMOVHPS      X3, (DX)(SI*1)        \
+	VZEROUPPER                         \
+	RET
+
+// func q4_1Tile2x4AVX2(nb int, w *byte, wstride int, a *byte, astride int, ad *byte, out *float32, ostride int)
+TEXT ·q4_1Tile2x4AVX2(SB), NOSPLIT, $0-64
+	Q1_TILE(Q41_ROW, Q1_PAIR, 20, q41t24loop, q41t24done)
+
+// func q5_1Tile2x4AVX2(nb int, w *byte, wstride int, a *byte, astride int, ad *byte, out *float32, ostride int)
+TEXT ·q5_1Tile2x4AVX2(SB), NOSPLIT, $0-64
+	Q1_TILE(Q51_ROW, Q1_PAIR, 24, q51t24loop, q51t24done)
+
+// func q4_1Tile2x4VNNI(nb int, w *byte, wstride int, a *byte, astride int, ad *byte, out *float32, ostride int)
+// (The avx512vnni sets' twins: VPDPBUSD for VPMADDUBSW and VPMADDWD.)
+TEXT ·q4_1Tile2x4VNNI(SB), NOSPLIT, $0-64
+	Q1_TILE(Q41_ROW, Q1_PAIR_VNNI, 20, q41v24loop, q41v24done)
+
+// func q5_1Tile2x4VNNI(nb int, w *byte, wstride int, a *byte, astride int, ad *byte, out *float32, ostride int)
+TEXT ·q5_1Tile2x4VNNI(SB), NOSPLIT, $0-64
+	Q1_TILE(Q51_ROW, Q1_PAIR_VNNI, 24, q51v24loop, q51v24done)

@@ -32,6 +32,8 @@ func fillVNNI(s *kernelSet) {
 	// (Its 4 x 4 tiles keep quads outer: the AVX2 order is not measured
 	// on an AVX-512 machine.)
 	s.tilesOuter[ggml.Q8_0], s.tilesOuter[ggml.Q5_0] = false, false
+	s.vecDot2x4[ggml.Q4_1] = q4_1Tile2x4VNNIAsm
+	s.vecDot2x4[ggml.Q5_1] = q5_1Tile2x4VNNIAsm
 	s.tileRewrite[ggml.Q8_0] = nil // (the AVX2 widened rows' tile)
 	s.vecDot4x4[ggml.Q8_0] = q8_0Tile4x4VNNIAsm
 	s.vecDot4x4[ggml.Q5_0] = q5_0Tile4x4VNNIAsm
