@@ -47,18 +47,18 @@ func q8_0Tile2x4AVX2(nb int, w *byte, wstride int, a *byte, astride int, ad *byt
 func q5_0Tile2x4AVX2(nb int, w *byte, wstride int, a *byte, astride int, ad *byte, out *float32, ostride int)
 
 func q8_0Tile2x4Asm(n int, w []byte, wstride int, a []byte, astride int, aq []byte, out []float32, ostride int) {
-	q8Tile2x4(q8_0Tile2x4AVX2, q8_0Bytes, n, w, wstride, a, astride, aq, out, ostride)
+	tile2x4Call(q8_0Tile2x4AVX2, q8_0Bytes, q8_0Bytes, q8_0QuadBytes, n, w, wstride, a, astride, aq, out, ostride)
 }
 
 func q5_0Tile2x4Asm(n int, w []byte, wstride int, a []byte, astride int, aq []byte, out []float32, ostride int) {
-	q8Tile2x4(q5_0Tile2x4AVX2, q5_0Bytes, n, w, wstride, a, astride, aq, out, ostride)
+	tile2x4Call(q5_0Tile2x4AVX2, q5_0Bytes, q8_0Bytes, q8_0QuadBytes, n, w, wstride, a, astride, aq, out, ostride)
 }
 
-// q8Tile2x4 runs a 2 x 4 tile kernel over Q8_0 tokens after checking the
-// slices cover it: two rows of n/32 blocks of wb bytes, four token rows,
-// their quad (q8_0Quad) and the outputs.
-func q8Tile2x4(kern func(nb int, w *byte, wstride int, a *byte, astride int, ad *byte, out *float32, ostride int),
-	wb, n int, w []byte, wstride int, a []byte, astride int, aq []byte, out []float32, ostride int) {
+// tile2x4Call runs a 2 x 4 tile kernel after checking the slices cover
+// it: two rows of n/32 blocks of wb bytes, four token rows of blocks of
+// ab bytes, their quad (qb bytes a block column) and the outputs.
+func tile2x4Call(kern func(nb int, w *byte, wstride int, a *byte, astride int, ad *byte, out *float32, ostride int),
+	wb, ab, qb, n int, w []byte, wstride int, a []byte, astride int, aq []byte, out []float32, ostride int) {
 	nb := n / qk
 	if nb == 0 {
 		for t := 0; t < 4; t++ {
@@ -67,8 +67,8 @@ func q8Tile2x4(kern func(nb int, w *byte, wstride int, a *byte, astride int, ad 
 		return
 	}
 	_ = w[wstride+nb*wb-1]
-	_ = a[3*astride+nb*q8_0Bytes-1]
-	_ = aq[nb*q8_0QuadBytes-1]
+	_ = a[3*astride+nb*ab-1]
+	_ = aq[nb*qb-1]
 	_ = out[3*ostride+1]
 	kern(nb, &w[0], wstride, &a[0], astride, &aq[0], &out[0], ostride)
 }
@@ -82,11 +82,11 @@ func q5_1Tile2x4AVX2(nb int, w *byte, wstride int, a *byte, astride int, ad *byt
 // q4_1Tile2x4Asm and q5_1Tile2x4Asm are the Q4_1 and Q5_1 2 x 4 tiles
 // (tile_amd64.s) over Q8_1 tokens and their q8_1QuadScales quad.
 func q4_1Tile2x4Asm(n int, w []byte, wstride int, a []byte, astride int, aq []byte, out []float32, ostride int) {
-	q8_1Tile2x4(q4_1Tile2x4AVX2, q4_1Bytes, n, w, wstride, a, astride, aq, out, ostride)
+	tile2x4Call(q4_1Tile2x4AVX2, q4_1Bytes, q8_1Bytes, q8_1QuadScalesBytes, n, w, wstride, a, astride, aq, out, ostride)
 }
 
 func q5_1Tile2x4Asm(n int, w []byte, wstride int, a []byte, astride int, aq []byte, out []float32, ostride int) {
-	q8_1Tile2x4(q5_1Tile2x4AVX2, q5_1Bytes, n, w, wstride, a, astride, aq, out, ostride)
+	tile2x4Call(q5_1Tile2x4AVX2, q5_1Bytes, q8_1Bytes, q8_1QuadScalesBytes, n, w, wstride, a, astride, aq, out, ostride)
 }
 
 //go:noescape
@@ -98,28 +98,11 @@ func q5_1Tile2x4VNNI(nb int, w *byte, wstride int, a *byte, astride int, ad *byt
 // q4_1Tile2x4VNNIAsm and q5_1Tile2x4VNNIAsm are the avx512vnni sets'
 // twins of the Q4_1 and Q5_1 tiles (VPDPBUSD for the lanes).
 func q4_1Tile2x4VNNIAsm(n int, w []byte, wstride int, a []byte, astride int, aq []byte, out []float32, ostride int) {
-	q8_1Tile2x4(q4_1Tile2x4VNNI, q4_1Bytes, n, w, wstride, a, astride, aq, out, ostride)
+	tile2x4Call(q4_1Tile2x4VNNI, q4_1Bytes, q8_1Bytes, q8_1QuadScalesBytes, n, w, wstride, a, astride, aq, out, ostride)
 }
 
 func q5_1Tile2x4VNNIAsm(n int, w []byte, wstride int, a []byte, astride int, aq []byte, out []float32, ostride int) {
-	q8_1Tile2x4(q5_1Tile2x4VNNI, q5_1Bytes, n, w, wstride, a, astride, aq, out, ostride)
-}
-
-// q8_1Tile2x4 is q8Tile2x4 over Q8_1 tokens.
-func q8_1Tile2x4(kern func(nb int, w *byte, wstride int, a *byte, astride int, ad *byte, out *float32, ostride int),
-	wb, n int, w []byte, wstride int, a []byte, astride int, aq []byte, out []float32, ostride int) {
-	nb := n / qk
-	if nb == 0 {
-		for t := 0; t < 4; t++ {
-			clear(out[t*ostride : t*ostride+2])
-		}
-		return
-	}
-	_ = w[wstride+nb*wb-1]
-	_ = a[3*astride+nb*q8_1Bytes-1]
-	_ = aq[nb*q8_1QuadScalesBytes-1]
-	_ = out[3*ostride+1]
-	kern(nb, &w[0], wstride, &a[0], astride, &aq[0], &out[0], ostride)
+	tile2x4Call(q5_1Tile2x4VNNI, q5_1Bytes, q8_1Bytes, q8_1QuadScalesBytes, n, w, wstride, a, astride, aq, out, ostride)
 }
 
 //go:noescape
@@ -136,7 +119,7 @@ func q5_0Tile2x4QAsm(n int, w []byte, wstride int, a []byte, astride int, aq []b
 	q8Tile2x4Q(q5_0Tile2x4QAVX2, q5_0Bytes, n, w, wstride, a, astride, aq, qstride, out, ostride, nq)
 }
 
-// q8Tile2x4Q is q8Tile2x4 for nq quads (vecDot2x4QFunc): one call of the
+// q8Tile2x4Q is tile2x4Call for nq quads (vecDot2x4QFunc): one call of the
 // several-quad kernel, each quad's tile in the 2 x 4 kernel's steps. (On
 // an AMD EPYC Zen3 a 2 x 4 call cost about 45 ns besides its blocks, 23%
 // of a call at 576 columns, SmolLM2-135M's width.)

@@ -231,6 +231,12 @@ GLOBL tileQ5<>(SB), RODATA|NOPTR, $160
 	VADDPS  Y9, Y8, Ya
 
 #define TILE2X4_STORE_T \
+	TILE2X4_SUMS_T                 \
+	TILE2X4_WRITE_T
+
+// TILE2X4_SUMS_T leaves the eight sums in X2 (tokens 0 and 1: rows 0, 1
+// of each) and X3 (tokens 2 and 3); TILE2X4_WRITE_T stores them.
+#define TILE2X4_SUMS_T \
 	TILE_HALVES(Y0, Y4)            \
 	TILE_HALVES(Y1, Y5)            \
 	TILE_HALVES(Y2, Y6)            \
@@ -240,7 +246,9 @@ GLOBL tileQ5<>(SB), RODATA|NOPTR, $160
 	VHADDPS      Y2, Y0, Y0        \
 	VEXTRACTF128 $1, Y0, X1        \
 	VUNPCKLPS    X1, X0, X2        \
-	VUNPCKHPS    X1, X0, X3        \
+	VUNPCKHPS    X1, X0, X3
+
+#define TILE2X4_WRITE_T \
 	VMOVQ        X2, (DX)          \
 	VMOVHPS      X2, (DX)(BX*1)    \
 	VMOVQ        X3, (DX)(BX*2)    \
@@ -573,25 +581,12 @@ done: \
 	MOVQ out+48(FP), DX                \
 	MOVQ ostride+56(FP), BX            \
 	SHLQ $2, BX                        \
-	TILE_HALVES(Y0, Y4)                \
-	TILE_HALVES(Y1, Y5)                \
-	TILE_HALVES(Y2, Y6)                \
-	TILE_HALVES(Y3, Y7)                \
-	TILE_LANEPAIRS(Y0, Y1)             \
-	TILE_LANEPAIRS(Y2, Y3)             \
-	VHADDPS      Y2, Y0, Y0            \
-	VEXTRACTF128 $1, Y0, X1            \
-	VUNPCKLPS    X1, X0, X2            \
-	VUNPCKHPS    X1, X0, X3            \
+	TILE2X4_SUMS_T                     \
 	VUNPCKLPS    X11, X10, X4          \
 	VUNPCKHPS    X11, X10, X5          \
 	VADDPS       X4, X2, X2            \
 	VADDPS       X5, X3, X3            \
-	VMOVQ        X2, (DX)              \
-	VMOVHPS      X2, (DX)(BX*1)        \
-	VMOVQ        X3, (DX)(BX*2)        \
-	LEAQ         (BX)(BX*2), SI        \
-	VMOVHPS      X3, (DX)(SI*1)        \
+	TILE2X4_WRITE_T                    \
 	VZEROUPPER                         \
 	RET
 
