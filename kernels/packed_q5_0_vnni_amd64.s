@@ -1,6 +1,7 @@
 //go:build !purego
 
 #include "lanes_amd64.h"
+#include "pairs_amd64.h"
 #include "textflag.h"
 #include "vnni_amd64.h"
 
@@ -285,5 +286,111 @@ q5vgmdone:
 	Q5V_OUTM(384, 3, q5vgmend)
 
 q5vgmend:
+	VZEROUPPER
+	RET
+
+// The 512-bit two-group gemm (avx512zmm): q5_0x8GemmVNNI's steps with
+// both groups' rows in one register (16 lanes) and two tokens a pass, so
+// that the sixteen lane accumulators of a pass stay in registers (the
+// 256-bit gemm keeps two tokens' in the frame, a load and a store per
+// lane), and each piece is unpacked once for the 16 rows.
+
+// Q5Z_LANE is Q5V_LANE on 16 rows (Z12 scratch).
+#define Q5Z_LANE(Zu, ao, so, Zd, acc) \
+	VPBROADCASTD  so(SP), Z12     \
+	VPDPBUSD.BCST ao(DI), Zu, Z12 \
+	VCVTDQ2PS     Z12, Z12        \
+	VFMADD231PS   Z12, Zd, acc
+
+// Q5Z_UNPACK is Q5V_UNPACK on piece off of both groups (SI: the first,
+// R8: the second; their planes in Z10): v_A in Z9, v_B in Z8.
+#define Q5Z_UNPACK(off, SHIFT, n) \
+	VMOVDQU      off(SI), Y8       \
+	VINSERTI64X4 $1, off(R8), Z8, Z8 \
+	VPANDD       Z15, Z8, Z9       \
+	VPSRLW       $5, Z8, Z8        \
+	SHIFT        $n, Z10, Z11      \
+	VPANDD       Z13, Z11, Z11     \
+	VPTERNLOGD   $0xEC, Z14, Z11, Z8
+
+// Q5Z_PIECE adds piece c (at off, planes shifted by SHIFT n) to the lanes
+// c and 4+c of tokens T and T+1 of the quad (accumulators a0 (lane c of
+// token T), a1 (4+c of T), b0, b1 (of T+1)); the tokens' piece sums at
+// 0(SP) and 32(SP), their d_w*d_a in Z4 and Z5.
+#define Q5Z_PIECE(T, c, off, SHIFT, n, a0, a1, b0, b1) \
+	Q5Z_UNPACK(off, SHIFT, n)                        \
+	Q5Z_LANE(Z9, 32+32*T+4*c, 4*c, Z4, a0)           \
+	Q5Z_LANE(Z9, 64+32*T+4*c, 32+4*c, Z5, b0)        \
+	Q5Z_LANE(Z8, 48+32*T+4*c, 16+4*c, Z4, a1)        \
+	Q5Z_LANE(Z8, 80+32*T+4*c, 48+4*c, Z5, b1)
+
+// Q5Z_SUMS stores at so(SP) -16 times the sums of the pieces of the
+// token whose quants are at ao(DI).
+#define Q5Z_SUMS(ao, so) \
+	VPXOR    Y11, Y11, Y11         \
+	VPDPBUSD ao(DI), Y7, Y11       \
+	VPXOR    Y12, Y12, Y12         \
+	VPSUBD   Y11, Y12, Y11         \
+	VMOVDQU  Y11, so(SP)
+
+// Q5Z_PASS runs tokens T and T+1 of the quad over every block column
+// (nb in R9, the groups at R10 and R10+R11, the quad at R12) and stores
+// their 16 outputs at (DX) and (DX)(BX*1).
+#define Q5Z_PASS(T, loop, done) \
+	MOVQ R9, CX                                          \
+	MOVQ R10, SI                                         \
+	LEAQ (R10)(R11*1), R8                                \
+	MOVQ R12, DI                                         \
+	ZERO_Z16_31                                          \
+	TESTQ CX, CX                                         \
+	JZ    done                                           \
+loop: \
+	Q5Z_SUMS(32+32*T, 0)                                 \
+	Q5Z_SUMS(64+32*T, 32)                                \
+	VCVTPH2PS     (SI), Y6                               \
+	VCVTPH2PS     (R8), Y1                               \
+	VINSERTF64X4  $1, Y1, Z6, Z6                         \
+	VMULPS.BCST   4*T(DI), Z6, Z4                        \
+	VMULPS.BCST   4*T+4(DI), Z6, Z5                      \
+	VMOVDQU       16(SI), Y10                            \
+	VINSERTI64X4  $1, 16(R8), Z10, Z10                   \
+	Q5Z_PIECE(T, 0, 48, VPSLLW, 3, Z16, Z20, Z24, Z28)   \
+	Q5Z_PIECE(T, 1, 80, VPSLLW, 1, Z17, Z21, Z25, Z29)   \
+	Q5Z_PIECE(T, 2, 112, VPSRLW, 1, Z18, Z22, Z26, Z30)  \
+	Q5Z_PIECE(T, 3, 144, VPSRLW, 3, Z19, Z23, Z27, Z31)  \
+	ADDQ $176, SI                                        \
+	ADDQ $176, R8                                        \
+	ADDQ $288, DI                                        \
+	DECQ CX                                              \
+	JNZ  loop                                            \
+done: \
+	LANES8_REDUCE(Z16, Z17, Z18, Z19, Z20, Z21, Z22, Z23) \
+	LANES8_REDUCE(Z24, Z25, Z26, Z27, Z28, Z29, Z30, Z31) \
+	VMOVUPS Z16, (DX)                                    \
+	VMOVUPS Z24, (DX)(BX*1)                              \
+	LEAQ    (DX)(BX*2), DX
+
+// func q5_0x8Gemm2VNNI(nb int, w *byte, gbytes int, a *byte, out *float32, ostride int)
+//
+// q5_0x8GemmVNNI on two adjacent groups (the second gbytes after the
+// first) for a whole quad: token t's 16 outputs (group g's rows, then
+// group g+1's) at out[t*ostride:]. Every row and token takes the gemv's
+// steps (same bits).
+TEXT ·q5_0x8Gemm2VNNI(SB), NOSPLIT, $64-48
+	Q5V_CONSTS
+	VPBROADCASTD X15, Z15
+	VPBROADCASTD X14, Z14
+	VPBROADCASTD X13, Z13
+	MOVL         $0x10101010, AX
+	VPBROADCASTD AX, Y7
+	MOVQ nb+0(FP), R9
+	MOVQ w+8(FP), R10
+	MOVQ gbytes+16(FP), R11
+	MOVQ a+24(FP), R12
+	MOVQ out+32(FP), DX
+	MOVQ ostride+40(FP), BX
+	SHLQ $2, BX
+	Q5Z_PASS(0, q5zloop0, q5zdone0)
+	Q5Z_PASS(2, q5zloop2, q5zdone2)
 	VZEROUPPER
 	RET
