@@ -153,7 +153,7 @@ func (s *Scratch) Quantize(p *Pool, t ggml.Type, x []float32, ntok, cols int) *A
 	s.job = quantJob{x: x, dst: a.Data, cols: cols, rowBytes: rb, ntok: ntok, q: active.quantize[at]}
 	a.x4, a.x4For, a.x4b, a.x4bFor = nil, nil, nil, nil
 	units := ntok
-	if qp := active.actQuad[at]; qp != nil && (ntok == 1 || !qp.decodeOnly) {
+	if qp := active.actQuad[at]; qp != nil && (ntok == 1 || !qp.decodeOnly) && (ntok >= 4 || !qp.prefillOnly) {
 		quads := (ntok + 3) / 4
 		ql := cols / blockElems(at) * qp.blockBytes
 		if cap(a.x4Buf) < quads*ql+quadSlack {

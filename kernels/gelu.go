@@ -57,23 +57,17 @@ func GeGLU(out, gate, up []float32) { geglu(out, gate, up[:len(gate)]) }
 
 func geglu(out, x, up []float32) {
 	out = out[:len(x)]
+	n8 := len(x) &^ 7
+	var up8, upTail []float32 // nil for GELU
 	if up != nil {
 		up = up[:len(x)]
+		up8, upTail = up[:n8], up[n8:]
 	}
 	tab := geluLookup()
-	n8 := len(x) &^ 7
 	if n8 > 0 {
-		var u []float32
-		if up != nil {
-			u = up[:n8]
-		}
-		active.geglu(out[:n8], x[:n8], u, tab)
+		active.geglu(out[:n8], x[:n8], up8, tab)
 	}
-	var u []float32
-	if up != nil {
-		u = up[n8:]
-	}
-	gegluGeneric(out[n8:], x[n8:], u, tab)
+	gegluGeneric(out[n8:], x[n8:], upTail, tab)
 }
 
 // gegluGeneric sets out[i] = gelu(x[i]) * up[i] (up nil: gelu(x[i]))

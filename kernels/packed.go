@@ -114,6 +114,9 @@ type actPacker struct {
 	// Scratch.Quantize builds it for those alone, and the type's tiles
 	// read the token rows.
 	decodeOnly bool
+	// prefillOnly: only batches of a quad or more read the quad (the
+	// tiles); Scratch.Quantize does not build it for fewer tokens.
+	prefillOnly bool
 }
 
 // matrixPack holds the packed copy of a Matrix. The copy is made once:

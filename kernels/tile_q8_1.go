@@ -10,8 +10,8 @@ import (
 // bytes) the four tokens' scales d, then their block sums s, as float32.
 // The tiles take each token's d once per block for all their rows, and
 // the four tokens' s in one vector for each row's min term, instead of
-// converting them from f16 for every row and token.
-var q8_1QuadScales = &actPacker{blockBytes: q8_1QuadScalesBytes, pack: packQ8_1QuadScales}
+// converting them from f16 for every row and token. Decode reads none.
+var q8_1QuadScales = &actPacker{blockBytes: q8_1QuadScalesBytes, pack: packQ8_1QuadScales, prefillOnly: true}
 
 const q8_1QuadScalesBytes = 32
 
