@@ -306,14 +306,15 @@ q5vgmend:
 	VCVTDQ2PS     Z12, Z12        \
 	VFMADD231PS   Z12, Zd, acc
 
-// Q5Z_UNPACK is Q5V_UNPACK on piece off of both groups (SI: the first,
-// R8: the second; their planes in Z10): v_A in Z9, v_B in Z8.
-#define Q5Z_UNPACK(off, SHIFT, n) \
-	VMOVDQU      off(SI), Y8       \
-	VINSERTI64X4 $1, off(R8), Z8, Z8 \
+// Q5Z_UNPACK is Q5V_UNPACK on piece off of two groups (A: the lower
+// half, B: the upper; their planes in Zp): v_A in Z9, v_B in Z8 (Z15 =
+// 0x1F, Z14 = 0x07, Z13 = 0x18 bytes; Z11 scratch).
+#define Q5Z_UNPACK(off, A, B, Zp, SHIFT, n) \
+	VMOVDQU      off(A), Y8        \
+	VINSERTI64X4 $1, off(B), Z8, Z8 \
 	VPANDD       Z15, Z8, Z9       \
 	VPSRLW       $5, Z8, Z8        \
-	SHIFT        $n, Z10, Z11      \
+	SHIFT        $n, Zp, Z11       \
 	VPANDD       Z13, Z11, Z11     \
 	VPTERNLOGD   $0xEC, Z14, Z11, Z8
 
@@ -322,7 +323,7 @@ q5vgmend:
 // token T), a1 (4+c of T), b0, b1 (of T+1)); the tokens' piece sums at
 // 0(SP) and 32(SP), their d_w*d_a in Z4 and Z5.
 #define Q5Z_PIECE(T, c, off, SHIFT, n, a0, a1, b0, b1) \
-	Q5Z_UNPACK(off, SHIFT, n)                        \
+	Q5Z_UNPACK(off, SI, R8, Z10, SHIFT, n)           \
 	Q5Z_LANE(Z9, 32+32*T+4*c, 4*c, Z4, a0)           \
 	Q5Z_LANE(Z9, 64+32*T+4*c, 32+4*c, Z5, b0)        \
 	Q5Z_LANE(Z8, 48+32*T+4*c, 16+4*c, Z4, a1)        \
@@ -396,5 +397,113 @@ TEXT ·q5_0x8Gemm2VNNI(SB), NOSPLIT, $64-48
 	SHLQ $2, BX
 	Q5Z_PASS(0, q5zloop0, q5zdone0)
 	Q5Z_PASS(2, q5zloop2, q5zdone2)
+	VZEROUPPER
+	RET
+
+// The 512-bit four-group decode kernel (avx512zmm): q5_0x8Gemv4VNNI's
+// steps with two groups per register, groups 0 and 1 (SI, R8) in one pair
+// and 2 and 3 (R9, R10) in the other, the first of each pair's rows in the
+// lower half. Each piece, its conversion and its multiply-add serve 16 rows
+// where the 256-bit kernel serves 8, and the sixteen lane accumulators
+// stay in registers (the 256-bit kernel parks each group's eight in the
+// frame between turns). Still four DRAM streams. Same bits.
+//
+// Registers: lanes of the pairs in Z16-Z23 and Z24-Z31, their d_w*d_a in
+// Z4 and Z5, their planes in Z10 and Z2; Z15 = 0x1F, Z14 = 0x07, Z13 =
+// 0x18, Y7 = 0x10 bytes. The token's piece sums at 0(SP).
+
+// Q5ZV_HEAD loads the pair (A, B)'s d_w*d_a (token 0) into Zd and its
+// planes into Zp (Y6 scratch).
+#define Q5ZV_HEAD(A, B, Zd, Zp) \
+	VMOVDQU      (A), X6              \
+	VINSERTI128  $1, (B), Y6, Y6      \
+	VCVTPH2PS    Y6, Zd               \
+	VMULPS.BCST  0(DI), Zd, Zd        \
+	VMOVDQU      16(A), Y6            \
+	VINSERTI64X4 $1, 16(B), Z6, Zp
+
+// Q5ZV_PIECE adds piece c (at off, planes shifted by SHIFT n) of the pair
+// (A, B) to its lanes c (a0) and 4+c (a1).
+#define Q5ZV_PIECE(c, off, SHIFT, n, A, B, Zp, Zd, a0, a1) \
+	Q5Z_UNPACK(off, A, B, Zp, SHIFT, n)  \
+	Q5Z_LANE(Z9, 32+4*c, 4*c, Zd, a0)    \
+	Q5Z_LANE(Z8, 48+4*c, 16+4*c, Zd, a1)
+
+// Q5ZV_PF4 prefetches the four streams as q5_0x8Gemv4VNNI does (about six
+// block columns ahead); Q5ZV_NOPF does not.
+#define Q5ZV_PF(W) \
+	PREFETCHT0 1024(W) \
+	PREFETCHT0 1088(W) \
+	PREFETCHT0 1152(W)
+
+#define Q5ZV_PF4 \
+	Q5ZV_PF(SI)  \
+	Q5ZV_PF(R8)  \
+	Q5ZV_PF(R9)  \
+	Q5ZV_PF(R10)
+
+#define Q5ZV_NOPF
+
+// Q5ZV_LOOP runs the block columns (nb in CX, streams in SI, R8, R9, R10,
+// the quad column at DI) and leaves each pair's rows' sums in Z16 and
+// Z24. No argument references: the callers load them (see the Go asm
+// note in the file's gemm2 section).
+#define Q5ZV_LOOP(PF, loop, done) \
+	Q5V_CONSTS                                               \
+	VPBROADCASTD X15, Z15                                    \
+	VPBROADCASTD X14, Z14                                    \
+	VPBROADCASTD X13, Z13                                    \
+	MOVL         $0x10101010, AX                             \
+	VPBROADCASTD AX, Y7                                      \
+	ZERO_Z16_31                                              \
+	TESTQ CX, CX                                             \
+	JZ    done                                               \
+loop:                                                        \
+	PF                                                       \
+	Q5Z_SUMS(32, 0)                                          \
+	Q5ZV_HEAD(SI, R8, Z4, Z10)                               \
+	Q5ZV_HEAD(R9, R10, Z5, Z2)                               \
+	Q5ZV_PIECE(0, 48, VPSLLW, 3, SI, R8, Z10, Z4, Z16, Z20)  \
+	Q5ZV_PIECE(0, 48, VPSLLW, 3, R9, R10, Z2, Z5, Z24, Z28)  \
+	Q5ZV_PIECE(1, 80, VPSLLW, 1, SI, R8, Z10, Z4, Z17, Z21)  \
+	Q5ZV_PIECE(1, 80, VPSLLW, 1, R9, R10, Z2, Z5, Z25, Z29)  \
+	Q5ZV_PIECE(2, 112, VPSRLW, 1, SI, R8, Z10, Z4, Z18, Z22) \
+	Q5ZV_PIECE(2, 112, VPSRLW, 1, R9, R10, Z2, Z5, Z26, Z30) \
+	Q5ZV_PIECE(3, 144, VPSRLW, 3, SI, R8, Z10, Z4, Z19, Z23) \
+	Q5ZV_PIECE(3, 144, VPSRLW, 3, R9, R10, Z2, Z5, Z27, Z31) \
+	GEMV4_NEXT($176)                                         \
+	ADDQ $288, DI                                            \
+	DECQ CX                                                  \
+	JNZ  loop                                                \
+done:                                                        \
+	LANES8_REDUCE(Z16, Z17, Z18, Z19, Z20, Z21, Z22, Z23)    \
+	LANES8_REDUCE(Z24, Z25, Z26, Z27, Z28, Z29, Z30, Z31)
+
+// func q5_0x8Gemv4ZMMVNNI(nb int, w *byte, gstride int, a *byte, out *float32, ostride int)
+TEXT ·q5_0x8Gemv4ZMMVNNI(SB), NOSPLIT, $32-48
+	GEMV4_ARGS
+	Q5ZV_LOOP(Q5ZV_NOPF, q5zvloop, q5zvdone)
+	MOVQ      out+32(FP), DX
+	MOVQ      ostride+40(FP), BX
+	SHLQ      $2, BX
+	VMOVAPS   Z16, Z0
+	PAIR_OUT
+	VMOVAPS   Z24, Z0
+	PAIR_OUT
+	VZEROUPPER
+	RET
+
+// func q5_0x8Gemv4ZMMVNNIPF(nb int, w *byte, gstride int, a *byte, out *float32, ostride int)
+// q5_0x8Gemv4ZMMVNNI with software prefetch.
+TEXT ·q5_0x8Gemv4ZMMVNNIPF(SB), NOSPLIT, $32-48
+	GEMV4_ARGS
+	Q5ZV_LOOP(Q5ZV_PF4, q5zvploop, q5zvpdone)
+	MOVQ      out+32(FP), DX
+	MOVQ      ostride+40(FP), BX
+	SHLQ      $2, BX
+	VMOVAPS   Z16, Z0
+	PAIR_OUT
+	VMOVAPS   Z24, Z0
+	PAIR_OUT
 	VZEROUPPER
 	RET

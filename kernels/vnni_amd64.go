@@ -86,6 +86,7 @@ func fillZMM(s *kernelSet) {
 	s.packed[ggml.Q4_0] = &pk
 	pk50 := *s.packed[ggml.Q5_0]
 	pk50.gemm2 = q5_0x8Gemm2VNNIAsm
+	pk50.gemv4 = q5_0x8Gemv4ZMMVNNIAsm
 	s.packed[ggml.Q5_0] = &pk50
 	pk4 := *s.packed[ggml.Q4_K]
 	pk4.gemv4 = q4_Kx8Gemv4ZMMVNNIAsm
@@ -390,6 +391,27 @@ func q5_0x8Gemm2VNNI(nb int, w *byte, gbytes int, a *byte, out *float32, ostride
 // whole quad, on 512-bit vectors (the avx512zmm set's; packed_q5_0_vnni_amd64.s).
 func q5_0x8Gemm2VNNIAsm(nb int, w, a []byte, out []float32, ostride int) {
 	gemm2Call(q5_0x8Gemm2VNNI, q5_0GroupBytes, q8_0QuadTokBytes, nb, w, a, out, ostride)
+}
+
+//go:noescape
+func q5_0x8Gemv4ZMMVNNI(nb int, w *byte, gstride int, a *byte, out *float32, ostride int)
+
+//go:noescape
+func q5_0x8Gemv4ZMMVNNIPF(nb int, w *byte, gstride int, a *byte, out *float32, ostride int)
+
+// q5_0x8Gemv4ZMMVNNIAsm is q5_0x8Gemv4VNNIAsm with the four groups in two
+// 512-bit pairs (packed_q5_0_vnni_amd64.s): the avx512zmm set's Q5_0
+// decode kernel, with software prefetch where streamPrefetch says so.
+func q5_0x8Gemv4ZMMVNNIAsm(nb int, w []byte, gstride int, a []byte, out []float32, ostride int) {
+	if nb == 0 {
+		clearGemv4Out(out, ostride)
+		return
+	}
+	if streamPrefetch {
+		q5_0x8Gemv4ZMMVNNIPF(gemv4Args(nb, q5_0GroupBytes, q8_0QuadTokBytes, w, gstride, a, out, ostride))
+		return
+	}
+	q5_0x8Gemv4ZMMVNNI(gemv4Args(nb, q5_0GroupBytes, q8_0QuadTokBytes, w, gstride, a, out, ostride))
 }
 
 // q5_0x8GemvVNNIAsm, q5_0x8Gemv4VNNIAsm and q5_0x8GemmVNNIAsm are the
