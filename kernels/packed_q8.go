@@ -205,25 +205,28 @@ func packQ4_KGroup(dst, src []byte, rowBytes int) {
 // d, dmin and the 6-bit scales and mins from the block x, the nibbles from
 // its 128 quant bytes qs.
 func packK4Row(o []byte, r int, x, qs []byte) {
-	copy(o[2*r:2*r+2], x[0:2])
-	copy(o[16+2*r:16+2*r+2], x[2:4])
-	for j := 0; j < 8; j++ {
-		d, m := scaleMinK4(j, x[4:16])
-		o[32+16*(j/2)+2*r+j%2] = d
-		o[96+16*(j/2)+2*r+j%2] = m
-	}
+	packK4Head(o, r, x)
 	for p := 0; p < 32; p += 2 { // pieces p = 8k+g and p+1: quant bytes 4p..4p+7
 		// Bytes b0..b3 of a piece hold sub-block 2k (low nibbles) and
 		// 2k+1 (high) at elements 4g..4g+3; re-pair them as documented:
 		// low nibbles l0..l3, high h0..h3 -> [l0|l2<<4, l1|l3<<4,
 		// h0|h2<<4, h1|h3<<4], two pieces a word (the nibbles l2, l3
 		// move up into bytes 0 and 1 of their own piece's half).
-		const nib, half = 0x0F0F0F0F0F0F0F0F, 0x0000FFFF0000FFFF
-		v := binary.LittleEndian.Uint64(qs[4*p:])
-		lo, hi := v&nib, v>>4&nib
-		out := (lo|lo>>12)&half | ((hi|hi>>12)&half)<<16
+		out := k4Pieces(binary.LittleEndian.Uint64(qs[4*p:]))
 		binary.LittleEndian.PutUint32(o[160+32*p+4*r:], uint32(out))
 		binary.LittleEndian.PutUint32(o[160+32*(p+1)+4*r:], uint32(out>>32))
+	}
+}
+
+// packK4Head writes row r's d, dmin, 6-bit scales and mins of the
+// Q4_K-style block x into the first 160 bytes of the block column o.
+func packK4Head(o []byte, r int, x []byte) {
+	copy(o[2*r:2*r+2], x[0:2])
+	copy(o[16+2*r:16+2*r+2], x[2:4])
+	for j := 0; j < 8; j++ {
+		d, m := scaleMinK4(j, x[4:16])
+		o[32+16*(j/2)+2*r+j%2] = d
+		o[96+16*(j/2)+2*r+j%2] = m
 	}
 }
 
@@ -252,77 +255,83 @@ const q5_KGroupBytes = 160 + 8*(32+4*32)
 func packQ5_KGroup(dst, src []byte, rowBytes int) {
 	nb := rowBytes / q5_KBytes
 	dst = dst[:nb*q5_KGroupBytes]
-	var k4 [q4_KGroupBytes]byte
 	for b := 0; b < nb; b++ {
 		o := dst[b*q5_KGroupBytes : (b+1)*q5_KGroupBytes]
-		// First Q4_K's nibble pieces and one bit plane per lane (bit 2k+h
-		// of byte 4r+i the high bit of byte i of row r's piece k, of its
-		// low nibble for h = 0, high for h = 1), then fiveBits.
-		for r := 0; r < packRows; r++ {
-			x := src[r*rowBytes+b*q5_KBytes : r*rowBytes+(b+1)*q5_KBytes]
-			packK4Row(k4[:], r, x, x[48:176])
-			qh := x[16:48]
-			for g := 0; g < 8; g++ {
-				for i := 0; i < 4; i++ {
-					// Byte i of a half-piece: element 4g+i%2 (+2 in the
-					// high half) of sub-block 2k+i/2, whose high bit is bit
-					// 2k+i/2 of qh[4g+i%2] (+2): even bits of both bytes for
-					// i < 2, odd bits for i >= 2, interleaved.
-					lo, hi := qh[4*g+i%2], qh[4*g+i%2+2]
-					if i < 2 {
-						o[160+160*g+4*r+i] = lo&0x55 | (hi&0x55)<<1
-					} else {
-						o[160+160*g+4*r+i] = lo>>1&0x55 | hi&0xAA
-					}
-				}
-			}
-		}
-		copy(o[:160], k4[:160])
-		for k := 0; k < 4; k++ {
-			for g := 0; g < 8; g++ {
-				copy(o[160+160*g+32+32*k:160+160*g+64+32*k], k4[160+32*(8*k+g):160+32*(8*k+g)+32])
-			}
-		}
-		for g := 0; g < 8; g++ {
-			fiveBits(o[160+160*g:320+160*g], &q5KPlaneBits)
+		for r := 0; r < packRows; r += 2 {
+			x0 := src[r*rowBytes+b*q5_KBytes:][:q5_KBytes]
+			x1 := src[(r+1)*rowBytes+b*q5_KBytes:][:q5_KBytes]
+			packK4Head(o, r, x0)
+			packK4Head(o, r+1, x1)
+			packQ5_KRows(o, r, x0, x1)
 		}
 	}
 }
 
-// fiveBits turns 32 bytes of bit planes and the four 32-byte pieces after
-// them from nibbles and planes into five-bit bytes and two-bit planes
-// (q5_KGroupBytes, q5_0GroupBytes): bit at[k][0] of plane byte j is the
-// high bit of the low nibble of byte j of piece k, bit at[k][1] that of
-// its high nibble. Eight bytes at a time in 64-bit words: every step keeps
-// to its byte (shifts by less than 8 and masks per byte), so the words
-// compute the bytes' results side by side (fiveBitsBytes, the byte by
-// byte twin the tests compare). Byte by byte it took most of the load:
-// packing TinyLlama-shaped Q5_K_M weights took 2.16 s, Q5_0 1.69 s; in
-// words 0.63 s and 0.47 s (Intel Xeon, two threads).
-func fiveBits(lane []byte, at *[4][2]uint8) {
-	const lo4, bit, low3, two = 0x0F0F0F0F0F0F0F0F, 0x0101010101010101, 0x0707070707070707, 0x0303030303030303
-	_ = lane[159]
-	for j := 0; j < 32; j += 8 {
-		h := binary.LittleEndian.Uint64(lane[j:])
-		var e uint64
+// packQ5_KRows writes rows r and r+1 (r even) of a packed Q5_K block
+// column o from their blocks x0 and x1: the planes and pieces of every
+// lane, finished (fiveBits' steps on the two rows' eight bytes, in
+// registers). Lanes go in pairs (g, g+1): one 64-bit load of a row's high
+// bits gives both lanes' plane bytes, one of its quant bytes both lanes'
+// pieces of a chunk (packK4Row's pairing). Done as those steps were
+// (packK4Row into a scratch column, the plane bytes one by one, copies,
+// then fiveBits over the copy; packQ5_KGroupSteps in the tests),
+// BenchmarkPack Q5_K took 3.4-3.9 ms, this way 2.0-2.2 (Intel Xeon).
+func packQ5_KRows(o []byte, r int, x0, x1 []byte) {
+	const (
+		lo4, bit  = 0x0F0F0F0F0F0F0F0F, 0x0101010101010101
+		low3, two = 0x0707070707070707, 0x0303030303030303
+		lowWord   = 0x00000000FFFFFFFF
+	)
+	_ = o[q5_KGroupBytes-1]
+	qh0, qh1 := x0[16:48], x1[16:48]
+	qs0, qs1 := x0[48:176], x1[48:176]
+	for g := 0; g < 8; g += 2 {
+		// Plane bytes of lanes g and g+1 for each row (packQ5_KGroup's
+		// layout comment): bytes i < 2 interleave the even bits of
+		// qh[4g+i] and qh[4g+i+2], bytes i >= 2 their odd bits.
+		// Lane g's eight bytes of rows r, r+1 in the low words' pair, lane
+		// g+1's in the high words'.
+		p0 := qhPlanes(binary.LittleEndian.Uint64(qh0[4*g:]))
+		p1 := qhPlanes(binary.LittleEndian.Uint64(qh1[4*g:]))
+		hA, hB := p0&lowWord|p1<<32, p0>>32|p1&^lowWord
+		la := o[160+160*g:][:160]
+		lb := o[160+160*(g+1):][:160]
+		var eA, eB uint64
 		for k := 0; k < 4; k++ {
-			p := lane[32+32*k+j:]
-			q := binary.LittleEndian.Uint64(p)
-			va := q&lo4 | (h>>(at[k][0]&7)&bit)<<4
-			vb := q>>4&lo4 | (h>>(at[k][1]&7)&bit)<<4
-			binary.LittleEndian.PutUint64(p, va|(vb&low3)<<5)
-			e |= (vb >> 3 & two) << (2 * k)
+			q0 := k4Pieces(binary.LittleEndian.Uint64(qs0[32*k+4*g:]))
+			q1 := k4Pieces(binary.LittleEndian.Uint64(qs1[32*k+4*g:]))
+			qA, qB := q0&lowWord|q1<<32, q0>>32|q1&^lowWord
+			s := uint(2 * k)
+			va := qA&lo4 | (hA>>s&bit)<<4
+			vb := qA>>4&lo4 | (hA>>(s+1)&bit)<<4
+			binary.LittleEndian.PutUint64(la[32+32*k+4*r:], va|(vb&low3)<<5)
+			eA |= (vb >> 3 & two) << s
+			va = qB&lo4 | (hB>>s&bit)<<4
+			vb = qB>>4&lo4 | (hB>>(s+1)&bit)<<4
+			binary.LittleEndian.PutUint64(lb[32+32*k+4*r:], va|(vb&low3)<<5)
+			eB |= (vb >> 3 & two) << s
 		}
-		binary.LittleEndian.PutUint64(lane[j:], e)
+		binary.LittleEndian.PutUint64(la[4*r:], eA)
+		binary.LittleEndian.PutUint64(lb[4*r:], eB)
 	}
 }
 
-// q5KPlaneBits and q5_0PlaneBits are where the nibble layouts of the Q5_K
-// lanes and the Q5_0 columns keep their pieces' high bits (fiveBits).
-var (
-	q5KPlaneBits  = [4][2]uint8{{0, 1}, {2, 3}, {4, 5}, {6, 7}}
-	q5_0PlaneBits = [4][2]uint8{{0, 4}, {1, 5}, {2, 6}, {3, 7}}
-)
+// qhPlanes turns a Q5_K row's high-bit bytes qh[4g..4g+7] (v, little
+// endian) into its plane bytes of lanes g (low 32 bits) and g+1 (high).
+func qhPlanes(v uint64) uint64 {
+	const half, ev, od = 0x0000FFFF0000FFFF, 0x0000555500005555, 0x0000AAAA0000AAAA
+	l, h := v&half, v>>16&half
+	return (l&ev | (h&ev)<<1) | (l>>1&ev|h&od)<<16
+}
+
+// k4Pieces re-pairs the nibbles of a Q4_K-style row's quant bytes
+// 4p..4p+7 (v; p even) into its pieces p (low 32 bits) and p+1 (high), as
+// packK4Row does.
+func k4Pieces(v uint64) uint64 {
+	const nib, half = 0x0F0F0F0F0F0F0F0F, 0x0000FFFF0000FFFF
+	lo, hi := v&nib, v>>4&nib
+	return (lo|lo>>12)&half | ((hi|hi>>12)&half)<<16
+}
 
 // q8_0QuadTok is the quad layout of Q8_0 activations for the VNNI kernels,
 // whose byte dot products need no interleaving: per block column (288
@@ -459,25 +468,45 @@ func packQ4_KGroupTok(dst, src []byte, rowBytes int) {
 const q5_0GroupBytes = 16 + 32 + 4*32
 
 func packQ5_0Group(dst, src []byte, rowBytes int) {
+	const (
+		lo4, bit  = 0x0F0F0F0F0F0F0F0F, 0x0101010101010101
+		low3, two = 0x0707070707070707, 0x0303030303030303
+	)
 	nb := rowBytes / q5_0Bytes
 	dst = dst[:nb*q5_0GroupBytes]
 	for b := 0; b < nb; b++ {
 		o := dst[b*q5_0GroupBytes : (b+1)*q5_0GroupBytes]
-		for r := 0; r < packRows; r++ {
-			x := src[r*rowBytes+b*q5_0Bytes : r*rowBytes+(b+1)*q5_0Bytes]
-			binary.LittleEndian.PutUint16(o[2*r:], binary.LittleEndian.Uint16(x))
-			qh := binary.LittleEndian.Uint32(x[2:])
-			for i := 0; i < 4; i++ {
-				// Bits i, i+4, ..., i+28 of qh into bits 0..7.
-				t := qh >> i & 0x11111111
-				t = (t | t>>3) & 0x03030303
-				t = (t | t>>6) & 0x000F000F
-				o[16+4*r+i] = byte(t | t>>12)
-			}
+		// Two rows at a time, their bytes side by side in 64-bit words:
+		// the scales, the planes, then fiveBits' steps in registers.
+		for r := 0; r < packRows; r += 2 {
+			x0 := src[r*rowBytes+b*q5_0Bytes:][:q5_0Bytes]
+			x1 := src[(r+1)*rowBytes+b*q5_0Bytes:][:q5_0Bytes]
+			binary.LittleEndian.PutUint32(o[2*r:], uint32(binary.LittleEndian.Uint16(x0))|uint32(binary.LittleEndian.Uint16(x1))<<16)
+			h := q5_0Planes(uint64(binary.LittleEndian.Uint32(x0[2:])) | uint64(binary.LittleEndian.Uint32(x1[2:]))<<32)
+			var e uint64
 			for c := 0; c < 4; c++ {
-				binary.LittleEndian.PutUint32(o[48+32*c+4*r:], binary.LittleEndian.Uint32(x[6+4*c:]))
+				q := uint64(binary.LittleEndian.Uint32(x0[6+4*c:])) | uint64(binary.LittleEndian.Uint32(x1[6+4*c:]))<<32
+				s := uint(c)
+				va := q&lo4 | (h>>s&bit)<<4
+				vb := q>>4&lo4 | (h>>(s+4)&bit)<<4
+				binary.LittleEndian.PutUint64(o[48+32*c+4*r:], va|(vb&low3)<<5)
+				e |= (vb >> 3 & two) << (2 * s)
 			}
+			binary.LittleEndian.PutUint64(o[16+4*r:], e)
 		}
-		fiveBits(o[16:], &q5_0PlaneBits)
 	}
+}
+
+// q5_0Planes gathers, in each 32-bit half of qh (a Q5_0 row's high bits),
+// bits i, i+4, ..., i+28 into byte i (the plane bytes before fiveBits).
+func q5_0Planes(qh uint64) uint64 {
+	var out uint64
+	for i := 0; i < 4; i++ {
+		t := qh >> i & 0x1111111111111111
+		t = (t | t>>3) & 0x0303030303030303
+		t = (t | t>>6) & 0x000F000F000F000F
+		t = (t | t>>12) & 0x000000FF000000FF
+		out |= t << (8 * i)
+	}
+	return out
 }
