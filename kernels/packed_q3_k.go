@@ -32,27 +32,50 @@ const q3_KGroupBytes = 16 + 128 + 8*96
 func packQ3_KGroup(dst, src []byte, rowBytes int) {
 	nb := rowBytes / q3_KBytes
 	dst = dst[:nb*q3_KGroupBytes]
-	var sc [16]int8
+	var sc0, sc1 [16]int8
 	for b := 0; b < nb; b++ {
 		o := dst[b*q3_KGroupBytes : (b+1)*q3_KGroupBytes]
-		for r := 0; r < packRows; r++ {
-			x := src[r*rowBytes+b*q3_KBytes : r*rowBytes+(b+1)*q3_KBytes]
-			copy(o[2*r:2*r+2], x[108:110])
-			unpackQ3KScales(x[96:108], &sc)
+		// Two rows at a time: their scale pairs side by side in one
+		// 32-bit word per vector, their planes in 64-bit words.
+		for r := 0; r < packRows; r += 2 {
+			x0 := src[r*rowBytes+b*q3_KBytes:][:q3_KBytes]
+			x1 := src[(r+1)*rowBytes+b*q3_KBytes:][:q3_KBytes]
+			binary.LittleEndian.PutUint32(o[2*r:], uint32(binary.LittleEndian.Uint16(x0[108:]))|uint32(binary.LittleEndian.Uint16(x1[108:]))<<16)
+			unpackQ3KScales(x0[96:108], &sc0)
+			unpackQ3KScales(x1[96:108], &sc1)
 			for h := 0; h < 2; h++ {
 				for k := 0; k < 4; k++ {
-					v := o[16+16*(4*h+k)+2*r:]
-					v[0] = byte(sc[4*k+h] - 32)
-					v[1] = byte(sc[4*k+2+h] - 32)
+					i, j := 4*k+h, 4*k+2+h
+					v := uint32(uint8(sc0[i]-32)) | uint32(uint8(sc0[j]-32))<<8 |
+						uint32(uint8(sc1[i]-32))<<16 | uint32(uint8(sc1[j]-32))<<24
+					binary.LittleEndian.PutUint32(o[16+16*(4*h+k)+2*r:], v)
 				}
 			}
-			packQ3KRow(o, r, x)
+			packQ3KRows(o, r, x0, x1)
 		}
 	}
 }
 
-// packQ3KRow writes the planes of row r of a Q3_K block column o from the
-// block x, two lanes (g, g+1) a time in the two halves of 64-bit words.
+// packQ3KRows writes the planes of rows r and r+1 (r even) of a Q3_K
+// block column o from their blocks x0 and x1 (q3KPlanes), each lane's
+// two rows in one 64-bit store.
+func packQ3KRows(o []byte, r int, x0, x1 []byte) {
+	const lowWord = 0x00000000FFFFFFFF
+	for g := 0; g < 8; g += 2 {
+		a0, a1, a2 := q3KPlanes(x0, g)
+		b0, b1, b2 := q3KPlanes(x1, g)
+		pg, pn := o[144+96*g:][:96], o[144+96*(g+1):][:96]
+		binary.LittleEndian.PutUint64(pg[4*r:], a0&lowWord|b0<<32)
+		binary.LittleEndian.PutUint64(pg[32+4*r:], a1&lowWord|b1<<32)
+		binary.LittleEndian.PutUint64(pg[64+4*r:], a2&lowWord|b2<<32)
+		binary.LittleEndian.PutUint64(pn[4*r:], a0>>32|b0&^lowWord)
+		binary.LittleEndian.PutUint64(pn[32+4*r:], a1>>32|b1&^lowWord)
+		binary.LittleEndian.PutUint64(pn[64+4*r:], a2>>32|b2&^lowWord)
+	}
+}
+
+// q3KPlanes returns the planes P0, P1, P2 of lanes g (low 32 bits) and g+1
+// (high) of the Q3_K block x (g even).
 //
 // Element 128c+32s+l of a block has bits 2s..2s+1 of qs[32c+l] and, as
 // bit 2 of q+4, bit 4c+s of hmask[l]; chunk k = 2c+kk holds s = 2kk and
@@ -61,32 +84,24 @@ func packQ3_KGroup(dst, src []byte, rowBytes int) {
 // word at s = 2kk and bytes 0-1 of the word at s = 2kk+1, its high slot
 // bytes 2-3 of both (lane g+1: bytes 4-7). Each byte is <= 7, so the
 // planes combine byte-wise.
-func packQ3KRow(o []byte, r int, x []byte) {
+func q3KPlanes(x []byte, g int) (p0, p1, p2 uint64) {
 	hm, qs := x[0:32], x[32:96]
 	const low2, bit = 0x0303030303030303, 0x0101010101010101
 	const pair = 0x0000FFFF0000FFFF
-	for g := 0; g < 8; g += 2 {
-		h := binary.LittleEndian.Uint64(hm[4*g:])
-		var lo, hi [4]uint64 // per chunk k, lanes g and g+1
-		for c := 0; c < 2; c++ {
-			q := binary.LittleEndian.Uint64(qs[32*c+4*g:])
-			hc := h >> (4 * c) // constant shifts below: Go's variable ones cost more
-			u0 := q&low2 | (hc&bit)<<2
-			u1 := q>>2&low2 | (hc>>1&bit)<<2
-			u2 := q>>4&low2 | (hc>>2&bit)<<2
-			u3 := q>>6&low2 | (hc>>3&bit)<<2
-			lo[2*c], hi[2*c] = u0&pair|(u1&pair)<<16, u0>>16&pair|u1&^pair
-			lo[2*c+1], hi[2*c+1] = u2&pair|(u3&pair)<<16, u2>>16&pair|u3&^pair
-		}
-		p0 := lo[0] | hi[0]<<3 | (lo[1]&low2)<<6
-		p1 := hi[1] | lo[2]<<3 | (hi[2]&low2)<<6
-		p2 := lo[3] | hi[3]<<3 | (lo[1]>>2&bit)<<6 | (hi[2]>>2&bit)<<7
-		pg, pn := o[144+96*g:], o[144+96*(g+1):]
-		binary.LittleEndian.PutUint32(pg[4*r:], uint32(p0))
-		binary.LittleEndian.PutUint32(pg[32+4*r:], uint32(p1))
-		binary.LittleEndian.PutUint32(pg[64+4*r:], uint32(p2))
-		binary.LittleEndian.PutUint32(pn[4*r:], uint32(p0>>32))
-		binary.LittleEndian.PutUint32(pn[32+4*r:], uint32(p1>>32))
-		binary.LittleEndian.PutUint32(pn[64+4*r:], uint32(p2>>32))
+	h := binary.LittleEndian.Uint64(hm[4*g:])
+	var lo, hi [4]uint64 // per chunk k, lanes g and g+1
+	for c := 0; c < 2; c++ {
+		q := binary.LittleEndian.Uint64(qs[32*c+4*g:])
+		hc := h >> (4 * c) // constant shifts below: Go's variable ones cost more
+		u0 := q&low2 | (hc&bit)<<2
+		u1 := q>>2&low2 | (hc>>1&bit)<<2
+		u2 := q>>4&low2 | (hc>>2&bit)<<2
+		u3 := q>>6&low2 | (hc>>3&bit)<<2
+		lo[2*c], hi[2*c] = u0&pair|(u1&pair)<<16, u0>>16&pair|u1&^pair
+		lo[2*c+1], hi[2*c+1] = u2&pair|(u3&pair)<<16, u2>>16&pair|u3&^pair
 	}
+	p0 = lo[0] | hi[0]<<3 | (lo[1]&low2)<<6
+	p1 = hi[1] | lo[2]<<3 | (hi[2]&low2)<<6
+	p2 = lo[3] | hi[3]<<3 | (lo[1]>>2&bit)<<6 | (hi[2]>>2&bit)<<7
+	return p0, p1, p2
 }

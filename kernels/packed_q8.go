@@ -269,8 +269,8 @@ func packQ5_KGroup(dst, src []byte, rowBytes int) {
 
 // packQ5_KRows writes rows r and r+1 (r even) of a packed Q5_K block
 // column o from their blocks x0 and x1: the planes and pieces of every
-// lane, finished (fiveBits' steps on the two rows' eight bytes, in
-// registers). Lanes go in pairs (g, g+1): one 64-bit load of a row's high
+// lane, finished (the steps of fiveBits, the tests' reference, on the two
+// rows' eight bytes in registers). Lanes go in pairs (g, g+1): one 64-bit load of a row's high
 // bits gives both lanes' plane bytes, one of its quant bytes both lanes'
 // pieces of a chunk (packK4Row's pairing). Done as those steps were
 // (packK4Row into a scratch column, the plane bytes one by one, copies,
@@ -286,11 +286,10 @@ func packQ5_KRows(o []byte, r int, x0, x1 []byte) {
 	qh0, qh1 := x0[16:48], x1[16:48]
 	qs0, qs1 := x0[48:176], x1[48:176]
 	for g := 0; g < 8; g += 2 {
-		// Plane bytes of lanes g and g+1 for each row (packQ5_KGroup's
-		// layout comment): bytes i < 2 interleave the even bits of
-		// qh[4g+i] and qh[4g+i+2], bytes i >= 2 their odd bits.
-		// Lane g's eight bytes of rows r, r+1 in the low words' pair, lane
-		// g+1's in the high words'.
+		// Plane bytes of lanes g and g+1 for each row (q5_KGroupBytes):
+		// bytes i < 2 interleave the even bits of qh[4g+i] and
+		// qh[4g+i+2], bytes i >= 2 their odd bits. Then lane g's eight
+		// bytes of rows r and r+1 in hA (and qA), lane g+1's in hB (qB).
 		p0 := qhPlanes(binary.LittleEndian.Uint64(qh0[4*g:]))
 		p1 := qhPlanes(binary.LittleEndian.Uint64(qh1[4*g:]))
 		hA, hB := p0&lowWord|p1<<32, p0>>32|p1&^lowWord

@@ -734,3 +734,63 @@ var (
 	q5KPlaneBits  = [4][2]uint8{{0, 1}, {2, 3}, {4, 5}, {6, 7}}
 	q5_0PlaneBits = [4][2]uint8{{0, 4}, {1, 5}, {2, 6}, {3, 7}}
 )
+
+// packQ3_KGroupBytewise is packQ3_KGroup byte by byte from its layout
+// comment (q3_KGroupBytes).
+func packQ3_KGroupBytewise(dst, src []byte, rowBytes int) {
+	nb := rowBytes / q3_KBytes
+	var sc [16]int8
+	for b := 0; b < nb; b++ {
+		o := dst[b*q3_KGroupBytes : (b+1)*q3_KGroupBytes]
+		for r := 0; r < packRows; r++ {
+			x := src[r*rowBytes+b*q3_KBytes : r*rowBytes+(b+1)*q3_KBytes]
+			o[2*r], o[2*r+1] = x[108], x[109]
+			unpackQ3KScales(x[96:108], &sc)
+			for h := 0; h < 2; h++ {
+				for k := 0; k < 4; k++ {
+					o[16+16*(4*h+k)+2*r] = byte(sc[4*k+h] - 32)
+					o[16+16*(4*h+k)+2*r+1] = byte(sc[4*k+2+h] - 32)
+				}
+			}
+			// u(e): the unsigned quant q+4 of element e = 128c+32s+l.
+			u := func(e int) byte {
+				c, s, l := e/128, e%128/32, e%32
+				return x[32+32*c+l]>>(2*s)&3 | (x[l]>>(4*c+s)&1)<<2
+			}
+			for g := 0; g < 8; g++ {
+				for i := 0; i < 4; i++ {
+					var v [8]byte
+					for k := 0; k < 4; k++ {
+						e := 64*k + 4*g + [4]int{0, 1, 32, 33}[i]
+						v[2*k], v[2*k+1] = u(e), u(e+2)
+					}
+					p := o[144+96*g+4*r+i:]
+					p[0] = v[0] | v[1]<<3 | (v[2]&3)<<6
+					p[32] = v[3] | v[4]<<3 | (v[5]&3)<<6
+					p[64] = v[6] | v[7]<<3 | (v[2]>>2)<<6 | (v[5]>>2)<<7
+				}
+			}
+		}
+	}
+}
+
+// TestPackQ3_KGroup compares the Q3_K group packing with its bytewise
+// definition on random bytes.
+func TestPackQ3_KGroup(t *testing.T) {
+	r := rand.New(rand.NewPCG(49, 50))
+	for _, nb := range []int{1, 3, 8} {
+		rowBytes := nb * q3_KBytes
+		src := make([]byte, packRows*rowBytes)
+		for i := range src {
+			src[i] = byte(r.Uint32())
+		}
+		got, want := make([]byte, nb*q3_KGroupBytes), make([]byte, nb*q3_KGroupBytes)
+		packQ3_KGroup(got, src, rowBytes)
+		packQ3_KGroupBytewise(want, src, rowBytes)
+		for i := range got {
+			if got[i] != want[i] {
+				t.Fatalf("%d blocks: packed byte %d is %#02x, the definition gives %#02x", nb, i, got[i], want[i])
+			}
+		}
+	}
+}
