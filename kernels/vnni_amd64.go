@@ -64,7 +64,7 @@ func fillVNNI(s *kernelSet) {
 // fillZMM gives the avx512zmm set (the avx512vnni set's copy) its kernels
 // on 512-bit registers: 8 x 4 tiles that hold two tokens per register
 // (F16, BF16, Q8_0, Q5_0), the packed Q4_0, Q4_K and Q5_0 gemms over two
-// groups at once (Q5_0: TinyLlama pp256 88 -> 120 tok/s on an Intel Xeon), the Q3_K, Q4_K and Q5_K decode kernels over two pairs of groups
+// groups at once (Q5_0: TinyLlama pp256 88 -> 120 tok/s on an Intel Xeon), the Q3_K, Q4_K, Q5_K and Q5_0 decode kernels over two pairs of groups
 // and the Q6_K one over two pairs of rows, the same bits as the 256-bit
 // kernels they replace (Intel Xeon, BenchmarkMatMulStream tok1: Q3_K
 // 19 -> 28, Q5_K 19.5 -> 22.5 GB/s before their prefetch, Q6_K 33.6 ->
