@@ -21,6 +21,13 @@
 	MOVQ a+24(FP), DI       \
 	V_PTRS4(SI, R8, R9, R10)
 
+// GEMV4_OUT loads a four-group kernel's out and ostride arguments into DX
+// and BX (ostride in bytes).
+#define GEMV4_OUT \
+	MOVQ out+32(FP), DX     \
+	MOVQ ostride+40(FP), BX \
+	SHLQ $2, BX
+
 // GEMV4_NEXT moves the four streams on by n bytes.
 #define GEMV4_NEXT(n) \
 	ADDQ n, SI \

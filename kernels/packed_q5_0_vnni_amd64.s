@@ -444,11 +444,11 @@ TEXT ·q5_0x8Gemm2VNNI(SB), NOSPLIT, $64-48
 
 #define Q5ZV_NOPF
 
-// Q5ZV_LOOP runs the block columns (nb in CX, streams in SI, R8, R9, R10,
-// the quad column at DI) and leaves each pair's rows' sums in Z16 and
-// Z24. No argument references: the callers load them (see the Go asm
-// note in the file's gemm2 section).
-#define Q5ZV_LOOP(PF, loop, done) \
+// Q5ZV_GEMV4 is the body of q5_0x8Gemv4ZMMVNNI with PF issued per block
+// column (and its own labels). Its argument loads come from the header's
+// macros (see the Go asm note in the gemm2 section).
+#define Q5ZV_GEMV4(PF, loop, done) \
+	GEMV4_ARGS                                               \
 	Q5V_CONSTS                                               \
 	VPBROADCASTD X15, Z15                                    \
 	VPBROADCASTD X14, Z14                                    \
@@ -477,33 +477,20 @@ loop:                                                        \
 	JNZ  loop                                                \
 done:                                                        \
 	LANES8_REDUCE(Z16, Z17, Z18, Z19, Z20, Z21, Z22, Z23)    \
-	LANES8_REDUCE(Z24, Z25, Z26, Z27, Z28, Z29, Z30, Z31)
+	LANES8_REDUCE(Z24, Z25, Z26, Z27, Z28, Z29, Z30, Z31)    \
+	GEMV4_OUT                                                \
+	VMOVAPS Z16, Z0                                          \
+	PAIR_OUT                                                 \
+	VMOVAPS Z24, Z0                                          \
+	PAIR_OUT                                                 \
+	VZEROUPPER                                               \
+	RET
 
 // func q5_0x8Gemv4ZMMVNNI(nb int, w *byte, gstride int, a *byte, out *float32, ostride int)
 TEXT ·q5_0x8Gemv4ZMMVNNI(SB), NOSPLIT, $32-48
-	GEMV4_ARGS
-	Q5ZV_LOOP(Q5ZV_NOPF, q5zvloop, q5zvdone)
-	MOVQ      out+32(FP), DX
-	MOVQ      ostride+40(FP), BX
-	SHLQ      $2, BX
-	VMOVAPS   Z16, Z0
-	PAIR_OUT
-	VMOVAPS   Z24, Z0
-	PAIR_OUT
-	VZEROUPPER
-	RET
+	Q5ZV_GEMV4(Q5ZV_NOPF, q5zvloop, q5zvdone)
 
 // func q5_0x8Gemv4ZMMVNNIPF(nb int, w *byte, gstride int, a *byte, out *float32, ostride int)
 // q5_0x8Gemv4ZMMVNNI with software prefetch.
 TEXT ·q5_0x8Gemv4ZMMVNNIPF(SB), NOSPLIT, $32-48
-	GEMV4_ARGS
-	Q5ZV_LOOP(Q5ZV_PF4, q5zvploop, q5zvpdone)
-	MOVQ      out+32(FP), DX
-	MOVQ      ostride+40(FP), BX
-	SHLQ      $2, BX
-	VMOVAPS   Z16, Z0
-	PAIR_OUT
-	VMOVAPS   Z24, Z0
-	PAIR_OUT
-	VZEROUPPER
-	RET
+	Q5ZV_GEMV4(Q5ZV_PF4, q5zvploop, q5zvpdone)

@@ -633,24 +633,7 @@ func packQ5_KGroupSteps(dst, src []byte, rowBytes int) {
 // TestPackQ5_KGroup compares the fused Q5_K group packing with its steps
 // on random bytes.
 func TestPackQ5_KGroup(t *testing.T) {
-	r := rand.New(rand.NewPCG(45, 46))
-	for _, nb := range []int{1, 3, 8} {
-		rowBytes := nb * q5_KBytes
-		src := make([]byte, packRows*rowBytes)
-		for i := range src {
-			src[i] = byte(r.Uint32())
-		}
-		got, want := make([]byte, nb*q5_KGroupBytes), make([]byte, nb*q5_KGroupBytes)
-		packQ5_KGroup(got, src, rowBytes)
-		packQ5_KGroupSteps(want, src, rowBytes)
-		if !bytes.Equal(got, want) {
-			for i := range got {
-				if got[i] != want[i] {
-					t.Fatalf("%d blocks: packed byte %d is %#02x, the steps give %#02x", nb, i, got[i], want[i])
-				}
-			}
-		}
-	}
+	checkPacking(t, 45, q5_KBytes, q5_KGroupBytes, packQ5_KGroup, packQ5_KGroupSteps, "the steps", 1, 3, 8)
 }
 
 // packQ5_0GroupSteps is packQ5_0Group in the steps its layout comment
@@ -681,22 +664,7 @@ func packQ5_0GroupSteps(dst, src []byte, rowBytes int) {
 // TestPackQ5_0Group compares the fused Q5_0 group packing with its steps
 // on random bytes.
 func TestPackQ5_0Group(t *testing.T) {
-	r := rand.New(rand.NewPCG(47, 48))
-	for _, nb := range []int{1, 3, 64} {
-		rowBytes := nb * q5_0Bytes
-		src := make([]byte, packRows*rowBytes)
-		for i := range src {
-			src[i] = byte(r.Uint32())
-		}
-		got, want := make([]byte, nb*q5_0GroupBytes), make([]byte, nb*q5_0GroupBytes)
-		packQ5_0Group(got, src, rowBytes)
-		packQ5_0GroupSteps(want, src, rowBytes)
-		for i := range got {
-			if got[i] != want[i] {
-				t.Fatalf("%d blocks: packed byte %d is %#02x, the steps give %#02x", nb, i, got[i], want[i])
-			}
-		}
-	}
+	checkPacking(t, 47, q5_0Bytes, q5_0GroupBytes, packQ5_0Group, packQ5_0GroupSteps, "the steps", 1, 3, 64)
 }
 
 // fiveBits turns 32 bytes of bit planes and the four 32-byte pieces after
@@ -777,19 +745,26 @@ func packQ3_KGroupBytewise(dst, src []byte, rowBytes int) {
 // TestPackQ3_KGroup compares the Q3_K group packing with its bytewise
 // definition on random bytes.
 func TestPackQ3_KGroup(t *testing.T) {
-	r := rand.New(rand.NewPCG(49, 50))
-	for _, nb := range []int{1, 3, 8} {
-		rowBytes := nb * q3_KBytes
+	checkPacking(t, 49, q3_KBytes, q3_KGroupBytes, packQ3_KGroup, packQ3_KGroupBytewise, "the definition's steps", 1, 3, 8)
+}
+
+// checkPacking compares a group packer with its reference on random bytes,
+// for rows of each number of blocks in nbs.
+func checkPacking(t *testing.T, seed uint64, blockBytes, groupBytes int, pack, ref func(dst, src []byte, rowBytes int), what string, nbs ...int) {
+	t.Helper()
+	r := rand.New(rand.NewPCG(seed, seed+1))
+	for _, nb := range nbs {
+		rowBytes := nb * blockBytes
 		src := make([]byte, packRows*rowBytes)
 		for i := range src {
 			src[i] = byte(r.Uint32())
 		}
-		got, want := make([]byte, nb*q3_KGroupBytes), make([]byte, nb*q3_KGroupBytes)
-		packQ3_KGroup(got, src, rowBytes)
-		packQ3_KGroupBytewise(want, src, rowBytes)
+		got, want := make([]byte, nb*groupBytes), make([]byte, nb*groupBytes)
+		pack(got, src, rowBytes)
+		ref(want, src, rowBytes)
 		for i := range got {
 			if got[i] != want[i] {
-				t.Fatalf("%d blocks: packed byte %d is %#02x, the definition gives %#02x", nb, i, got[i], want[i])
+				t.Fatalf("%d blocks: packed byte %d is %#02x, %s make it %#02x", nb, i, got[i], what, want[i])
 			}
 		}
 	}
