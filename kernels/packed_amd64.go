@@ -86,6 +86,22 @@ func gemv4Args(nb, gb, ab int, w []byte, gstride int, a []byte, out []float32, o
 	return nb, &w[0], gstride, &a[0], &out[0], ostride
 }
 
+// gemv4Call runs a four-group gemv kernel that comes in two forms: pf,
+// with software prefetch, where streamPrefetch says so, else plain (groups
+// of groupBytes and activation quads of actBytes per block column).
+func gemv4Call(plain, pf func(nb int, w *byte, gstride int, a *byte, out *float32, ostride int),
+	groupBytes, actBytes, nb int, w []byte, gstride int, a []byte, out []float32, ostride int) {
+	if nb == 0 {
+		clearGemv4Out(out, ostride)
+		return
+	}
+	k := plain
+	if streamPrefetch {
+		k = pf
+	}
+	k(gemv4Args(nb, groupBytes, actBytes, w, gstride, a, out, ostride))
+}
+
 func clearGemv4Out(out []float32, ostride int) {
 	for k := 0; k < 4; k++ {
 		clear(out[k*ostride : k*ostride+packRows])
@@ -173,15 +189,7 @@ func q4_Kx8Gemv4PfAVX2(nb int, w *byte, gstride int, a *byte, out *float32, ostr
 // q4_Kx8Gemv4Asm runs the four-group gemv, prefetching where
 // streamPrefetch says so.
 func q4_Kx8Gemv4Asm(nb int, w []byte, gstride int, a []byte, out []float32, ostride int) {
-	if nb == 0 {
-		clearGemv4Out(out, ostride)
-		return
-	}
-	if streamPrefetch {
-		q4_Kx8Gemv4PfAVX2(gemv4Args(nb, q4_KGroupBytes, q8_KQuadBytes, w, gstride, a, out, ostride))
-		return
-	}
-	q4_Kx8Gemv4AVX2(gemv4Args(nb, q4_KGroupBytes, q8_KQuadBytes, w, gstride, a, out, ostride))
+	gemv4Call(q4_Kx8Gemv4AVX2, q4_Kx8Gemv4PfAVX2, q4_KGroupBytes, q8_KQuadBytes, nb, w, gstride, a, out, ostride)
 }
 
 //go:noescape

@@ -299,6 +299,16 @@ q5vgmend:
 // frame, measured no faster (Intel Xeon, MatMul 5632x2048 x 64 tokens,
 // avx512vnni: 8.7-10.7 ms against 8.2-9.7).
 
+// Q5Z_CONSTS sets the 512-bit kernels' constants: Z15 = 0x1F, Z14 = 0x07,
+// Z13 = 0x18 bytes (Q5Z_UNPACK), Y7 = 0x10 bytes (Q5Z_SUMS).
+#define Q5Z_CONSTS \
+	Q5V_CONSTS                    \
+	VPBROADCASTD X15, Z15         \
+	VPBROADCASTD X14, Z14         \
+	VPBROADCASTD X13, Z13         \
+	MOVL         $0x10101010, AX  \
+	VPBROADCASTD AX, Y7
+
 // Q5Z_LANE is Q5V_LANE on 16 rows (Z12 scratch).
 #define Q5Z_LANE(Zu, ao, so, Zd, acc) \
 	VPBROADCASTD  so(SP), Z12     \
@@ -382,12 +392,7 @@ done: \
 // group g+1's) at out[t*ostride:]. Every row and token takes the gemv's
 // steps (same bits).
 TEXT ·q5_0x8Gemm2VNNI(SB), NOSPLIT, $64-48
-	Q5V_CONSTS
-	VPBROADCASTD X15, Z15
-	VPBROADCASTD X14, Z14
-	VPBROADCASTD X13, Z13
-	MOVL         $0x10101010, AX
-	VPBROADCASTD AX, Y7
+	Q5Z_CONSTS
 	MOVQ nb+0(FP), R9
 	MOVQ w+8(FP), R10
 	MOVQ gbytes+16(FP), R11
@@ -449,12 +454,7 @@ TEXT ·q5_0x8Gemm2VNNI(SB), NOSPLIT, $64-48
 // macros (see the Go asm note in the gemm2 section).
 #define Q5ZV_GEMV4(PF, loop, done) \
 	GEMV4_ARGS                                               \
-	Q5V_CONSTS                                               \
-	VPBROADCASTD X15, Z15                                    \
-	VPBROADCASTD X14, Z14                                    \
-	VPBROADCASTD X13, Z13                                    \
-	MOVL         $0x10101010, AX                             \
-	VPBROADCASTD AX, Y7                                      \
+	Q5Z_CONSTS                                               \
 	ZERO_Z16_31                                              \
 	TESTQ CX, CX                                             \
 	JZ    done                                               \

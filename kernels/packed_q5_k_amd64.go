@@ -34,15 +34,7 @@ func q5_Kx8GemvAsm(nb int, w, a []byte, out []float32) {
 }
 
 func q5_Kx8Gemv4Asm(nb int, w []byte, gstride int, a []byte, out []float32, ostride int) {
-	if nb == 0 {
-		clearGemv4Out(out, ostride)
-		return
-	}
-	if streamPrefetch {
-		q5_Kx8Gemv4PfAVX2(gemv4Args(nb, q5_KGroupBytes, q8_KQuadBytes, w, gstride, a, out, ostride))
-		return
-	}
-	q5_Kx8Gemv4AVX2(gemv4Args(nb, q5_KGroupBytes, q8_KQuadBytes, w, gstride, a, out, ostride))
+	gemv4Call(q5_Kx8Gemv4AVX2, q5_Kx8Gemv4PfAVX2, q5_KGroupBytes, q8_KQuadBytes, nb, w, gstride, a, out, ostride)
 }
 
 func q5_Kx8GemmAsm(nb int, w, a []byte, out []float32, ostride, ntok int) {
@@ -65,13 +57,5 @@ func q5_Kx8Gemv4ZMMVNNIPF(nb int, w *byte, gstride int, a *byte, out *float32, o
 // (packed_q5_k_zmm_amd64.s): the avx512zmm set's Q5_K decode kernel, with
 // software prefetch where streamPrefetch says so.
 func q5_Kx8Gemv4ZMMAsm(nb int, w []byte, gstride int, a []byte, out []float32, ostride int) {
-	if nb == 0 {
-		clearGemv4Out(out, ostride)
-		return
-	}
-	if streamPrefetch {
-		q5_Kx8Gemv4ZMMVNNIPF(gemv4Args(nb, q5_KGroupBytes, q8_KQuadBytes, w, gstride, a, out, ostride))
-		return
-	}
-	q5_Kx8Gemv4ZMMVNNI(gemv4Args(nb, q5_KGroupBytes, q8_KQuadBytes, w, gstride, a, out, ostride))
+	gemv4Call(q5_Kx8Gemv4ZMMVNNI, q5_Kx8Gemv4ZMMVNNIPF, q5_KGroupBytes, q8_KQuadBytes, nb, w, gstride, a, out, ostride)
 }

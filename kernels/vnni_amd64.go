@@ -136,15 +136,7 @@ func q4_Kx8Gemv4ZMMVNNIPF(nb int, w *byte, gstride int, a *byte, out *float32, o
 // 512-bit pairs (packed_q4_k_vnni_amd64.s): decode's Q4_K kernel, with
 // software prefetch where streamPrefetch says so.
 func q4_Kx8Gemv4ZMMVNNIAsm(nb int, w []byte, gstride int, a []byte, out []float32, ostride int) {
-	if nb == 0 {
-		clearGemv4Out(out, ostride)
-		return
-	}
-	if streamPrefetch {
-		q4_Kx8Gemv4ZMMVNNIPF(gemv4Args(nb, q4_KGroupBytes, q8_KQuadTokBytes, w, gstride, a, out, ostride))
-		return
-	}
-	q4_Kx8Gemv4ZMMVNNI(gemv4Args(nb, q4_KGroupBytes, q8_KQuadTokBytes, w, gstride, a, out, ostride))
+	gemv4Call(q4_Kx8Gemv4ZMMVNNI, q4_Kx8Gemv4ZMMVNNIPF, q4_KGroupBytes, q8_KQuadTokBytes, nb, w, gstride, a, out, ostride)
 }
 
 //go:noescape
@@ -403,15 +395,7 @@ func q5_0x8Gemv4ZMMVNNIPF(nb int, w *byte, gstride int, a *byte, out *float32, o
 // 512-bit pairs (packed_q5_0_vnni_amd64.s): the avx512zmm set's Q5_0
 // decode kernel, with software prefetch where streamPrefetch says so.
 func q5_0x8Gemv4ZMMVNNIAsm(nb int, w []byte, gstride int, a []byte, out []float32, ostride int) {
-	if nb == 0 {
-		clearGemv4Out(out, ostride)
-		return
-	}
-	if streamPrefetch {
-		q5_0x8Gemv4ZMMVNNIPF(gemv4Args(nb, q5_0GroupBytes, q8_0QuadTokBytes, w, gstride, a, out, ostride))
-		return
-	}
-	q5_0x8Gemv4ZMMVNNI(gemv4Args(nb, q5_0GroupBytes, q8_0QuadTokBytes, w, gstride, a, out, ostride))
+	gemv4Call(q5_0x8Gemv4ZMMVNNI, q5_0x8Gemv4ZMMVNNIPF, q5_0GroupBytes, q8_0QuadTokBytes, nb, w, gstride, a, out, ostride)
 }
 
 // q5_0x8GemvVNNIAsm, q5_0x8Gemv4VNNIAsm and q5_0x8GemmVNNIAsm are the
