@@ -137,7 +137,7 @@ func BenchmarkMatMul(b *testing.B) {
 	p := NewPool(0)
 	defer p.Close()
 	r := rand.New(rand.NewPCG(7, 8))
-	for _, wt := range []ggml.Type{ggml.Q4_0, ggml.Q5_0, ggml.Q8_0, ggml.Q3_K, ggml.Q4_K, ggml.Q5_K, ggml.Q6_K, ggml.F16, ggml.BF16} {
+	for _, wt := range []ggml.Type{ggml.Q4_0, ggml.Q4_1, ggml.Q5_0, ggml.Q5_1, ggml.Q8_0, ggml.Q2_K, ggml.Q3_K, ggml.Q4_K, ggml.Q5_K, ggml.Q6_K, ggml.F16, ggml.BF16} {
 		for _, sh := range matmulShapes {
 			data := randomWeights(r, wt, sh.rows*sh.cols, 0.05, 0)
 			m, err := NewMatrix(wt, sh.rows, sh.cols, data)
@@ -186,7 +186,7 @@ func BenchmarkMatMulStream(b *testing.B) {
 	defer p.Close()
 	r := rand.New(rand.NewPCG(9, 10))
 	const rows, cols = 5632, 2048
-	for _, wt := range []ggml.Type{ggml.Q4_0, ggml.Q5_0, ggml.Q8_0, ggml.Q3_K, ggml.Q4_K, ggml.Q5_K, ggml.Q6_K, ggml.F16, ggml.BF16} {
+	for _, wt := range []ggml.Type{ggml.Q4_0, ggml.Q4_1, ggml.Q5_0, ggml.Q5_1, ggml.Q8_0, ggml.Q2_K, ggml.Q3_K, ggml.Q4_K, ggml.Q5_K, ggml.Q6_K, ggml.F16, ggml.BF16} {
 		rb := rowBytes(wt, cols)
 		per := rows * rb
 		count := (160<<20)/per + 1

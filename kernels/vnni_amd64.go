@@ -99,6 +99,9 @@ func fillZMM(s *kernelSet) {
 	pk3.gemv4 = q3_Kx8Gemv4ZMMAsm
 	s.packed[ggml.Q3_K] = &pk3
 	s.vecDotR4[ggml.Q6_K] = vecDotQ6_KQ8_Kr4ZMMAsm
+	s.vecDotR4[ggml.Q2_K] = vecDotQ2_KQ8_Kr4ZMMAsm
+	s.vecDotR4[ggml.Q4_1] = vecDotQ4_1Q8_1r4ZMMAsm
+	s.vecDotR4[ggml.Q5_1] = vecDotQ5_1Q8_1r4ZMMAsm
 }
 
 //go:noescape
@@ -438,11 +441,51 @@ func q5_0x8GemmVNNIAsm(nb int, w, a []byte, out []float32, ostride, ntok int) {
 func vecDotQ6_KQ8_Kr4ZMMVNNI(nb int, w *byte, wstride int, a *byte, out *float32, ostride int)
 
 // vecDotQ6_KQ8_Kr4ZMMAsm is vecDotQ6_KQ8_Kr4Asm with two rows per 512-bit
-// register (q6_k_zmm_amd64.s): the avx512zmm set's Q6_K decode kernel.
+// register (kquants_rows_zmm_amd64.s): the avx512zmm set's Q6_K decode kernel.
 func vecDotQ6_KQ8_Kr4ZMMAsm(n int, w []byte, wstride int, a []byte, out []float32, ostride int) {
 	if n < qkK {
 		clearR4(out, ostride)
 		return
 	}
 	vecDotQ6_KQ8_Kr4ZMMVNNI(r4Args(n, qkK, q6_KBytes, q8_KBytes, w, wstride, a, out, ostride))
+}
+
+//go:noescape
+func vecDotQ2_KQ8_Kr4ZMMVNNI(nb int, w *byte, wstride int, a *byte, out *float32, ostride int)
+
+// vecDotQ2_KQ8_Kr4ZMMAsm is vecDotQ2_KQ8_Kr4Asm with two rows per 512-bit
+// register (kquants_rows_zmm_amd64.s): the avx512zmm set's Q2_K decode
+// kernel.
+func vecDotQ2_KQ8_Kr4ZMMAsm(n int, w []byte, wstride int, a []byte, out []float32, ostride int) {
+	if n < qkK {
+		clearR4(out, ostride)
+		return
+	}
+	vecDotQ2_KQ8_Kr4ZMMVNNI(r4Args(n, qkK, q2_KBytes, q8_KBytes, w, wstride, a, out, ostride))
+}
+
+//go:noescape
+func vecDotQ4_1Q8_1r4ZMMVNNI(nb int, w *byte, wstride int, a *byte, out *float32, ostride int)
+
+//go:noescape
+func vecDotQ5_1Q8_1r4ZMMVNNI(nb int, w *byte, wstride int, a *byte, out *float32, ostride int)
+
+// vecDotQ4_1Q8_1r4ZMMAsm and vecDotQ5_1Q8_1r4ZMMAsm are the four-row Q4_1
+// and Q5_1 kernels with two rows per 512-bit register
+// (q4_1_q5_1_zmm_amd64.s): the avx512zmm set's decode kernels of those
+// types, which have no packed layout.
+func vecDotQ4_1Q8_1r4ZMMAsm(n int, w []byte, wstride int, a []byte, out []float32, ostride int) {
+	if n < qk {
+		clearR4(out, ostride)
+		return
+	}
+	vecDotQ4_1Q8_1r4ZMMVNNI(r4Args(n, qk, q4_1Bytes, q8_1Bytes, w, wstride, a, out, ostride))
+}
+
+func vecDotQ5_1Q8_1r4ZMMAsm(n int, w []byte, wstride int, a []byte, out []float32, ostride int) {
+	if n < qk {
+		clearR4(out, ostride)
+		return
+	}
+	vecDotQ5_1Q8_1r4ZMMVNNI(r4Args(n, qk, q5_1Bytes, q8_1Bytes, w, wstride, a, out, ostride))
 }
