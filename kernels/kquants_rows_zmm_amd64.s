@@ -336,3 +336,138 @@ q2zdone:
 	VMOVSS        X3, (DX)
 	VZEROUPPER
 	RET
+
+// Q2_K prefill: two rows (one pair, as above) by four tokens, each token
+// in vecDotQ2_KQ8_KAVX2's steps (same bits as vecDot and the AVX2
+// one-row four-token kernel). Per group of 32 elements the pair's quants
+// and scale pairs are made once for the four tokens: eleven vector
+// operations for two rows and four tokens where the four-token kernel
+// takes fifteen for one row. Registers: Z15 = 0x03 bytes, Y14 = 0x0F
+// bytes, Z20-Z23 the scale-pair shuffles, Z16/Z17 the pair's scales
+// (Q2Z_SCALES's Zlo/Zhi), Z24 its mins as int16; tokens at DI, R9, R10,
+// R12, their int32 sums Z10-Z13 and float accumulators Z0, Z1, Z25, Z26.
+
+// Q2ZT_TOK adds token P's products with the group's quants Z8 and
+// shuffled scales Z9 to sum.
+#define Q2ZT_TOK(P, ao, sum) \
+	VBROADCASTI64X4 ao(P), Z4 \
+	VPMADDUBSW      Z4, Z8, Z5 \
+	VPDPWSSD        Z9, Z5, sum
+
+// Q2ZT_GROUP is group s of half c: the quant bytes Z6 shifted by sh
+// (SHIFT: VPSRLW, or nothing for s = 0 with Zsrc = Z6) and masked into
+// Z8, the scales Zsc shuffled by Zm into Z9, then the four tokens.
+#define Q2ZT_GROUP(Zsrc, ao, Zm, Zsc) \
+	VPANDD   Z15, Zsrc, Z8 \
+	VPSHUFB  Zm, Zsc, Z9   \
+	Q2ZT_TOK(DI, ao, Z10)  \
+	Q2ZT_TOK(R9, ao, Z11)  \
+	Q2ZT_TOK(R10, ao, Z12) \
+	Q2ZT_TOK(R12, ao, Z13)
+
+#define Q2ZT_HALF(c, Zsc) \
+	Q2Z_JOIN(16+32*c, R11, R8, Y6, Z6)        \
+	Q2ZT_GROUP(Z6, 4+128*c, Z20, Zsc)         \
+	VPSRLW $2, Z6, Z7                         \
+	Q2ZT_GROUP(Z7, 4+128*c+32, Z21, Zsc)      \
+	VPSRLW $4, Z6, Z7                         \
+	Q2ZT_GROUP(Z7, 4+128*c+64, Z22, Zsc)      \
+	VPSRLW $6, Z6, Z7                         \
+	Q2ZT_GROUP(Z7, 4+128*c+96, Z23, Zsc)
+
+// Q2ZT_FINISH is Q2Z_FINISH for token P: Z2 = the pair's x.d, Z3 its
+// x.dmin (both across each row's half), times the token's y.d.
+#define Q2ZT_FINISH(P, sum, acc) \
+	VMULPS.BCST     0(P), Z3, Z7  \
+	VBROADCASTI64X4 260(P), Z4    \
+	VPMADDWD        Z4, Z24, Z5   \
+	VCVTDQ2PS       Z5, Z5        \
+	VFNMADD231PS    Z5, Z7, acc   \
+	VMULPS.BCST     0(P), Z2, Z7  \
+	VCVTDQ2PS       sum, sum      \
+	VFMADD231PS     sum, Z7, acc
+
+// Q2ZT_STORE stores the sums of acc's halves (rows 0 and 1) to (DX) and
+// 4(DX), then steps DX to the next token's outputs.
+#define Q2ZT_STORE(acc, Y, X) \
+	VEXTRACTF64X4 $1, acc, Y5 \
+	HSUMQ6(Y, X, X4)          \
+	HSUMQ6(Y5, X5, X4)        \
+	VMOVSS        X, (DX)     \
+	VMOVSS        X5, 4(DX)   \
+	ADDQ          BX, DX
+
+// func q2_KTile2x4ZMMVNNI(nb int, w *byte, wstride int, a *byte, astride int, ad *byte, out *float32, ostride int)
+TEXT ·q2_KTile2x4ZMMVNNI(SB), NOSPLIT, $0-64
+	MOVQ nb+0(FP), CX
+	MOVQ w+8(FP), R11
+	MOVQ wstride+16(FP), BX
+	LEAQ (R11)(BX*1), R8
+	MOVQ a+24(FP), DI
+	MOVQ astride+32(FP), BX
+	LEAQ (DI)(BX*1), R9
+	LEAQ (R9)(BX*1), R10
+	LEAQ (R10)(BX*1), R12
+	MOVL            $0x03030303, AX
+	VPBROADCASTD    AX, Z15
+	MOVL            $0x0F0F0F0F, AX
+	VMOVD           AX, X14
+	VPBROADCASTD    X14, Y14
+	VBROADCASTI64X4 q6zShuf<>+0(SB), Z20
+	VBROADCASTI64X4 q6zShuf<>+32(SB), Z21
+	VBROADCASTI64X4 q6zShuf<>+64(SB), Z22
+	VBROADCASTI64X4 q6zShuf<>+96(SB), Z23
+	VPXORD          Z0, Z0, Z0
+	VPXORD          Z1, Z1, Z1
+	VPXORD          Z25, Z25, Z25
+	VPXORD          Z26, Z26, Z26
+	TESTQ CX, CX
+	JZ    q2ztdone
+
+q2ztloop:
+	VMOVDQU     0(R11), X2
+	VINSERTI128 $1, 0(R8), Y2, Y2
+	VPSRLW      $4, Y2, Y3
+	VPAND       Y14, Y2, Y2
+	VPAND       Y14, Y3, Y3
+	VPMOVZXBW   Y2, Z2
+	VPMOVZXBW   Y3, Z24
+	VPERMQ      $0x44, Z2, Z16
+	VPERMQ      $0xee, Z2, Z17
+	VPXORD      Z10, Z10, Z10
+	VPXORD      Z11, Z11, Z11
+	VPXORD      Z12, Z12, Z12
+	VPXORD      Z13, Z13, Z13
+	Q2ZT_HALF(0, Z16)
+	Q2ZT_HALF(1, Z17)
+	VPBROADCASTD 80(R11), X2
+	VPBROADCASTD 80(R8), X3
+	VINSERTI128  $1, X3, Y2, Y2
+	VCVTPH2PS    Y2, Z2
+	VMOVSHDUP    Z2, Z3
+	VMOVSLDUP    Z2, Z2
+	Q2ZT_FINISH(DI, Z10, Z0)
+	Q2ZT_FINISH(R9, Z11, Z1)
+	Q2ZT_FINISH(R10, Z12, Z25)
+	Q2ZT_FINISH(R12, Z13, Z26)
+	ADDQ $84, R11
+	ADDQ $84, R8
+	ADDQ $292, DI
+	ADDQ $292, R9
+	ADDQ $292, R10
+	ADDQ $292, R12
+	DECQ CX
+	JNZ  q2ztloop
+
+q2ztdone:
+	MOVQ out+48(FP), DX
+	MOVQ ostride+56(FP), BX
+	SHLQ $2, BX
+	Q2ZT_STORE(Z0, Y0, X0)
+	Q2ZT_STORE(Z1, Y1, X1)
+	VMOVAPS Z25, Z2
+	VMOVAPS Z26, Z3
+	Q2ZT_STORE(Z2, Y2, X2)
+	Q2ZT_STORE(Z3, Y3, X3)
+	VZEROUPPER
+	RET

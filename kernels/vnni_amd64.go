@@ -100,6 +100,7 @@ func fillZMM(s *kernelSet) {
 	s.packed[ggml.Q3_K] = &pk3
 	s.vecDotR4[ggml.Q6_K] = vecDotQ6_KQ8_Kr4ZMMAsm
 	s.vecDotR4[ggml.Q2_K] = vecDotQ2_KQ8_Kr4ZMMAsm
+	s.vecDot2x4[ggml.Q2_K] = q2_KTile2x4ZMMAsm
 	s.vecDotR4[ggml.Q4_1] = vecDotQ4_1Q8_1r4ZMMAsm
 	s.vecDotR4[ggml.Q5_1] = vecDotQ5_1Q8_1r4ZMMAsm
 }
@@ -462,6 +463,27 @@ func vecDotQ2_KQ8_Kr4ZMMAsm(n int, w []byte, wstride int, a []byte, out []float3
 		return
 	}
 	vecDotQ2_KQ8_Kr4ZMMVNNI(r4Args(n, qkK, q2_KBytes, q8_KBytes, w, wstride, a, out, ostride))
+}
+
+//go:noescape
+func q2_KTile2x4ZMMVNNI(nb int, w *byte, wstride int, a *byte, astride int, ad *byte, out *float32, ostride int)
+
+// q2_KTile2x4ZMMAsm is the avx512zmm set's Q2_K prefill tile: two rows by
+// four tokens in one 512-bit register per token (kquants_rows_zmm_amd64.s),
+// each token in the single-row order. It reads the token rows only (aq
+// may be nil).
+func q2_KTile2x4ZMMAsm(n int, w []byte, wstride int, a []byte, astride int, aq []byte, out []float32, ostride int) {
+	nb := n / qkK
+	if nb == 0 {
+		for t := 0; t < 4; t++ {
+			clear(out[t*ostride : t*ostride+2])
+		}
+		return
+	}
+	_ = w[wstride+nb*q2_KBytes-1]
+	_ = a[3*astride+nb*q8_KBytes-1]
+	_ = out[3*ostride+1]
+	q2_KTile2x4ZMMVNNI(nb, &w[0], wstride, &a[0], astride, nil, &out[0], ostride)
 }
 
 //go:noescape
