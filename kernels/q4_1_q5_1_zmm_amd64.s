@@ -179,6 +179,118 @@ GLOBL q1zPerm<>(SB), RODATA|NOPTR, $32
 	VZEROUPPER                       \
 	RET
 
+// Prefill: two rows (one pair, as above) by four tokens, each token in
+// the single-row order (as the avx512vnni tiles, tile_amd64.s's Q1_TILE,
+// same bits). The quad's float32 d and s (q8_1QuadScales at R12) serve
+// every row; per block the pair's quants are made once for the four
+// tokens, and each token costs one broadcast load and four operations
+// for both rows where Q1_TILE spends five for one (its quants and scales
+// once per row). Registers: tokens at DI, R9, R10, R13, their float
+// accumulators Z0, Z1, Z12, Z13 (row 0 in the lower half); Z10 the min
+// terms (lanes 0-3 row 0's tokens, 8-11 row 1's).
+
+// Q1ZT_SCALES: Z6 = the pair's d_w across their halves, Z7 their m_w;
+// Z10 += m_w * s of the four tokens (fused, as the generic kernel).
+#define Q1ZT_SCALES \
+	VPBROADCASTD    0(R11), X2      \
+	VPBROADCASTD    0(R8), X3       \
+	VINSERTI128     $1, X3, Y2, Y2  \
+	VCVTPH2PS       Y2, Z2          \
+	VMOVSLDUP       Z2, Z6          \
+	VMOVSHDUP       Z2, Z7          \
+	VBROADCASTF32X4 16(R12), Z3     \
+	VFMADD231PS     Z3, Z7, Z10
+
+// Q1ZT_TOK: acc += (d_w * token k's d) * float(the lanes of the pair's
+// quants Z8 times token P's bytes).
+#define Q1ZT_TOK(P, dk, acc) \
+	VBROADCASTI64X4 4(P), Z4      \
+	VPXORD          Z5, Z5, Z5    \
+	VPDPBUSD        Z4, Z8, Z5    \
+	VCVTDQ2PS       Z5, Z5        \
+	VMULPS.BCST     dk(R12), Z6, Z9 \
+	VFMADD231PS     Z5, Z9, acc
+
+#define Q1ZT_TOKENS \
+	Q1ZT_TOK(DI, 0, Z0)   \
+	Q1ZT_TOK(R9, 4, Z1)   \
+	Q1ZT_TOK(R10, 8, Z12) \
+	Q1ZT_TOK(R13, 12, Z13)
+
+#define Q41ZT_BLOCK \
+	Q1ZT_SCALES                          \
+	Q1Z_NIBBLES(4, R11, R8, Y8, Z8, Y11) \
+	Q1ZT_TOKENS
+
+#define Q51ZT_BLOCK \
+	Q1ZT_SCALES                          \
+	Q1Z_NIBBLES(8, R11, R8, Y8, Z8, Y11) \
+	Q5Z_HIGH(4, R11, R8, Z8)             \
+	Q1ZT_TOKENS
+
+// Q1ZT_STORE writes token k's outputs (the halves of acc summed, plus
+// their min terms, which the frame holds at 4k and 16+4k) and steps DX
+// to the next token's.
+#define Q1ZT_STORE(acc, Y, X, k) \
+	VEXTRACTF64X4 $1, acc, Y5  \
+	HSUM1Z(Y, X, X4)           \
+	HSUM1Z(Y5, X5, X4)         \
+	VADDSS        k(SP), X, X  \
+	VADDSS        16+k(SP), X5, X5 \
+	VMOVSS        X, (DX)      \
+	VMOVSS        X5, 4(DX)    \
+	ADDQ          BX, DX
+
+// Q1ZT is the tiles' body: BLOCK on blocks of wb bytes.
+#define Q1ZT(BLOCK, wb, loop, done) \
+	MOVQ            nb+0(FP), CX        \
+	MOVQ            w+8(FP), R11        \
+	MOVQ            wstride+16(FP), BX  \
+	LEAQ            (R11)(BX*1), R8     \
+	MOVQ            a+24(FP), DI        \
+	MOVQ            astride+32(FP), BX  \
+	LEAQ            (DI)(BX*1), R9      \
+	LEAQ            (R9)(BX*1), R10     \
+	LEAQ            (R10)(BX*1), R13    \
+	MOVQ            ad+40(FP), R12      \
+	MOVL            $0x0F0F0F0F, AX     \
+	VPBROADCASTD    AX, Z15             \
+	MOVL            $0x10101010, AX     \
+	VPBROADCASTD    AX, Z16             \
+	VBROADCASTI64X4 q1zShift<>(SB), Z19 \
+	VPXORD          Z0, Z0, Z0          \
+	VPXORD          Z1, Z1, Z1          \
+	VPXORD          Z12, Z12, Z12       \
+	VPXORD          Z13, Z13, Z13       \
+	VPXORD          Z10, Z10, Z10       \
+	TESTQ           CX, CX              \
+	JZ              done                \
+loop:                                   \
+	BLOCK                               \
+	ADDQ $wb, R11                       \
+	ADDQ $wb, R8                        \
+	ADDQ $36, DI                        \
+	ADDQ $36, R9                        \
+	ADDQ $36, R10                       \
+	ADDQ $36, R13                       \
+	ADDQ $32, R12                       \
+	DECQ CX                             \
+	JNZ  loop                           \
+done:                                   \
+	VMOVUPS         X10, 0(SP)          \
+	VEXTRACTF32X4   $2, Z10, X11        \
+	VMOVUPS         X11, 16(SP)         \
+	MOVQ            out+48(FP), DX      \
+	MOVQ            ostride+56(FP), BX  \
+	SHLQ            $2, BX              \
+	Q1ZT_STORE(Z0, Y0, X0, 0)           \
+	Q1ZT_STORE(Z1, Y1, X1, 4)           \
+	Q1ZT_STORE(Z12, Y12, X12, 8)        \
+	Q1ZT_STORE(Z13, Y13, X13, 12)       \
+	VZEROUPPER                          \
+	RET
+
+
 // func vecDotQ4_1Q8_1r4ZMMVNNI(nb int, w *byte, wstride int, a *byte, out *float32, ostride int)
 TEXT ·vecDotQ4_1Q8_1r4ZMMVNNI(SB), NOSPLIT, $0-48
 	Q1Z_PROLOGUE
@@ -224,3 +336,11 @@ q51ztail:
 
 q51zdone:
 	Q1Z_EPILOGUE
+
+// func q4_1Tile2x4ZMMVNNI(nb int, w *byte, wstride int, a *byte, astride int, ad *byte, out *float32, ostride int)
+TEXT ·q4_1Tile2x4ZMMVNNI(SB), NOSPLIT, $32-64
+	Q1ZT(Q41ZT_BLOCK, 20, q41ztloop, q41ztdone)
+
+// func q5_1Tile2x4ZMMVNNI(nb int, w *byte, wstride int, a *byte, astride int, ad *byte, out *float32, ostride int)
+TEXT ·q5_1Tile2x4ZMMVNNI(SB), NOSPLIT, $32-64
+	Q1ZT(Q51ZT_BLOCK, 24, q51ztloop, q51ztdone)

@@ -103,6 +103,8 @@ func fillZMM(s *kernelSet) {
 	s.vecDot2x4[ggml.Q2_K] = q2_KTile2x4ZMMAsm
 	s.vecDotR4[ggml.Q4_1] = vecDotQ4_1Q8_1r4ZMMAsm
 	s.vecDotR4[ggml.Q5_1] = vecDotQ5_1Q8_1r4ZMMAsm
+	s.vecDot2x4[ggml.Q4_1] = q4_1Tile2x4ZMMAsm
+	s.vecDot2x4[ggml.Q5_1] = q5_1Tile2x4ZMMAsm
 }
 
 //go:noescape
@@ -510,4 +512,22 @@ func vecDotQ5_1Q8_1r4ZMMAsm(n int, w []byte, wstride int, a []byte, out []float3
 		return
 	}
 	vecDotQ5_1Q8_1r4ZMMVNNI(r4Args(n, qk, q5_1Bytes, q8_1Bytes, w, wstride, a, out, ostride))
+}
+
+//go:noescape
+func q4_1Tile2x4ZMMVNNI(nb int, w *byte, wstride int, a *byte, astride int, ad *byte, out *float32, ostride int)
+
+//go:noescape
+func q5_1Tile2x4ZMMVNNI(nb int, w *byte, wstride int, a *byte, astride int, ad *byte, out *float32, ostride int)
+
+// q4_1Tile2x4ZMMAsm and q5_1Tile2x4ZMMAsm are the avx512zmm set's Q4_1 and
+// Q5_1 prefill tiles (q4_1_q5_1_zmm_amd64.s): the avx512vnni ones with the
+// pair of rows in one 512-bit register per token, reading the same token
+// rows and q8_1QuadScales quad.
+func q4_1Tile2x4ZMMAsm(n int, w []byte, wstride int, a []byte, astride int, aq []byte, out []float32, ostride int) {
+	tile2x4Call(q4_1Tile2x4ZMMVNNI, q4_1Bytes, q8_1Bytes, q8_1QuadScalesBytes, n, w, wstride, a, astride, aq, out, ostride)
+}
+
+func q5_1Tile2x4ZMMAsm(n int, w []byte, wstride int, a []byte, astride int, aq []byte, out []float32, ostride int) {
+	tile2x4Call(q5_1Tile2x4ZMMVNNI, q5_1Bytes, q8_1Bytes, q8_1QuadScalesBytes, n, w, wstride, a, astride, aq, out, ostride)
 }
