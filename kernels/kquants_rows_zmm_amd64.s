@@ -1,6 +1,7 @@
 //go:build !purego
 
 #include "textflag.h"
+#include "pairs_amd64.h"
 
 // The avx512zmm set's four-row decode kernels of the K-quants it reads
 // row by row (Q6_K, Q2_K: no packed layout): vecDotQ6_KQ8_Kr4AVX2 and
@@ -39,9 +40,16 @@ DATA q6zShuf<>+112(SB)/8, $0x0f0e0f0e0f0e0f0e
 DATA q6zShuf<>+120(SB)/8, $0x0f0e0f0e0f0e0f0e
 GLOBL q6zShuf<>(SB), RODATA|NOPTR, $128
 
-// Q6Z_JOIN sets Zd to the 32 bytes at off(A) in the lower half and at
-// off(B) in the upper.
-#define Q6Z_JOIN(off, A, B, Yd, Zd) \
+// ZSHUF_PAIRS loads the four scale-pair shuffles into Z20-Z23.
+#define ZSHUF_PAIRS \
+	VBROADCASTI64X4 q6zShuf<>+0(SB), Z20  \
+	VBROADCASTI64X4 q6zShuf<>+32(SB), Z21 \
+	VBROADCASTI64X4 q6zShuf<>+64(SB), Z22 \
+	VBROADCASTI64X4 q6zShuf<>+96(SB), Z23
+
+// ZJOIN sets Zd to the 32 bytes at off(A) in the lower half and at
+// off(B) in the upper (Q6_K and Q2_K).
+#define ZJOIN(off, A, B, Yd, Zd) \
 	VMOVDQU      off(A), Yd          \
 	VINSERTI64X4 $1, off(B), Zd, Zd
 
@@ -62,9 +70,9 @@ GLOBL q6zShuf<>(SB), RODATA|NOPTR, $128
 // ORed with two bits of qh moved to bits 4 and 5 (VPTERNLOGD $0xF8: A |
 // (B & C)).
 #define Q6Z_HALF(A, B, h, Zsc) \
-	Q6Z_JOIN(64*h, A, B, Y10, Z10)              \
-	Q6Z_JOIN(64*h+32, A, B, Y11, Z11)           \
-	Q6Z_JOIN(128+32*h, A, B, Y12, Z12)          \
+	ZJOIN(64*h, A, B, Y10, Z10)              \
+	ZJOIN(64*h+32, A, B, Y11, Z11)           \
+	ZJOIN(128+32*h, A, B, Y12, Z12)          \
 	VPANDD     Z14, Z12, Z6                     \
 	VPSLLW     $4, Z6, Z6                       \
 	VPTERNLOGD $0xF8, Z15, Z10, Z6              \
@@ -114,74 +122,6 @@ GLOBL q6zShuf<>(SB), RODATA|NOPTR, $128
 	PREFETCHT0 1088(A) \
 	PREFETCHT0 1152(A)
 
-// HSUMQ6 is kquants_amd64.s's HSUM: the eight lanes of Y summed into X.
-#define HSUMQ6(Y, X, T) \
-	VEXTRACTF128 $1, Y, T \
-	VADDPS       T, X, X  \
-	VMOVHLPS     X, X, T  \
-	VADDPS       T, X, X  \
-	VMOVSHDUP    X, T     \
-	VADDSS       T, X, X
-
-// func vecDotQ6_KQ8_Kr4ZMMVNNI(nb int, w *byte, wstride int, a *byte, out *float32, ostride int)
-TEXT ·vecDotQ6_KQ8_Kr4ZMMVNNI(SB), NOSPLIT, $0-48
-	MOVQ nb+0(FP), CX
-	MOVQ w+8(FP), R11
-	MOVQ wstride+16(FP), BX
-	MOVQ a+24(FP), DI
-	LEAQ (R11)(BX*1), R8
-	LEAQ (R8)(BX*1), R9
-	LEAQ (R9)(BX*1), R10
-	MOVL            $0x0F0F0F0F, AX
-	VPBROADCASTD    AX, Z15
-	MOVL            $0x03030303, AX
-	VPBROADCASTD    AX, Z14
-	MOVL            $0x30303030, AX
-	VPBROADCASTD    AX, Z13
-	VBROADCASTI64X4 q6zShuf<>+0(SB), Z20
-	VBROADCASTI64X4 q6zShuf<>+32(SB), Z21
-	VBROADCASTI64X4 q6zShuf<>+64(SB), Z22
-	VBROADCASTI64X4 q6zShuf<>+96(SB), Z23
-	VPXORD          Z0, Z0, Z0
-	VPXORD          Z1, Z1, Z1
-	TESTQ CX, CX
-	JZ    q6zdone
-
-q6zloop:
-	Q6Z_PF(R11)
-	Q6Z_PF(R8)
-	Q6Z_PF(R9)
-	Q6Z_PF(R10)
-	Q6Z_BLOCK(R11, R8, Z0)
-	Q6Z_BLOCK(R9, R10, Z1)
-	ADDQ $210, R11
-	ADDQ $210, R8
-	ADDQ $210, R9
-	ADDQ $210, R10
-	ADDQ $292, DI
-	DECQ CX
-	JNZ  q6zloop
-
-q6zdone:
-	MOVQ          out+32(FP), DX
-	MOVQ          ostride+40(FP), BX
-	SHLQ          $2, BX
-	VEXTRACTF64X4 $1, Z0, Y2
-	VEXTRACTF64X4 $1, Z1, Y3
-	HSUMQ6(Y0, X0, X4)
-	VMOVSS        X0, (DX)
-	ADDQ          BX, DX
-	HSUMQ6(Y2, X2, X4)
-	VMOVSS        X2, (DX)
-	ADDQ          BX, DX
-	HSUMQ6(Y1, X1, X4)
-	VMOVSS        X1, (DX)
-	ADDQ          BX, DX
-	HSUMQ6(Y3, X3, X4)
-	VMOVSS        X3, (DX)
-	VZEROUPPER
-	RET
-
 // Q2_K: per 32 elements and pair of rows, five vector operations (four
 // for the first group of a 128) where the AVX2 kernel takes six for one
 // row; the scales and mins of a pair are widened in one register, the
@@ -191,6 +131,15 @@ q6zdone:
 // of the block as int16 (Q2Z_SCALES), Z28/Z29 the mins' int32 lanes,
 // Z10/Z11 the scaled quants' int32 lanes; Z0 and Z1 the float
 // accumulators as for Q6_K.
+
+// Q2Z_CONSTS: Z15 = 0x03 bytes, Y14 = 0x0F bytes, Z20-Z23 the shuffles.
+#define Q2Z_CONSTS \
+	MOVL         $0x03030303, AX \
+	VPBROADCASTD AX, Z15         \
+	MOVL         $0x0F0F0F0F, AX \
+	VMOVD        AX, X14         \
+	VPBROADCASTD X14, Y14        \
+	ZSHUF_PAIRS
 
 // Q2Z_SCALES widens the scales (low nibbles) and mins (high) of the
 // blocks at A and B, A's in the lower half: Zlo = scales 0-7 in both
@@ -208,12 +157,6 @@ q6zdone:
 	VPMADDWD    Z5, Z3, Zmn       \
 	VPERMQ      $0x44, Z2, Zlo    \
 	VPERMQ      $0xee, Z2, Zhi
-
-// Q2Z_JOIN sets Zd to the 32 quant bytes at off(A) in the lower half and
-// at off(B) in the upper.
-#define Q2Z_JOIN(off, A, B, Yd, Zd) \
-	VMOVDQU      off(A), Yd         \
-	VINSERTI64X4 $1, off(B), Zd, Zd
 
 // Q2Z_PAIR adds one group of 32 elements of a pair to its sums: the
 // two-bit quants of Zq (already shifted) masked into Zt, times the
@@ -244,8 +187,8 @@ q6zdone:
 // Q2Z_HALF is half c (128 elements: quant bytes 16+32c, activations
 // 4+128c) of the four rows' blocks.
 #define Q2Z_HALF(c, Zsc0, Zsc1) \
-	Q2Z_JOIN(16+32*c, R11, R8, Y6, Z6)             \
-	Q2Z_JOIN(16+32*c, R9, R10, Y7, Z7)             \
+	ZJOIN(16+32*c, R11, R8, Y6, Z6)             \
+	ZJOIN(16+32*c, R9, R10, Y7, Z7)             \
 	Q2Z_GROUP0(4+128*c, Z20, Zsc0, Zsc1)           \
 	Q2Z_GROUP(2, 4+128*c+32, Z21, Zsc0, Zsc1)      \
 	Q2Z_GROUP(4, 4+128*c+64, Z22, Zsc0, Zsc1)      \
@@ -268,24 +211,103 @@ q6zdone:
 	VCVTDQ2PS    sum, sum           \
 	VFMADD231PS  sum, Z3, acc
 
+
+// Q2_K prefill: two rows (one pair, as above) by four tokens, each token
+// in vecDotQ2_KQ8_KAVX2's steps (same bits as vecDot and the AVX2
+// one-row four-token kernel). Per group of 32 elements the pair's quants
+// and scale pairs are made once for the four tokens: eleven vector
+// operations for two rows and four tokens where the four-token kernel
+// takes fifteen for one row. Registers: Z15 = 0x03 bytes, Y14 = 0x0F
+// bytes, Z20-Z23 the scale-pair shuffles, Z16/Z17 the pair's scales
+// (Q2Z_SCALES's Zlo/Zhi), Z24 its mins as int16; tokens at DI, R9, R10,
+// R12, their int32 sums Z10-Z13 and float accumulators Z0, Z1, Z25, Z26.
+
+// Q2ZT_TOK adds token P's products with the group's quants Z8 and
+// shuffled scales Z9 to sum.
+#define Q2ZT_TOK(P, ao, sum) \
+	VBROADCASTI64X4 ao(P), Z4 \
+	VPMADDUBSW      Z4, Z8, Z5 \
+	VPDPWSSD        Z9, Z5, sum
+
+// Q2ZT_GROUP is group s of half c: the quant bytes Z6 shifted by sh
+// (SHIFT: VPSRLW, or nothing for s = 0 with Zsrc = Z6) and masked into
+// Z8, the scales Zsc shuffled by Zm into Z9, then the four tokens.
+#define Q2ZT_GROUP(Zsrc, ao, Zm, Zsc) \
+	VPANDD   Z15, Zsrc, Z8 \
+	VPSHUFB  Zm, Zsc, Z9   \
+	Q2ZT_TOK(DI, ao, Z10)  \
+	Q2ZT_TOK(R9, ao, Z11)  \
+	Q2ZT_TOK(R10, ao, Z12) \
+	Q2ZT_TOK(R12, ao, Z13)
+
+#define Q2ZT_HALF(c, Zsc) \
+	ZJOIN(16+32*c, R11, R8, Y6, Z6)        \
+	Q2ZT_GROUP(Z6, 4+128*c, Z20, Zsc)         \
+	VPSRLW $2, Z6, Z7                         \
+	Q2ZT_GROUP(Z7, 4+128*c+32, Z21, Zsc)      \
+	VPSRLW $4, Z6, Z7                         \
+	Q2ZT_GROUP(Z7, 4+128*c+64, Z22, Zsc)      \
+	VPSRLW $6, Z6, Z7                         \
+	Q2ZT_GROUP(Z7, 4+128*c+96, Z23, Zsc)
+
+// Q2ZT_FINISH is Q2Z_FINISH for token P: Z2 = the pair's x.d, Z3 its
+// x.dmin (both across each row's half), times the token's y.d.
+#define Q2ZT_FINISH(P, sum, acc) \
+	VMULPS.BCST     0(P), Z3, Z7  \
+	VBROADCASTI64X4 260(P), Z4    \
+	VPMADDWD        Z4, Z24, Z5   \
+	VCVTDQ2PS       Z5, Z5        \
+	VFNMADD231PS    Z5, Z7, acc   \
+	VMULPS.BCST     0(P), Z2, Z7  \
+	VCVTDQ2PS       sum, sum      \
+	VFMADD231PS     sum, Z7, acc
+
+// Q2ZT_STORE stores the sums of acc's halves (rows 0 and 1) to (DX) and
+// 4(DX), then steps DX to the next token's outputs.
+#define Q2ZT_STORE(acc, Y, X) \
+	STORE_PAIR(acc, Y, X, (DX), 4(DX), Y5, X5, X4) \
+	ADDQ BX, DX
+
+// func vecDotQ6_KQ8_Kr4ZMMVNNI(nb int, w *byte, wstride int, a *byte, out *float32, ostride int)
+TEXT ·vecDotQ6_KQ8_Kr4ZMMVNNI(SB), NOSPLIT, $0-48
+	R4Z_ARGS
+	MOVL            $0x0F0F0F0F, AX
+	VPBROADCASTD    AX, Z15
+	MOVL            $0x03030303, AX
+	VPBROADCASTD    AX, Z14
+	MOVL            $0x30303030, AX
+	VPBROADCASTD    AX, Z13
+	ZSHUF_PAIRS
+	VPXORD          Z0, Z0, Z0
+	VPXORD          Z1, Z1, Z1
+	TESTQ CX, CX
+	JZ    q6zdone
+
+q6zloop:
+	Q6Z_PF(R11)
+	Q6Z_PF(R8)
+	Q6Z_PF(R9)
+	Q6Z_PF(R10)
+	Q6Z_BLOCK(R11, R8, Z0)
+	Q6Z_BLOCK(R9, R10, Z1)
+	ADDQ $210, R11
+	ADDQ $210, R8
+	ADDQ $210, R9
+	ADDQ $210, R10
+	ADDQ $292, DI
+	DECQ CX
+	JNZ  q6zloop
+
+q6zdone:
+	R4Z_OUT
+	R4Z_STORE
+	VZEROUPPER
+	RET
+
 // func vecDotQ2_KQ8_Kr4ZMMVNNI(nb int, w *byte, wstride int, a *byte, out *float32, ostride int)
 TEXT ·vecDotQ2_KQ8_Kr4ZMMVNNI(SB), NOSPLIT, $0-48
-	MOVQ nb+0(FP), CX
-	MOVQ w+8(FP), R11
-	MOVQ wstride+16(FP), BX
-	MOVQ a+24(FP), DI
-	LEAQ (R11)(BX*1), R8
-	LEAQ (R8)(BX*1), R9
-	LEAQ (R9)(BX*1), R10
-	MOVL            $0x03030303, AX
-	VPBROADCASTD    AX, Z15
-	MOVL            $0x0F0F0F0F, AX
-	VMOVD           AX, X14
-	VPBROADCASTD    X14, Y14
-	VBROADCASTI64X4 q6zShuf<>+0(SB), Z20
-	VBROADCASTI64X4 q6zShuf<>+32(SB), Z21
-	VBROADCASTI64X4 q6zShuf<>+64(SB), Z22
-	VBROADCASTI64X4 q6zShuf<>+96(SB), Z23
+	R4Z_ARGS
+	Q2Z_CONSTS
 	VPXORD          Z0, Z0, Z0
 	VPXORD          Z1, Z1, Z1
 	TESTQ CX, CX
@@ -318,84 +340,10 @@ q2zloop:
 	JNZ  q2zloop
 
 q2zdone:
-	MOVQ          out+32(FP), DX
-	MOVQ          ostride+40(FP), BX
-	SHLQ          $2, BX
-	VEXTRACTF64X4 $1, Z0, Y2
-	VEXTRACTF64X4 $1, Z1, Y3
-	HSUMQ6(Y0, X0, X4)
-	VMOVSS        X0, (DX)
-	ADDQ          BX, DX
-	HSUMQ6(Y2, X2, X4)
-	VMOVSS        X2, (DX)
-	ADDQ          BX, DX
-	HSUMQ6(Y1, X1, X4)
-	VMOVSS        X1, (DX)
-	ADDQ          BX, DX
-	HSUMQ6(Y3, X3, X4)
-	VMOVSS        X3, (DX)
+	R4Z_OUT
+	R4Z_STORE
 	VZEROUPPER
 	RET
-
-// Q2_K prefill: two rows (one pair, as above) by four tokens, each token
-// in vecDotQ2_KQ8_KAVX2's steps (same bits as vecDot and the AVX2
-// one-row four-token kernel). Per group of 32 elements the pair's quants
-// and scale pairs are made once for the four tokens: eleven vector
-// operations for two rows and four tokens where the four-token kernel
-// takes fifteen for one row. Registers: Z15 = 0x03 bytes, Y14 = 0x0F
-// bytes, Z20-Z23 the scale-pair shuffles, Z16/Z17 the pair's scales
-// (Q2Z_SCALES's Zlo/Zhi), Z24 its mins as int16; tokens at DI, R9, R10,
-// R12, their int32 sums Z10-Z13 and float accumulators Z0, Z1, Z25, Z26.
-
-// Q2ZT_TOK adds token P's products with the group's quants Z8 and
-// shuffled scales Z9 to sum.
-#define Q2ZT_TOK(P, ao, sum) \
-	VBROADCASTI64X4 ao(P), Z4 \
-	VPMADDUBSW      Z4, Z8, Z5 \
-	VPDPWSSD        Z9, Z5, sum
-
-// Q2ZT_GROUP is group s of half c: the quant bytes Z6 shifted by sh
-// (SHIFT: VPSRLW, or nothing for s = 0 with Zsrc = Z6) and masked into
-// Z8, the scales Zsc shuffled by Zm into Z9, then the four tokens.
-#define Q2ZT_GROUP(Zsrc, ao, Zm, Zsc) \
-	VPANDD   Z15, Zsrc, Z8 \
-	VPSHUFB  Zm, Zsc, Z9   \
-	Q2ZT_TOK(DI, ao, Z10)  \
-	Q2ZT_TOK(R9, ao, Z11)  \
-	Q2ZT_TOK(R10, ao, Z12) \
-	Q2ZT_TOK(R12, ao, Z13)
-
-#define Q2ZT_HALF(c, Zsc) \
-	Q2Z_JOIN(16+32*c, R11, R8, Y6, Z6)        \
-	Q2ZT_GROUP(Z6, 4+128*c, Z20, Zsc)         \
-	VPSRLW $2, Z6, Z7                         \
-	Q2ZT_GROUP(Z7, 4+128*c+32, Z21, Zsc)      \
-	VPSRLW $4, Z6, Z7                         \
-	Q2ZT_GROUP(Z7, 4+128*c+64, Z22, Zsc)      \
-	VPSRLW $6, Z6, Z7                         \
-	Q2ZT_GROUP(Z7, 4+128*c+96, Z23, Zsc)
-
-// Q2ZT_FINISH is Q2Z_FINISH for token P: Z2 = the pair's x.d, Z3 its
-// x.dmin (both across each row's half), times the token's y.d.
-#define Q2ZT_FINISH(P, sum, acc) \
-	VMULPS.BCST     0(P), Z3, Z7  \
-	VBROADCASTI64X4 260(P), Z4    \
-	VPMADDWD        Z4, Z24, Z5   \
-	VCVTDQ2PS       Z5, Z5        \
-	VFNMADD231PS    Z5, Z7, acc   \
-	VMULPS.BCST     0(P), Z2, Z7  \
-	VCVTDQ2PS       sum, sum      \
-	VFMADD231PS     sum, Z7, acc
-
-// Q2ZT_STORE stores the sums of acc's halves (rows 0 and 1) to (DX) and
-// 4(DX), then steps DX to the next token's outputs.
-#define Q2ZT_STORE(acc, Y, X) \
-	VEXTRACTF64X4 $1, acc, Y5 \
-	HSUMQ6(Y, X, X4)          \
-	HSUMQ6(Y5, X5, X4)        \
-	VMOVSS        X, (DX)     \
-	VMOVSS        X5, 4(DX)   \
-	ADDQ          BX, DX
 
 // func q2_KTile2x4ZMMVNNI(nb int, w *byte, wstride int, a *byte, astride int, ad *byte, out *float32, ostride int)
 TEXT ·q2_KTile2x4ZMMVNNI(SB), NOSPLIT, $0-64
@@ -408,15 +356,7 @@ TEXT ·q2_KTile2x4ZMMVNNI(SB), NOSPLIT, $0-64
 	LEAQ (DI)(BX*1), R9
 	LEAQ (R9)(BX*1), R10
 	LEAQ (R10)(BX*1), R12
-	MOVL            $0x03030303, AX
-	VPBROADCASTD    AX, Z15
-	MOVL            $0x0F0F0F0F, AX
-	VMOVD           AX, X14
-	VPBROADCASTD    X14, Y14
-	VBROADCASTI64X4 q6zShuf<>+0(SB), Z20
-	VBROADCASTI64X4 q6zShuf<>+32(SB), Z21
-	VBROADCASTI64X4 q6zShuf<>+64(SB), Z22
-	VBROADCASTI64X4 q6zShuf<>+96(SB), Z23
+	Q2Z_CONSTS
 	VPXORD          Z0, Z0, Z0
 	VPXORD          Z1, Z1, Z1
 	VPXORD          Z25, Z25, Z25

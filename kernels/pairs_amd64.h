@@ -1,6 +1,7 @@
-// Shared by the 8 x 4 tiles on 512-bit vectors (#include "pairs_amd64.h"),
-// whose ZMM accumulators hold two outputs' 8-lane sums, one token in each
-// 256-bit half.
+// Shared by the kernels on 512-bit vectors whose ZMM accumulators hold two
+// outputs' 8-lane sums, one in each 256-bit half (#include
+// "pairs_amd64.h"): the 8 x 4 tiles (a token in each half) and the
+// four-row kernels (a row in each half).
 
 // HSUM8 is the 8-lane horizontal sum of tinyBLAS's hsum on Y into X (the
 // upper half added to the lower, then MOVHLPS and MOVSHDUP), T a scratch
@@ -21,6 +22,35 @@
 	VMOVSS        X, A      \
 	HSUM8(YT, XT, T)        \
 	VMOVSS        XT, B
+
+// R4Z_ARGS loads a four-row kernel's arguments (vecDotR4's: nb, w,
+// wstride, a, out, ostride): CX = nb, the rows at R11, R8, R9, R10
+// (wstride apart, in BX), the token at DI.
+#define R4Z_ARGS \
+	MOVQ nb+0(FP), CX       \
+	MOVQ w+8(FP), R11       \
+	MOVQ wstride+16(FP), BX \
+	MOVQ a+24(FP), DI       \
+	LEAQ (R11)(BX*1), R8    \
+	LEAQ (R8)(BX*1), R9     \
+	LEAQ (R9)(BX*1), R10
+
+// R4Z_OUT sets DX to a four-row kernel's out and BX to its ostride in
+// bytes.
+#define R4Z_OUT \
+	MOVQ out+32(FP), DX     \
+	MOVQ ostride+40(FP), BX \
+	SHLQ $2, BX
+
+// R4Z_STORE stores the rows' sums of Z0 (rows 0 and 1) and Z1 (rows 2
+// and 3) to DX, DX+BX, DX+2BX, DX+3BX (R4Z_OUT's); SI, Y2, Y3 and X4
+// scratch.
+#define R4Z_STORE \
+	LEAQ (DX)(BX*1), SI                            \
+	STORE_PAIR(Z0, Y0, X0, (DX), (SI), Y2, X2, X4) \
+	LEAQ (SI)(BX*1), DX                            \
+	LEAQ (DX)(BX*1), SI                            \
+	STORE_PAIR(Z1, Y1, X1, (DX), (SI), Y3, X3, X4)
 
 // ZERO_Z0_15 clears the accumulators Z0-Z15 of the half-precision tiles.
 #define ZERO_Z0_15 \

@@ -1,6 +1,7 @@
 //go:build !purego
 
 #include "textflag.h"
+#include "pairs_amd64.h"
 
 // The avx512zmm set's Q4_1 and Q5_1 decode kernels: vecDotQ4_1Q8_1r4AVX2
 // and vecDotQ5_1Q8_1r4AVX2 (vecdot_amd64.s: four rows wstride apart
@@ -106,13 +107,7 @@ GLOBL q1zPerm<>(SB), RODATA|NOPTR, $32
 // Q1Z_PROLOGUE loads the arguments and constants: rows at R11, R8, R9,
 // R10, the token at DI, CX blocks.
 #define Q1Z_PROLOGUE \
-	MOVQ            nb+0(FP), CX        \
-	MOVQ            w+8(FP), R11        \
-	MOVQ            wstride+16(FP), BX  \
-	MOVQ            a+24(FP), DI        \
-	LEAQ            (R11)(BX*1), R8     \
-	LEAQ            (R8)(BX*1), R9      \
-	LEAQ            (R9)(BX*1), R10     \
+	R4Z_ARGS                            \
 	MOVL            $0x0F0F0F0F, AX     \
 	VPBROADCASTD    AX, Z15             \
 	MOVL            $0x10101010, AX     \
@@ -124,7 +119,7 @@ GLOBL q1zPerm<>(SB), RODATA|NOPTR, $32
 	VPXORD          Z1, Z1, Z1          \
 	VXORPS          Y14, Y14, Y14
 
-// Q1Z_PF asks for the four rows' cache lines R4PF bytes ahead (as the
+// Q1Z_PF asks for the four rows' cache lines 1 KiB ahead (as the
 // AVX2 four-row kernels).
 #define Q1Z_PF \
 	PREFETCHT0 1024(R11) \
@@ -139,40 +134,29 @@ GLOBL q1zPerm<>(SB), RODATA|NOPTR, $32
 	ADDQ $wb, R10 \
 	ADDQ $ab, DI
 
-// HSUM1Z is vecdot_amd64.s's HSUM: the eight lanes of Y summed into X.
-#define HSUM1Z(Y, X, T) \
-	VEXTRACTF128 $1, Y, T \
-	VADDPS       T, X, X  \
-	VMOVHLPS     X, X, T  \
-	VADDPS       T, X, X  \
-	VMOVSHDUP    X, T     \
-	VADDSS       T, X, X
-
 // Q1Z_EPILOGUE stores out[k*ostride] = hsum(row k's lanes) + its min
 // term (X4_EPILOGUE_MIN's order) and returns.
 #define Q1Z_EPILOGUE \
-	MOVQ          out+32(FP), DX     \
-	MOVQ          ostride+40(FP), BX \
-	SHLQ          $2, BX             \
+	R4Z_OUT                          \
 	VEXTRACTF64X4 $1, Z0, Y2         \
 	VEXTRACTF64X4 $1, Z1, Y3         \
 	VEXTRACTF128  $1, Y14, X6        \
-	HSUM1Z(Y0, X0, X4)               \
+	HSUM8(Y0, X0, X4)                \
 	VMOVSHDUP     X14, X5            \
 	VADDSS        X5, X0, X0         \
 	VMOVSS        X0, (DX)           \
 	ADDQ          BX, DX             \
-	HSUM1Z(Y2, X2, X4)               \
+	HSUM8(Y2, X2, X4)                \
 	VPSHUFD       $0xff, X14, X5     \
 	VADDSS        X5, X2, X2         \
 	VMOVSS        X2, (DX)           \
 	ADDQ          BX, DX             \
-	HSUM1Z(Y1, X1, X4)               \
+	HSUM8(Y1, X1, X4)                \
 	VMOVSHDUP     X6, X5             \
 	VADDSS        X5, X1, X1         \
 	VMOVSS        X1, (DX)           \
 	ADDQ          BX, DX             \
-	HSUM1Z(Y3, X3, X4)               \
+	HSUM8(Y3, X3, X4)                \
 	VPSHUFD       $0xff, X6, X5      \
 	VADDSS        X5, X3, X3         \
 	VMOVSS        X3, (DX)           \
@@ -233,8 +217,8 @@ GLOBL q1zPerm<>(SB), RODATA|NOPTR, $32
 // to the next token's.
 #define Q1ZT_STORE(acc, Y, X, k) \
 	VEXTRACTF64X4 $1, acc, Y5  \
-	HSUM1Z(Y, X, X4)           \
-	HSUM1Z(Y5, X5, X4)         \
+	HSUM8(Y, X, X4)            \
+	HSUM8(Y5, X5, X4)          \
 	VADDSS        k(SP), X, X  \
 	VADDSS        16+k(SP), X5, X5 \
 	VMOVSS        X, (DX)      \
