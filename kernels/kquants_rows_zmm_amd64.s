@@ -50,7 +50,7 @@ GLOBL q6zShuf<>(SB), RODATA|NOPTR, $128
 // ZJOIN sets Zd to the 32 bytes at off(A) in the lower half and at
 // off(B) in the upper (Q6_K and Q2_K).
 #define ZJOIN(off, A, B, Yd, Zd) \
-	VMOVDQU      off(A), Yd          \
+	VMOVDQU      off(A), Yd \
 	VINSERTI64X4 $1, off(B), Zd, Zd
 
 // Q6Z_CHUNK adds 32 elements of both rows to the int32 sums Z9: their
@@ -58,9 +58,9 @@ GLOBL q6zShuf<>(SB), RODATA|NOPTR, $128
 // (broadcast into both halves, Z4), the int16 pairs times the two scales
 // of the 32 (Zsc shuffled by Zm into Z16).
 #define Q6Z_CHUNK(mem, Zsc, Zm, Zq) \
-	VBROADCASTI64X4 mem, Z4       \
-	VPMADDUBSW      Z4, Zq, Zq    \
-	VPSHUFB         Zm, Zsc, Z16  \
+	VBROADCASTI64X4 mem, Z4      \
+	VPMADDUBSW      Z4, Zq, Zq   \
+	VPSHUFB         Zm, Zsc, Z16 \
 	VPDPWSSD        Z16, Zq, Z9
 
 // Q6Z_HALF is Q6_K_HALF on the pair: half h (128 elements) of the blocks
@@ -70,25 +70,25 @@ GLOBL q6zShuf<>(SB), RODATA|NOPTR, $128
 // ORed with two bits of qh moved to bits 4 and 5 (VPTERNLOGD $0xF8: A |
 // (B & C)).
 #define Q6Z_HALF(A, B, h, Zsc) \
-	ZJOIN(64*h, A, B, Y10, Z10)              \
-	ZJOIN(64*h+32, A, B, Y11, Z11)           \
-	ZJOIN(128+32*h, A, B, Y12, Z12)          \
-	VPANDD     Z14, Z12, Z6                     \
-	VPSLLW     $4, Z6, Z6                       \
-	VPTERNLOGD $0xF8, Z15, Z10, Z6              \
-	Q6Z_CHUNK(4+128*h(DI), Zsc, Z20, Z6)        \
-	VPSLLW     $2, Z12, Z6                      \
-	VPANDD     Z13, Z6, Z6                      \
-	VPTERNLOGD $0xF8, Z15, Z11, Z6              \
-	Q6Z_CHUNK(4+128*h+32(DI), Zsc, Z21, Z6)     \
-	VPSRLW     $4, Z10, Z5                      \
-	VPANDD     Z15, Z5, Z5                      \
-	VPTERNLOGD $0xF8, Z13, Z12, Z5              \
-	Q6Z_CHUNK(4+128*h+64(DI), Zsc, Z22, Z5)     \
-	VPSRLW     $4, Z11, Z5                      \
-	VPANDD     Z15, Z5, Z5                      \
-	VPSRLW     $2, Z12, Z6                      \
-	VPTERNLOGD $0xF8, Z13, Z6, Z5               \
+	ZJOIN(64*h, A, B, Y10, Z10)             \
+	ZJOIN(64*h+32, A, B, Y11, Z11)          \
+	ZJOIN(128+32*h, A, B, Y12, Z12)         \
+	VPANDD     Z14, Z12, Z6                 \
+	VPSLLW     $4, Z6, Z6                   \
+	VPTERNLOGD $0xF8, Z15, Z10, Z6          \
+	Q6Z_CHUNK(4+128*h(DI), Zsc, Z20, Z6)    \
+	VPSLLW     $2, Z12, Z6                  \
+	VPANDD     Z13, Z6, Z6                  \
+	VPTERNLOGD $0xF8, Z15, Z11, Z6          \
+	Q6Z_CHUNK(4+128*h+32(DI), Zsc, Z21, Z6) \
+	VPSRLW     $4, Z10, Z5                  \
+	VPANDD     Z15, Z5, Z5                  \
+	VPTERNLOGD $0xF8, Z13, Z12, Z5          \
+	Q6Z_CHUNK(4+128*h+64(DI), Zsc, Z22, Z5) \
+	VPSRLW     $4, Z11, Z5                  \
+	VPANDD     Z15, Z5, Z5                  \
+	VPSRLW     $2, Z12, Z6                  \
+	VPTERNLOGD $0xF8, Z13, Z6, Z5           \
 	Q6Z_CHUNK(4+128*h+96(DI), Zsc, Z23, Z5)
 
 // Q6Z_BLOCK is Q6_K_BLOCK on the pair of blocks at A and B against the
@@ -96,24 +96,24 @@ GLOBL q6zShuf<>(SB), RODATA|NOPTR, $128
 // every quant as 32 * scales . bsums (Z3), the unsigned quants' integer
 // sums (Z9) minus it, times d.
 #define Q6Z_BLOCK(A, B, acc) \
-	VPBROADCASTW    208(A), X7          \
-	VPBROADCASTW    208(B), X6          \
-	VINSERTI128     $1, X6, Y7, Y7      \
-	VCVTPH2PS       Y7, Z7              \
-	VMULPS.BCST     0(DI), Z7, Z7       \
-	VMOVDQU         192(A), X2          \
-	VINSERTI128     $1, 192(B), Y2, Y2  \
-	VPMOVSXBW       Y2, Z2              \
-	VBROADCASTI64X4 260(DI), Z3         \
-	VPMADDWD        Z3, Z2, Z3          \
-	VPSLLD          $5, Z3, Z3          \
-	VPERMQ          $0xee, Z2, Z8       \
-	VPERMQ          $0x44, Z2, Z2       \
-	VPXORD          Z9, Z9, Z9          \
-	Q6Z_HALF(A, B, 0, Z2)               \
-	Q6Z_HALF(A, B, 1, Z8)               \
-	VPSUBD          Z3, Z9, Z9          \
-	VCVTDQ2PS       Z9, Z9              \
+	VPBROADCASTW    208(A), X7         \
+	VPBROADCASTW    208(B), X6         \
+	VINSERTI128     $1, X6, Y7, Y7     \
+	VCVTPH2PS       Y7, Z7             \
+	VMULPS.BCST     0(DI), Z7, Z7      \
+	VMOVDQU         192(A), X2         \
+	VINSERTI128     $1, 192(B), Y2, Y2 \
+	VPMOVSXBW       Y2, Z2             \
+	VBROADCASTI64X4 260(DI), Z3        \
+	VPMADDWD        Z3, Z2, Z3         \
+	VPSLLD          $5, Z3, Z3         \
+	VPERMQ          $0xee, Z2, Z8      \
+	VPERMQ          $0x44, Z2, Z2      \
+	VPXORD          Z9, Z9, Z9         \
+	Q6Z_HALF(A, B, 0, Z2)              \
+	Q6Z_HALF(A, B, 1, Z8)              \
+	VPSUBD          Z3, Z9, Z9         \
+	VCVTDQ2PS       Z9, Z9             \
 	VFMADD231PS     Z9, Z7, acc
 
 // Q6Z_PF asks for the next cache lines of the four rows (as Q6_K_R4PF).
@@ -147,15 +147,15 @@ GLOBL q6zShuf<>(SB), RODATA|NOPTR, $128
 // lanes against the block sums Z5 (lane l: m(2l)*bsum(2l) +
 // m(2l+1)*bsum(2l+1), ggml's pairs). Y2, Y3 scratch.
 #define Q2Z_SCALES(A, B, Zlo, Zhi, Zmn) \
-	VMOVDQU     0(A), X2          \
-	VINSERTI128 $1, 0(B), Y2, Y2  \
-	VPSRLW      $4, Y2, Y3        \
-	VPAND       Y14, Y2, Y2       \
-	VPAND       Y14, Y3, Y3       \
-	VPMOVZXBW   Y2, Z2            \
-	VPMOVZXBW   Y3, Z3            \
-	VPMADDWD    Z5, Z3, Zmn       \
-	VPERMQ      $0x44, Z2, Zlo    \
+	VMOVDQU     0(A), X2         \
+	VINSERTI128 $1, 0(B), Y2, Y2 \
+	VPSRLW      $4, Y2, Y3       \
+	VPAND       Y14, Y2, Y2      \
+	VPAND       Y14, Y3, Y3      \
+	VPMOVZXBW   Y2, Z2           \
+	VPMOVZXBW   Y3, Z3           \
+	VPMADDWD    Z5, Z3, Zmn      \
+	VPERMQ      $0x44, Z2, Zlo   \
 	VPERMQ      $0xee, Z2, Zhi
 
 // Q2Z_PAIR adds one group of 32 elements of a pair to its sums: the
@@ -163,9 +163,9 @@ GLOBL q6zShuf<>(SB), RODATA|NOPTR, $128
 // activations Z4, the int16 pairs times the group's two scales (Zsc
 // shuffled by Zm).
 #define Q2Z_PAIR(Zq, Zt, Zsc, Zm, Zs, sum) \
-	VPANDD     Z15, Zq, Zt   \
-	VPMADDUBSW Z4, Zt, Zt    \
-	VPSHUFB    Zm, Zsc, Zs   \
+	VPANDD     Z15, Zq, Zt \
+	VPMADDUBSW Z4, Zt, Zt  \
+	VPSHUFB    Zm, Zsc, Zs \
 	VPDPWSSD   Zs, Zt, sum
 
 // Q2Z_GROUP is group s of a 128-element half for both pairs: bits
@@ -175,23 +175,23 @@ GLOBL q6zShuf<>(SB), RODATA|NOPTR, $128
 	VBROADCASTI64X4 ao(DI), Z4          \
 	VPSRLW          $sh, Z6, Z8         \
 	VPSRLW          $sh, Z7, Z12        \
-	Q2Z_PAIR(Z8, Z8, Zsc0, Zm, Z9, Z10)   \
+	Q2Z_PAIR(Z8, Z8, Zsc0, Zm, Z9, Z10) \
 	Q2Z_PAIR(Z12, Z12, Zsc1, Zm, Z13, Z11)
 
 // Q2Z_GROUP0 is Q2Z_GROUP for s = 0 (no shift).
 #define Q2Z_GROUP0(ao, Zm, Zsc0, Zsc1) \
 	VBROADCASTI64X4 ao(DI), Z4          \
-	Q2Z_PAIR(Z6, Z8, Zsc0, Zm, Z9, Z10)   \
+	Q2Z_PAIR(Z6, Z8, Zsc0, Zm, Z9, Z10) \
 	Q2Z_PAIR(Z7, Z12, Zsc1, Zm, Z13, Z11)
 
 // Q2Z_HALF is half c (128 elements: quant bytes 16+32c, activations
 // 4+128c) of the four rows' blocks.
 #define Q2Z_HALF(c, Zsc0, Zsc1) \
-	ZJOIN(16+32*c, R11, R8, Y6, Z6)             \
-	ZJOIN(16+32*c, R9, R10, Y7, Z7)             \
-	Q2Z_GROUP0(4+128*c, Z20, Zsc0, Zsc1)           \
-	Q2Z_GROUP(2, 4+128*c+32, Z21, Zsc0, Zsc1)      \
-	Q2Z_GROUP(4, 4+128*c+64, Z22, Zsc0, Zsc1)      \
+	ZJOIN(16+32*c, R11, R8, Y6, Z6)           \
+	ZJOIN(16+32*c, R9, R10, Y7, Z7)           \
+	Q2Z_GROUP0(4+128*c, Z20, Zsc0, Zsc1)      \
+	Q2Z_GROUP(2, 4+128*c+32, Z21, Zsc0, Zsc1) \
+	Q2Z_GROUP(4, 4+128*c+64, Z22, Zsc0, Zsc1) \
 	Q2Z_GROUP(6, 4+128*c+96, Z23, Zsc0, Zsc1)
 
 // Q2Z_FINISH is Q2_K_BLOCK's float steps for the pair at A and B: d =
@@ -199,18 +199,17 @@ GLOBL q6zShuf<>(SB), RODATA|NOPTR, $128
 // words of both rows widened, then their even and odd lanes), acc =
 // fma(-m, float(mins), acc), then fma(d, float(sums), acc).
 #define Q2Z_FINISH(A, B, Zmn, sum, acc) \
-	VPBROADCASTD 80(A), X2          \
-	VPBROADCASTD 80(B), X3          \
-	VINSERTI128  $1, X3, Y2, Y2     \
-	VCVTPH2PS    Y2, Z2             \
-	VMULPS.BCST  0(DI), Z2, Z2      \
-	VMOVSLDUP    Z2, Z3             \
-	VMOVSHDUP    Z2, Z2             \
-	VCVTDQ2PS    Zmn, Zmn           \
-	VFNMADD231PS Zmn, Z2, acc       \
-	VCVTDQ2PS    sum, sum           \
+	VPBROADCASTD 80(A), X2      \
+	VPBROADCASTD 80(B), X3      \
+	VINSERTI128  $1, X3, Y2, Y2 \
+	VCVTPH2PS    Y2, Z2         \
+	VMULPS.BCST  0(DI), Z2, Z2  \
+	VMOVSLDUP    Z2, Z3         \
+	VMOVSHDUP    Z2, Z2         \
+	VCVTDQ2PS    Zmn, Zmn       \
+	VFNMADD231PS Zmn, Z2, acc   \
+	VCVTDQ2PS    sum, sum       \
 	VFMADD231PS  sum, Z3, acc
-
 
 // Q2_K prefill: two rows (one pair, as above) by four tokens, each token
 // in vecDotQ2_KQ8_KAVX2's steps (same bits as vecDot and the AVX2
@@ -225,13 +224,13 @@ GLOBL q6zShuf<>(SB), RODATA|NOPTR, $128
 // Q2ZT_TOK adds token P's products with the group's quants Z8 and
 // shuffled scales Z9 to sum.
 #define Q2ZT_TOK(P, ao, sum) \
-	VBROADCASTI64X4 ao(P), Z4 \
+	VBROADCASTI64X4 ao(P), Z4  \
 	VPMADDUBSW      Z4, Z8, Z5 \
 	VPDPWSSD        Z9, Z5, sum
 
-// Q2ZT_GROUP is group s of half c: the quant bytes Z6 shifted by sh
-// (SHIFT: VPSRLW, or nothing for s = 0 with Zsrc = Z6) and masked into
-// Z8, the scales Zsc shuffled by Zm into Z9, then the four tokens.
+// Q2ZT_GROUP is one group of 32 elements: the quant bytes Zsrc (shifted
+// to the group's two bits) masked into Z8, the scales Zsc shuffled by Zm
+// into Z9, then the four tokens.
 #define Q2ZT_GROUP(Zsrc, ao, Zm, Zsc) \
 	VPANDD   Z15, Zsrc, Z8 \
 	VPSHUFB  Zm, Zsc, Z9   \
@@ -241,25 +240,25 @@ GLOBL q6zShuf<>(SB), RODATA|NOPTR, $128
 	Q2ZT_TOK(R12, ao, Z13)
 
 #define Q2ZT_HALF(c, Zsc) \
-	ZJOIN(16+32*c, R11, R8, Y6, Z6)        \
-	Q2ZT_GROUP(Z6, 4+128*c, Z20, Zsc)         \
-	VPSRLW $2, Z6, Z7                         \
-	Q2ZT_GROUP(Z7, 4+128*c+32, Z21, Zsc)      \
-	VPSRLW $4, Z6, Z7                         \
-	Q2ZT_GROUP(Z7, 4+128*c+64, Z22, Zsc)      \
-	VPSRLW $6, Z6, Z7                         \
+	ZJOIN(16+32*c, R11, R8, Y6, Z6)      \
+	Q2ZT_GROUP(Z6, 4+128*c, Z20, Zsc)    \
+	VPSRLW $2, Z6, Z7                    \
+	Q2ZT_GROUP(Z7, 4+128*c+32, Z21, Zsc) \
+	VPSRLW $4, Z6, Z7                    \
+	Q2ZT_GROUP(Z7, 4+128*c+64, Z22, Zsc) \
+	VPSRLW $6, Z6, Z7                    \
 	Q2ZT_GROUP(Z7, 4+128*c+96, Z23, Zsc)
 
 // Q2ZT_FINISH is Q2Z_FINISH for token P: Z2 = the pair's x.d, Z3 its
 // x.dmin (both across each row's half), times the token's y.d.
 #define Q2ZT_FINISH(P, sum, acc) \
-	VMULPS.BCST     0(P), Z3, Z7  \
-	VBROADCASTI64X4 260(P), Z4    \
-	VPMADDWD        Z4, Z24, Z5   \
-	VCVTDQ2PS       Z5, Z5        \
-	VFNMADD231PS    Z5, Z7, acc   \
-	VMULPS.BCST     0(P), Z2, Z7  \
-	VCVTDQ2PS       sum, sum      \
+	VMULPS.BCST     0(P), Z3, Z7 \
+	VBROADCASTI64X4 260(P), Z4   \
+	VPMADDWD        Z4, Z24, Z5  \
+	VCVTDQ2PS       Z5, Z5       \
+	VFNMADD231PS    Z5, Z7, acc  \
+	VMULPS.BCST     0(P), Z2, Z7 \
+	VCVTDQ2PS       sum, sum     \
 	VFMADD231PS     sum, Z7, acc
 
 // Q2ZT_STORE stores the sums of acc's halves (rows 0 and 1) to (DX) and
