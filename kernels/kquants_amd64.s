@@ -1420,20 +1420,26 @@ q2kr4done:
 
 // Q2_K, 4 tokens: one group's 2-bit quants (Y6) and scale pair k of Ysc
 // (Y10) computed once; each token adds maddubs(q, a) . scales to its
-// int32 lanes, Q2_K_GROUP's integers.
-#define Q2_K_GROUP4(sh, ao, Ysc, k) \
-	VPSRLW     $sh, Y5, Y6                  \
-	VPAND      Y15, Y6, Y6                  \
+// int32 lanes (TOK), Q2_K_GROUP's integers.
+#define Q2_K_GROUP4(TOK, sh, ao, Ysc, k) \
+	VPSRLW     $sh, Y5, Y6                   \
+	VPAND      Y15, Y6, Y6                   \
 	VPSHUFB    shufPairW16<>+k(SB), Ysc, Y10 \
-	Q2_K_TOK(DI, ao, Y0)                    \
-	Q2_K_TOK(R8, ao, Y1)                    \
-	Q2_K_TOK(R9, ao, Y8)                    \
-	Q2_K_TOK(R10, ao, Y9)
+	TOK(DI, ao, Y0)                          \
+	TOK(R8, ao, Y1)                          \
+	TOK(R9, ao, Y8)                          \
+	TOK(R10, ao, Y9)
 
 #define Q2_K_TOK(P, ao, sumi) \
 	VPMADDUBSW ao(P), Y6, Y11  \
 	VPMADDWD   Y10, Y11, Y11   \
 	VPADDD     Y11, sumi, sumi
+
+// Q2_K_TOK_VNNI is Q2_K_TOK with VPDPWSSD for the multiply-add by the
+// scales and the add (the same integers).
+#define Q2_K_TOK_VNNI(P, ao, sumi) \
+	VPMADDUBSW ao(P), Y6, Y11 \
+	VPDPWSSD   Y10, Y11, sumi
 
 // Token P's float steps of Q2_K_BLOCK on its lanes sumi, its float lanes
 // at acc (the frame): Y7 = x.d, Y12 = x.dmin, Y2 = the mins as int16.
@@ -1449,6 +1455,46 @@ q2kr4done:
 	VFMADD231PS  sumi, Y10, Y13  \
 	VMOVUPS      Y13, acc
 
+// Q2_K_X4_LOOP is the four-token kernels' loop over the blocks, TOK
+// each token's integer step.
+#define Q2_K_X4_LOOP(TOK, loop) \
+loop:                                     \
+	VMOVDQU   0(SI), X2               \
+	VPAND     X14, X2, X2             \
+	VPMOVZXBW X2, Y2                  \
+	VPERMQ    $0xee, Y2, Y3           \
+	VPERMQ    $0x44, Y2, Y2           \
+	VPXOR     Y0, Y0, Y0              \
+	VPXOR     Y1, Y1, Y1              \
+	VPXOR     Y8, Y8, Y8              \
+	VPXOR     Y9, Y9, Y9              \
+	VMOVDQU   16(SI), Y5              \
+	Q2_K_GROUP4(TOK, 0, 4, Y2, 0)     \
+	Q2_K_GROUP4(TOK, 2, 36, Y2, 32)   \
+	Q2_K_GROUP4(TOK, 4, 68, Y2, 64)   \
+	Q2_K_GROUP4(TOK, 6, 100, Y2, 96)  \
+	VMOVDQU   48(SI), Y5              \
+	Q2_K_GROUP4(TOK, 0, 132, Y3, 0)   \
+	Q2_K_GROUP4(TOK, 2, 164, Y3, 32)  \
+	Q2_K_GROUP4(TOK, 4, 196, Y3, 64)  \
+	Q2_K_GROUP4(TOK, 6, 228, Y3, 96)  \
+	VMOVDQU      0(SI), X2            \
+	VPSRLW       $4, X2, X2           \
+	VPAND        X14, X2, X2          \
+	VPMOVZXBW    X2, Y2               \
+	VPBROADCASTW 80(SI), X7           \
+	VCVTPH2PS    X7, Y7               \
+	VPBROADCASTW 82(SI), X12          \
+	VCVTPH2PS    X12, Y12             \
+	Q2_K_FINISH(DI, Y0, acc0-128(SP)) \
+	Q2_K_FINISH(R8, Y1, acc1-96(SP))  \
+	Q2_K_FINISH(R9, Y8, acc2-64(SP))  \
+	Q2_K_FINISH(R10, Y9, acc3-32(SP)) \
+	ADDQ $84, SI                      \
+	ADVANCE4(292)                     \
+	DECQ CX                           \
+	JNZ  loop
+
 // func vecDotQ2_KQ8_Kx4AVX2(nb int, w, a *byte, stride int, out *float32, ostride int)
 //
 // Each token's float steps are vecDotQ2_KQ8_KAVX2's: eight lanes, two FMAs
@@ -1459,46 +1505,24 @@ TEXT ·vecDotQ2_KQ8_Kx4AVX2(SB), NOSPLIT, $128-48
 	BYTE_CONST($0x0F0F0F0F, X14, Y14)
 	TESTQ CX, CX
 	JZ    q2kx4done
-
-q2kx4loop:
-	VMOVDQU   0(SI), X2
-	VPAND     X14, X2, X2
-	VPMOVZXBW X2, Y2
-	VPERMQ    $0xee, Y2, Y3
-	VPERMQ    $0x44, Y2, Y2
-	VPXOR     Y0, Y0, Y0
-	VPXOR     Y1, Y1, Y1
-	VPXOR     Y8, Y8, Y8
-	VPXOR     Y9, Y9, Y9
-	VMOVDQU   16(SI), Y5
-	Q2_K_GROUP4(0, 4, Y2, 0)
-	Q2_K_GROUP4(2, 36, Y2, 32)
-	Q2_K_GROUP4(4, 68, Y2, 64)
-	Q2_K_GROUP4(6, 100, Y2, 96)
-	VMOVDQU   48(SI), Y5
-	Q2_K_GROUP4(0, 132, Y3, 0)
-	Q2_K_GROUP4(2, 164, Y3, 32)
-	Q2_K_GROUP4(4, 196, Y3, 64)
-	Q2_K_GROUP4(6, 228, Y3, 96)
-
-	VMOVDQU      0(SI), X2
-	VPSRLW       $4, X2, X2
-	VPAND        X14, X2, X2
-	VPMOVZXBW    X2, Y2
-	VPBROADCASTW 80(SI), X7
-	VCVTPH2PS    X7, Y7
-	VPBROADCASTW 82(SI), X12
-	VCVTPH2PS    X12, Y12
-	Q2_K_FINISH(DI, Y0, acc0-128(SP))
-	Q2_K_FINISH(R8, Y1, acc1-96(SP))
-	Q2_K_FINISH(R9, Y8, acc2-64(SP))
-	Q2_K_FINISH(R10, Y9, acc3-32(SP))
-
-	ADDQ $84, SI
-	ADVANCE4(292)
-	DECQ CX
-	JNZ  q2kx4loop
+	Q2_K_X4_LOOP(Q2_K_TOK, q2kx4loop)
 
 q2kx4done:
+	X4_FRAME_SUMS(X0)
+	STORE_LANES4
+
+// func vecDotQ2_KQ8_Kx4VNNI(nb int, w, a *byte, stride int, out *float32, ostride int)
+//
+// vecDotQ2_KQ8_Kx4AVX2 with VPDPWSSD (the AVX-512 sets): per group and
+// token two operations instead of three.
+TEXT ·vecDotQ2_KQ8_Kx4VNNI(SB), NOSPLIT, $128-48
+	X4_FRAME_PROLOGUE
+	BYTE_CONST($0x03030303, X15, Y15)
+	BYTE_CONST($0x0F0F0F0F, X14, Y14)
+	TESTQ CX, CX
+	JZ    q2kx4vdone
+	Q2_K_X4_LOOP(Q2_K_TOK_VNNI, q2kx4vloop)
+
+q2kx4vdone:
 	X4_FRAME_SUMS(X0)
 	STORE_LANES4

@@ -25,6 +25,7 @@ func fillVNNI(s *kernelSet) {
 		gemvQ: q4_Kx8TokGemvQAsm, gemv4Q: q4_Kx8TokGemv4QAsm,
 	}
 	s.vecDot8[ggml.Q6_K] = q6_KQ8_Kx8VNNIAsm
+	s.vecDot4[ggml.Q2_K] = vecDotQ2_KQ8_Kx4VNNIAsm
 	s.dotF16Rows2 = dotF16Rows2VNNIAsm
 	s.madF16Rows2 = madF16Rows2VNNIAsm
 	s.vecDot2x4[ggml.Q8_0], s.vecDot2x4[ggml.Q5_0] = nil, nil // (the AVX2 tiles read q8_0Quad)
@@ -530,4 +531,20 @@ func q4_1Tile2x4ZMMAsm(n int, w []byte, wstride int, a []byte, astride int, aq [
 
 func q5_1Tile2x4ZMMAsm(n int, w []byte, wstride int, a []byte, astride int, aq []byte, out []float32, ostride int) {
 	tile2x4Call(q5_1Tile2x4ZMMVNNI, q5_1Bytes, q8_1Bytes, q8_1QuadScalesBytes, n, w, wstride, a, astride, aq, out, ostride)
+}
+
+//go:noescape
+func vecDotQ2_KQ8_Kx4VNNI(nb int, w, a *byte, stride int, out *float32, ostride int)
+
+// vecDotQ2_KQ8_Kx4VNNIAsm is vecDotQ2_KQ8_Kx4Asm with VPDPWSSD
+// (kquants_amd64.s): the AVX-512 sets' Q2_K prefill where no tile serves
+// (the avx512vnni set's whole prefill, the zmm tiles' leftover rows).
+func vecDotQ2_KQ8_Kx4VNNIAsm(n int, w, a []byte, stride int, out []float32, ostride int) {
+	if n < qkK {
+		for k := 0; k < 4; k++ {
+			out[k*ostride] = 0
+		}
+		return
+	}
+	vecDotQ2_KQ8_Kx4VNNI(x4Args(n, qkK, q2_KBytes, q8_KBytes, w, a, stride, out, ostride))
 }
