@@ -26,6 +26,7 @@ func fillVNNI(s *kernelSet) {
 	}
 	s.vecDot8[ggml.Q6_K] = q6_KQ8_Kx8VNNIAsm
 	s.vecDot4[ggml.Q2_K] = vecDotQ2_KQ8_Kx4VNNIAsm
+	s.vecDotR4[ggml.Q5_1] = vecDotQ5_1Q8_1r4VNNIAsm
 	s.dotF16Rows2 = dotF16Rows2VNNIAsm
 	s.madF16Rows2 = madF16Rows2VNNIAsm
 	s.vecDot2x4[ggml.Q8_0], s.vecDot2x4[ggml.Q5_0] = nil, nil // (the AVX2 tiles read q8_0Quad)
@@ -547,4 +548,18 @@ func vecDotQ2_KQ8_Kx4VNNIAsm(n int, w, a []byte, stride int, out []float32, ostr
 		return
 	}
 	vecDotQ2_KQ8_Kx4VNNI(x4Args(n, qkK, q2_KBytes, q8_KBytes, w, a, stride, out, ostride))
+}
+
+//go:noescape
+func vecDotQ5_1Q8_1r4VNNI(nb int, w *byte, wstride int, a *byte, out *float32, ostride int)
+
+// vecDotQ5_1Q8_1r4VNNIAsm is the avx512vnni set's four-row Q5_1 kernel
+// (vecdot_amd64.s: the AVX2 one with VPDPBUSD and the high bits through a
+// mask register); the zmm set takes its own.
+func vecDotQ5_1Q8_1r4VNNIAsm(n int, w []byte, wstride int, a []byte, out []float32, ostride int) {
+	if n < qk {
+		clearR4(out, ostride)
+		return
+	}
+	vecDotQ5_1Q8_1r4VNNI(r4Args(n, qk, q5_1Bytes, q8_1Bytes, w, wstride, a, out, ostride))
 }
