@@ -133,11 +133,7 @@ func vecDotQ6_KQ8_KAsm(n int, w, a []byte) float32 {
 func vecDotQ6_KQ8_Kr4AVX2(nb int, w *byte, wstride int, a *byte, out *float32, ostride int)
 
 func vecDotQ6_KQ8_Kr4Asm(n int, w []byte, wstride int, a []byte, out []float32, ostride int) {
-	if n < qkK {
-		clearR4(out, ostride)
-		return
-	}
-	vecDotQ6_KQ8_Kr4AVX2(r4Args(n, qkK, q6_KBytes, q8_KBytes, w, wstride, a, out, ostride))
+	r4Call(vecDotQ6_KQ8_Kr4AVX2, qkK, q6_KBytes, q8_KBytes, n, w, wstride, a, out, ostride)
 }
 
 // The x4 kernels compute one weight row (nb blocks at w) against four
@@ -232,11 +228,7 @@ func vecDotQ2_KQ8_Kx4Asm(n int, w, a []byte, stride int, out []float32, ostride 
 func vecDotQ2_KQ8_Kr4AVX2(nb int, w *byte, wstride int, a *byte, out *float32, ostride int)
 
 func vecDotQ2_KQ8_Kr4Asm(n int, w []byte, wstride int, a []byte, out []float32, ostride int) {
-	if n < qkK {
-		clearR4(out, ostride)
-		return
-	}
-	vecDotQ2_KQ8_Kr4AVX2(r4Args(n, qkK, q2_KBytes, q8_KBytes, w, wstride, a, out, ostride))
+	r4Call(vecDotQ2_KQ8_Kr4AVX2, qkK, q2_KBytes, q8_KBytes, n, w, wstride, a, out, ostride)
 }
 
 func vecDotQ3_KQ8_Kx4Asm(n int, w, a []byte, stride int, out []float32, ostride int) {
@@ -316,6 +308,18 @@ func r4Args(n, bs, wb, ab int, w []byte, wstride int, a []byte, out []float32, o
 	return nb, &w[0], wstride, &a[0], &out[0], ostride
 }
 
+// r4Call runs a four-row kernel on rows of n elements (blocks of bs, wb
+// bytes; token blocks of ab bytes) after checking the slices (r4Args);
+// fewer than one block gives zeros.
+func r4Call(kern func(nb int, w *byte, wstride int, a *byte, out *float32, ostride int),
+	bs, wb, ab, n int, w []byte, wstride int, a []byte, out []float32, ostride int) {
+	if n < bs {
+		clearR4(out, ostride)
+		return
+	}
+	kern(r4Args(n, bs, wb, ab, w, wstride, a, out, ostride))
+}
+
 // clearR4 zeroes the four outputs of a four-row kernel.
 func clearR4(out []float32, ostride int) {
 	for k := 0; k < 4; k++ {
@@ -324,19 +328,11 @@ func clearR4(out []float32, ostride int) {
 }
 
 func vecDotQ4_0Q8_0r4Asm(n int, w []byte, wstride int, a []byte, out []float32, ostride int) {
-	if n < qk {
-		clearR4(out, ostride)
-		return
-	}
-	vecDotQ4_0Q8_0r4AVX2(r4Args(n, qk, q4_0Bytes, q8_0Bytes, w, wstride, a, out, ostride))
+	r4Call(vecDotQ4_0Q8_0r4AVX2, qk, q4_0Bytes, q8_0Bytes, n, w, wstride, a, out, ostride)
 }
 
 func vecDotQ8_0Q8_0r4Asm(n int, w []byte, wstride int, a []byte, out []float32, ostride int) {
-	if n < qk {
-		clearR4(out, ostride)
-		return
-	}
-	vecDotQ8_0Q8_0r4AVX2(r4Args(n, qk, q8_0Bytes, q8_0Bytes, w, wstride, a, out, ostride))
+	r4Call(vecDotQ8_0Q8_0r4AVX2, qk, q8_0Bytes, q8_0Bytes, n, w, wstride, a, out, ostride)
 }
 
 //go:noescape
@@ -405,11 +401,7 @@ func vecDotQ5_0Q8_0x4Asm(n int, w, a []byte, stride int, out []float32, ostride 
 }
 
 func vecDotQ5_0Q8_0r4Asm(n int, w []byte, wstride int, a []byte, out []float32, ostride int) {
-	if n < qk {
-		clearR4(out, ostride)
-		return
-	}
-	vecDotQ5_0Q8_0r4AVX2(r4Args(n, qk, q5_0Bytes, q8_0Bytes, w, wstride, a, out, ostride))
+	r4Call(vecDotQ5_0Q8_0r4AVX2, qk, q5_0Bytes, q8_0Bytes, n, w, wstride, a, out, ostride)
 }
 
 //go:noescape
@@ -419,19 +411,11 @@ func vecDotQ4_1Q8_1r4AVX2(nb int, w *byte, wstride int, a *byte, out *float32, o
 func vecDotQ5_1Q8_1r4AVX2(nb int, w *byte, wstride int, a *byte, out *float32, ostride int)
 
 func vecDotQ4_1Q8_1r4Asm(n int, w []byte, wstride int, a []byte, out []float32, ostride int) {
-	if n < qk {
-		clearR4(out, ostride)
-		return
-	}
-	vecDotQ4_1Q8_1r4AVX2(r4Args(n, qk, q4_1Bytes, q8_1Bytes, w, wstride, a, out, ostride))
+	r4Call(vecDotQ4_1Q8_1r4AVX2, qk, q4_1Bytes, q8_1Bytes, n, w, wstride, a, out, ostride)
 }
 
 func vecDotQ5_1Q8_1r4Asm(n int, w []byte, wstride int, a []byte, out []float32, ostride int) {
-	if n < qk {
-		clearR4(out, ostride)
-		return
-	}
-	vecDotQ5_1Q8_1r4AVX2(r4Args(n, qk, q5_1Bytes, q8_1Bytes, w, wstride, a, out, ostride))
+	r4Call(vecDotQ5_1Q8_1r4AVX2, qk, q5_1Bytes, q8_1Bytes, n, w, wstride, a, out, ostride)
 }
 
 func vecDotQ4_1Q8_1x4Asm(n int, w, a []byte, stride int, out []float32, ostride int) {

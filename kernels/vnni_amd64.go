@@ -448,11 +448,7 @@ func vecDotQ6_KQ8_Kr4ZMMVNNI(nb int, w *byte, wstride int, a *byte, out *float32
 // vecDotQ6_KQ8_Kr4ZMMAsm is vecDotQ6_KQ8_Kr4Asm with two rows per 512-bit
 // register (kquants_rows_zmm_amd64.s): the avx512zmm set's Q6_K decode kernel.
 func vecDotQ6_KQ8_Kr4ZMMAsm(n int, w []byte, wstride int, a []byte, out []float32, ostride int) {
-	if n < qkK {
-		clearR4(out, ostride)
-		return
-	}
-	vecDotQ6_KQ8_Kr4ZMMVNNI(r4Args(n, qkK, q6_KBytes, q8_KBytes, w, wstride, a, out, ostride))
+	r4Call(vecDotQ6_KQ8_Kr4ZMMVNNI, qkK, q6_KBytes, q8_KBytes, n, w, wstride, a, out, ostride)
 }
 
 //go:noescape
@@ -462,11 +458,7 @@ func vecDotQ2_KQ8_Kr4ZMMVNNI(nb int, w *byte, wstride int, a *byte, out *float32
 // register (kquants_rows_zmm_amd64.s): the avx512zmm set's Q2_K decode
 // kernel.
 func vecDotQ2_KQ8_Kr4ZMMAsm(n int, w []byte, wstride int, a []byte, out []float32, ostride int) {
-	if n < qkK {
-		clearR4(out, ostride)
-		return
-	}
-	vecDotQ2_KQ8_Kr4ZMMVNNI(r4Args(n, qkK, q2_KBytes, q8_KBytes, w, wstride, a, out, ostride))
+	r4Call(vecDotQ2_KQ8_Kr4ZMMVNNI, qkK, q2_KBytes, q8_KBytes, n, w, wstride, a, out, ostride)
 }
 
 //go:noescape
@@ -501,19 +493,11 @@ func vecDotQ5_1Q8_1r4ZMMVNNI(nb int, w *byte, wstride int, a *byte, out *float32
 // (q4_1_q5_1_zmm_amd64.s): the avx512zmm set's decode kernels of those
 // types, which have no packed layout.
 func vecDotQ4_1Q8_1r4ZMMAsm(n int, w []byte, wstride int, a []byte, out []float32, ostride int) {
-	if n < qk {
-		clearR4(out, ostride)
-		return
-	}
-	vecDotQ4_1Q8_1r4ZMMVNNI(r4Args(n, qk, q4_1Bytes, q8_1Bytes, w, wstride, a, out, ostride))
+	r4Call(vecDotQ4_1Q8_1r4ZMMVNNI, qk, q4_1Bytes, q8_1Bytes, n, w, wstride, a, out, ostride)
 }
 
 func vecDotQ5_1Q8_1r4ZMMAsm(n int, w []byte, wstride int, a []byte, out []float32, ostride int) {
-	if n < qk {
-		clearR4(out, ostride)
-		return
-	}
-	vecDotQ5_1Q8_1r4ZMMVNNI(r4Args(n, qk, q5_1Bytes, q8_1Bytes, w, wstride, a, out, ostride))
+	r4Call(vecDotQ5_1Q8_1r4ZMMVNNI, qk, q5_1Bytes, q8_1Bytes, n, w, wstride, a, out, ostride)
 }
 
 //go:noescape
@@ -557,9 +541,5 @@ func vecDotQ5_1Q8_1r4VNNI(nb int, w *byte, wstride int, a *byte, out *float32, o
 // (vecdot_amd64.s: the AVX2 one with VPDPBUSD and the high bits through a
 // mask register); the zmm set takes its own.
 func vecDotQ5_1Q8_1r4VNNIAsm(n int, w []byte, wstride int, a []byte, out []float32, ostride int) {
-	if n < qk {
-		clearR4(out, ostride)
-		return
-	}
-	vecDotQ5_1Q8_1r4VNNI(r4Args(n, qk, q5_1Bytes, q8_1Bytes, w, wstride, a, out, ostride))
+	r4Call(vecDotQ5_1Q8_1r4VNNI, qk, q5_1Bytes, q8_1Bytes, n, w, wstride, a, out, ostride)
 }
