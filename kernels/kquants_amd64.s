@@ -1455,9 +1455,14 @@ q2kr4done:
 	VFMADD231PS  sumi, Y10, Y13  \
 	VMOVUPS      Y13, acc
 
-// Q2_K_X4_LOOP is the four-token kernels' loop over the blocks, TOK
-// each token's integer step.
-#define Q2_K_X4_LOOP(TOK, loop) \
+// Q2_K_X4_BODY is the Q2_K four-token kernels' body, TOK each token's
+// integer step; loop and done their labels.
+#define Q2_K_X4_BODY(TOK, loop, done) \
+	X4_FRAME_PROLOGUE                 \
+	BYTE_CONST($0x03030303, X15, Y15) \
+	BYTE_CONST($0x0F0F0F0F, X14, Y14) \
+	TESTQ CX, CX                      \
+	JZ    done                        \
 loop:                                     \
 	VMOVDQU   0(SI), X2               \
 	VPAND     X14, X2, X2             \
@@ -1493,36 +1498,21 @@ loop:                                     \
 	ADDQ $84, SI                      \
 	ADVANCE4(292)                     \
 	DECQ CX                           \
-	JNZ  loop
+	JNZ  loop                         \
+done:                                     \
+	X4_FRAME_SUMS(X0)                 \
+	STORE_LANES4
 
 // func vecDotQ2_KQ8_Kx4AVX2(nb int, w, a *byte, stride int, out *float32, ostride int)
 //
 // Each token's float steps are vecDotQ2_KQ8_KAVX2's: eight lanes, two FMAs
 // per block, the same horizontal sum.
 TEXT ·vecDotQ2_KQ8_Kx4AVX2(SB), NOSPLIT, $128-48
-	X4_FRAME_PROLOGUE
-	BYTE_CONST($0x03030303, X15, Y15)
-	BYTE_CONST($0x0F0F0F0F, X14, Y14)
-	TESTQ CX, CX
-	JZ    q2kx4done
-	Q2_K_X4_LOOP(Q2_K_TOK, q2kx4loop)
-
-q2kx4done:
-	X4_FRAME_SUMS(X0)
-	STORE_LANES4
+	Q2_K_X4_BODY(Q2_K_TOK, q2kx4loop, q2kx4done)
 
 // func vecDotQ2_KQ8_Kx4VNNI(nb int, w, a *byte, stride int, out *float32, ostride int)
 //
 // vecDotQ2_KQ8_Kx4AVX2 with VPDPWSSD (the AVX-512 sets): per group and
 // token two operations instead of three.
 TEXT ·vecDotQ2_KQ8_Kx4VNNI(SB), NOSPLIT, $128-48
-	X4_FRAME_PROLOGUE
-	BYTE_CONST($0x03030303, X15, Y15)
-	BYTE_CONST($0x0F0F0F0F, X14, Y14)
-	TESTQ CX, CX
-	JZ    q2kx4vdone
-	Q2_K_X4_LOOP(Q2_K_TOK_VNNI, q2kx4vloop)
-
-q2kx4vdone:
-	X4_FRAME_SUMS(X0)
-	STORE_LANES4
+	Q2_K_X4_BODY(Q2_K_TOK_VNNI, q2kx4vloop, q2kx4vdone)

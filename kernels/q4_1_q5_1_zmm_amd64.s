@@ -134,32 +134,27 @@ GLOBL q1zPerm<>(SB), RODATA|NOPTR, $32
 	ADDQ $wb, R10 \
 	ADDQ $ab, DI
 
+// Q1Z_OUT stores hsum(Y's lanes) + the min term at mem (X its low
+// half, X4 scratch) to dst: X4_EPILOGUE_MIN's order.
+#define Q1Z_OUT(Y, X, mem, dst) \
+	HSUM8(Y, X, X4)    \
+	VADDSS mem, X, X   \
+	VMOVSS X, dst
+
 // Q1Z_EPILOGUE stores out[k*ostride] = hsum(row k's lanes) + its min
-// term (X4_EPILOGUE_MIN's order) and returns.
+// term (Y14's lane 2k+1, through the frame) and returns.
 #define Q1Z_EPILOGUE \
 	R4Z_OUT                          \
+	VMOVUPS       Y14, 0(SP)         \
 	VEXTRACTF64X4 $1, Z0, Y2         \
 	VEXTRACTF64X4 $1, Z1, Y3         \
-	VEXTRACTF128  $1, Y14, X6        \
-	HSUM8(Y0, X0, X4)                \
-	VMOVSHDUP     X14, X5            \
-	VADDSS        X5, X0, X0         \
-	VMOVSS        X0, (DX)           \
+	Q1Z_OUT(Y0, X0, 4(SP), (DX))     \
 	ADDQ          BX, DX             \
-	HSUM8(Y2, X2, X4)                \
-	VPSHUFD       $0xff, X14, X5     \
-	VADDSS        X5, X2, X2         \
-	VMOVSS        X2, (DX)           \
+	Q1Z_OUT(Y2, X2, 12(SP), (DX))    \
 	ADDQ          BX, DX             \
-	HSUM8(Y1, X1, X4)                \
-	VMOVSHDUP     X6, X5             \
-	VADDSS        X5, X1, X1         \
-	VMOVSS        X1, (DX)           \
+	Q1Z_OUT(Y1, X1, 20(SP), (DX))    \
 	ADDQ          BX, DX             \
-	HSUM8(Y3, X3, X4)                \
-	VPSHUFD       $0xff, X6, X5      \
-	VADDSS        X5, X3, X3         \
-	VMOVSS        X3, (DX)           \
+	Q1Z_OUT(Y3, X3, 28(SP), (DX))    \
 	VZEROUPPER                       \
 	RET
 
@@ -216,13 +211,9 @@ GLOBL q1zPerm<>(SB), RODATA|NOPTR, $32
 // their min terms, which the frame holds at 4k and 16+4k) and steps DX
 // to the next token's.
 #define Q1ZT_STORE(acc, Y, X, k) \
-	VEXTRACTF64X4 $1, acc, Y5  \
-	HSUM8(Y, X, X4)            \
-	HSUM8(Y5, X5, X4)          \
-	VADDSS        k(SP), X, X  \
-	VADDSS        16+k(SP), X5, X5 \
-	VMOVSS        X, (DX)      \
-	VMOVSS        X5, 4(DX)    \
+	VEXTRACTF64X4 $1, acc, Y5         \
+	Q1Z_OUT(Y, X, k(SP), (DX))        \
+	Q1Z_OUT(Y5, X5, 16+k(SP), 4(DX))  \
 	ADDQ          BX, DX
 
 // Q1ZT is the tiles' body: BLOCK on blocks of wb bytes.
@@ -276,7 +267,7 @@ done:                                   \
 
 
 // func vecDotQ4_1Q8_1r4ZMMVNNI(nb int, w *byte, wstride int, a *byte, out *float32, ostride int)
-TEXT ·vecDotQ4_1Q8_1r4ZMMVNNI(SB), NOSPLIT, $0-48
+TEXT ·vecDotQ4_1Q8_1r4ZMMVNNI(SB), NOSPLIT, $32-48
 	Q1Z_PROLOGUE
 	MOVQ CX, DX
 	SHRQ $1, DX
@@ -299,7 +290,7 @@ q41zdone:
 	Q1Z_EPILOGUE
 
 // func vecDotQ5_1Q8_1r4ZMMVNNI(nb int, w *byte, wstride int, a *byte, out *float32, ostride int)
-TEXT ·vecDotQ5_1Q8_1r4ZMMVNNI(SB), NOSPLIT, $0-48
+TEXT ·vecDotQ5_1Q8_1r4ZMMVNNI(SB), NOSPLIT, $32-48
 	Q1Z_PROLOGUE
 	MOVQ CX, DX
 	SHRQ $1, DX

@@ -59,7 +59,14 @@ func q5_0Tile2x4Asm(n int, w []byte, wstride int, a []byte, astride int, aq []by
 // ab bytes, their quad (qb bytes a block column) and the outputs.
 func tile2x4Call(kern func(nb int, w *byte, wstride int, a *byte, astride int, ad *byte, out *float32, ostride int),
 	wb, ab, qb, n int, w []byte, wstride int, a []byte, astride int, aq []byte, out []float32, ostride int) {
-	nb := n / qk
+	tile2x4CallBlocks(kern, qk, wb, ab, qb, n, w, wstride, a, astride, aq, out, ostride)
+}
+
+// tile2x4CallBlocks is tile2x4Call for blocks of bs elements; qb 0 is a
+// kernel that reads no quad (it gets nil).
+func tile2x4CallBlocks(kern func(nb int, w *byte, wstride int, a *byte, astride int, ad *byte, out *float32, ostride int),
+	bs, wb, ab, qb, n int, w []byte, wstride int, a []byte, astride int, aq []byte, out []float32, ostride int) {
+	nb := n / bs
 	if nb == 0 {
 		for t := 0; t < 4; t++ {
 			clear(out[t*ostride : t*ostride+2])
@@ -68,9 +75,13 @@ func tile2x4Call(kern func(nb int, w *byte, wstride int, a *byte, astride int, a
 	}
 	_ = w[wstride+nb*wb-1]
 	_ = a[3*astride+nb*ab-1]
-	_ = aq[nb*qb-1]
 	_ = out[3*ostride+1]
-	kern(nb, &w[0], wstride, &a[0], astride, &aq[0], &out[0], ostride)
+	var ad *byte
+	if qb > 0 {
+		_ = aq[nb*qb-1]
+		ad = &aq[0]
+	}
+	kern(nb, &w[0], wstride, &a[0], astride, ad, &out[0], ostride)
 }
 
 //go:noescape

@@ -469,17 +469,7 @@ func q2_KTile2x4ZMMVNNI(nb int, w *byte, wstride int, a *byte, astride int, ad *
 // each token in the single-row order. It reads the token rows only (aq
 // may be nil).
 func q2_KTile2x4ZMMAsm(n int, w []byte, wstride int, a []byte, astride int, aq []byte, out []float32, ostride int) {
-	nb := n / qkK
-	if nb == 0 {
-		for t := 0; t < 4; t++ {
-			clear(out[t*ostride : t*ostride+2])
-		}
-		return
-	}
-	_ = w[wstride+nb*q2_KBytes-1]
-	_ = a[3*astride+nb*q8_KBytes-1]
-	_ = out[3*ostride+1]
-	q2_KTile2x4ZMMVNNI(nb, &w[0], wstride, &a[0], astride, nil, &out[0], ostride)
+	tile2x4CallBlocks(q2_KTile2x4ZMMVNNI, qkK, q2_KBytes, q8_KBytes, 0, n, w, wstride, a, astride, aq, out, ostride)
 }
 
 //go:noescape
