@@ -35,6 +35,10 @@ type Acts struct {
 
 	// uniform: every token in one order (Scratch.SetUniformOrder).
 	uniform bool
+
+	// minExp is 1 + the smallest exponent of the nonzero BF16 values
+	// (bf16MinExp), 0 until computed after each Quantize.
+	minExp int
 }
 
 // RowBytes returns the bytes of one token's row.
@@ -130,6 +134,7 @@ func (s *Scratch) Quantize(p *Pool, t ggml.Type, x []float32, ntok, cols int) *A
 		s.acts[at] = a
 	}
 	a.Cols, a.NTok, a.rowBytes, a.uniform = cols, ntok, rb, s.uniform
+	a.minExp = 0
 	x = x[:ntok*cols]
 	if at == ggml.F32 {
 		a.F32 = x

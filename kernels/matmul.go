@@ -286,8 +286,12 @@ func (p *Pool) newMatmulJob(out []float32, w *Matrix, a *Acts) (matmulJob, int) 
 	}
 	packed := mp != nil && (a.x4For == mp.kern.act || a.x4For != nil && a.x4bFor == mp.kern.act) &&
 		(!job.uniform || mp.kern.gemvQ != nil && mp.kern.gemv4Q != nil)
-	if tp := active.tileRewrite[w.Type]; tp != nil && !packed && job.dot2x4 != nil && job.tileRows == tp.rows && job.px4 != nil &&
-		p != nil && a.NTok >= tp.minTokens && w.Cols%tp.colsMultiple == 0 {
+	tp := active.tileRewrite[w.Type]
+	canRewrite := !packed && job.dot2x4 != nil && job.px4 != nil && p != nil
+	if canRewrite && tp.fits(job.tileRows, a.NTok, w.Cols) && tp.usable != nil && !tp.usable(w, a) {
+		tp = tp.fallback
+	}
+	if canRewrite && tp.fits(job.tileRows, a.NTok, w.Cols) {
 		job.rewrite, job.q8Row, job.bufs = tp.pack, tp.rowScale*wRow, &p.rowBufs
 		job.q8Rows = nil // (a rewrite replaces the conversion)
 		job.dot2x4, job.tile4x8, job.dot2x4Q = tp.tile, tp.tile4x8, tp.tileQ

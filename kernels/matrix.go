@@ -2,6 +2,7 @@ package kernels
 
 import (
 	"fmt"
+	"sync/atomic"
 
 	"github.com/gollm/gollm/ggml"
 	"github.com/gollm/gollm/quant"
@@ -22,6 +23,10 @@ type Matrix struct {
 	// tokenwise: every token of a batch gets the one-token order (see
 	// SetTokenwise).
 	tokenwise bool
+
+	// minExp is 1 + the smallest exponent of the nonzero BF16 weights
+	// (bf16MinExp), 0 until computed.
+	minExp atomic.Int32
 }
 
 // SetTokenwise makes MatMul multiply every token of a batch in the order it

@@ -61,6 +61,16 @@ type tileRewrite struct {
 	// minTokens is the batch from which prefill rewrites the rows: below
 	// it, the rewrite costs more than the tile saves.
 	minTokens int
+	// usable, if set, reports whether the tiles compute w x a to the
+	// bit (bf16DotSafe); where it does not, MatMul takes fallback.
+	usable   func(w *Matrix, a *Acts) bool
+	fallback *tileRewrite
+}
+
+// fits reports whether tp (nil: none) takes a matmul whose tiles are
+// tileRows rows, of ntok tokens and rows of cols columns.
+func (tp *tileRewrite) fits(tileRows, ntok, cols int) bool {
+	return tp != nil && tileRows == tp.rows && ntok >= tp.minTokens && cols%tp.colsMultiple == 0
 }
 
 // pairsMinTokens is the pair tiles' minTokens: the rewrite costs about a
@@ -84,20 +94,33 @@ func packF16Pairs(dst, src []byte, rowBytes int) {
 
 // packBF16Pairs writes one 8-row BF16 tile in the pair layout (rows of a
 // multiple of 16 columns).
-func packBF16Pairs(dst, src []byte, rowBytes int) {
-	_ = src[8*rowBytes-1]
-	_ = dst[8*rowBytes-1]
-	for p := 0; p < 4; p++ {
+func packBF16Pairs(dst, src []byte, rowBytes int) { packBF16PairRows(dst, src, rowBytes, 8) }
+
+// packBF16Pairs4 is packBF16Pairs for a 4-row tile (bf16DotTiles4).
+func packBF16Pairs4(dst, src []byte, rowBytes int) { packBF16PairRows(dst, src, rowBytes, 4) }
+
+// packBF16PairRows writes rows (even) BF16 rows in the pair layout.
+func packBF16PairRows(dst, src []byte, rowBytes, rows int) {
+	_ = src[rows*rowBytes-1]
+	_ = dst[rows*rowBytes-1]
+	for p := 0; p < rows/2; p++ {
 		d := dst[2*p*rowBytes : (2*p+2)*rowBytes]
 		for c := 0; c+32 <= rowBytes; c += 32 { // two groups of 8: 32 bytes of a row
 			for h := 0; h < 2; h++ {
-				r := src[(2*p+h)*rowBytes+c : (2*p+h)*rowBytes+c+32]
-				for l := 0; l < 8; l++ {
-					hi := binary.LittleEndian.Uint16(r[2*l:])
-					lo := binary.LittleEndian.Uint16(r[16+2*l:])
-					binary.LittleEndian.PutUint32(d[2*c+32*h+4*l:], uint32(hi)<<16|uint32(lo))
-				}
+				interleaveBF16(d[2*c+32*h:2*c+32*h+32], src[(2*p+h)*rowBytes+c:(2*p+h)*rowBytes+c+32])
 			}
 		}
+	}
+}
+
+// interleaveBF16 writes the 16 BF16 values of r (two groups of 8) as
+// eight dwords into d: dword l holds element l in its upper word and
+// element 8+l in its lower.
+func interleaveBF16(d, r []byte) {
+	_, _ = d[31], r[31]
+	for l := 0; l < 8; l++ {
+		hi := binary.LittleEndian.Uint16(r[2*l:])
+		lo := binary.LittleEndian.Uint16(r[16+2*l:])
+		binary.LittleEndian.PutUint32(d[4*l:], uint32(hi)<<16|uint32(lo))
 	}
 }

@@ -82,12 +82,17 @@ func packF16PairsAsm(dst, src []byte, rowBytes int) {
 // packBF16PairsAsm is packBF16Pairs in assembly (rows of whole 32-byte
 // pieces, as the layout takes).
 func packBF16PairsAsm(dst, src []byte, rowBytes int) {
-	_ = src[8*rowBytes-1]
-	_ = dst[8*rowBytes-1]
+	packBF16PairRowsAsm(dst, src, rowBytes, 8)
+}
+
+// packBF16PairRowsAsm is packBF16PairRows in assembly.
+func packBF16PairRowsAsm(dst, src []byte, rowBytes, rows int) {
+	_ = src[rows*rowBytes-1]
+	_ = dst[rows*rowBytes-1]
 	if rowBytes%32 != 0 {
 		panic("kernels: BF16 pair layout of rows of a partial piece")
 	}
-	for p := 0; p < 4; p++ {
+	for p := 0; p < rows/2; p++ {
 		packBF16PairAVX512(rowBytes/32, &dst[2*p*rowBytes], &src[2*p*rowBytes], &src[(2*p+1)*rowBytes])
 	}
 }

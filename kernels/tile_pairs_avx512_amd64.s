@@ -283,3 +283,143 @@ f16p8done:
 	STORE_PAIR(Z15, Y15, X15, 8(DX), 12(DX), Y26, X26, X27)
 	VZEROUPPER
 	RET
+
+// The BF16 tiles on VDPBF16PS over the same layout (tile_bf16dot.go): one
+// instruction adds to each float32 lane the products of a dword's upper
+// words (element l) and then of its lower words (element l+8), the
+// 8-lane order of the FMA tiles above in half the instructions. The
+// tokens come as bf16DotQuad (BF16, interleaved the same way): a group of
+// 16 elements is 32 bytes of a token and 64 of a pair, so AX runs over
+// the tokens and pairs are read at twice it. Go's assembler does not know
+// the instruction: it is spelled in bytes (the comment gives its operands
+// in Go's order: token, weights, accumulator).
+
+// func bf16DotTile8x4AVX512(n16 int, w *byte, wstride int, a *byte, astride int, out *float32, ostride int)
+// Pair p's products with token t go to Z(4p+t), as PAIRS_STORE stores.
+TEXT ·bf16DotTile8x4AVX512(SB), NOSPLIT, $0-56
+	MOVQ  n16+0(FP), CX
+	SHLQ  $5, CX
+	PAIRS_SETUP
+	TESTQ CX, CX
+	JZ    bf16dotdone
+
+bf16dotloop:
+	VBROADCASTF32X8 (DI)(AX*1), Z16
+	VBROADCASTF32X8 (R8)(AX*1), Z17
+	VBROADCASTF32X8 (R9)(AX*1), Z18
+	VBROADCASTF32X8 (R11)(AX*1), Z19
+	VMOVDQU32       (SI)(AX*2), Z20
+	VMOVDQU32       (R12)(AX*2), Z21
+	VMOVDQU32       (R13)(AX*2), Z22
+	VMOVDQU32       (R10)(AX*2), Z23
+	BYTE $0x62; BYTE $0xb2; BYTE $0x5e; BYTE $0x40; BYTE $0x52; BYTE $0xc0 // VDPBF16PS Z16, Z20, Z0
+	BYTE $0x62; BYTE $0xb2; BYTE $0x5e; BYTE $0x40; BYTE $0x52; BYTE $0xc9 // VDPBF16PS Z17, Z20, Z1
+	BYTE $0x62; BYTE $0xb2; BYTE $0x5e; BYTE $0x40; BYTE $0x52; BYTE $0xd2 // VDPBF16PS Z18, Z20, Z2
+	BYTE $0x62; BYTE $0xb2; BYTE $0x5e; BYTE $0x40; BYTE $0x52; BYTE $0xdb // VDPBF16PS Z19, Z20, Z3
+	BYTE $0x62; BYTE $0xb2; BYTE $0x56; BYTE $0x40; BYTE $0x52; BYTE $0xe0 // VDPBF16PS Z16, Z21, Z4
+	BYTE $0x62; BYTE $0xb2; BYTE $0x56; BYTE $0x40; BYTE $0x52; BYTE $0xe9 // VDPBF16PS Z17, Z21, Z5
+	BYTE $0x62; BYTE $0xb2; BYTE $0x56; BYTE $0x40; BYTE $0x52; BYTE $0xf2 // VDPBF16PS Z18, Z21, Z6
+	BYTE $0x62; BYTE $0xb2; BYTE $0x56; BYTE $0x40; BYTE $0x52; BYTE $0xfb // VDPBF16PS Z19, Z21, Z7
+	BYTE $0x62; BYTE $0x32; BYTE $0x4e; BYTE $0x40; BYTE $0x52; BYTE $0xc0 // VDPBF16PS Z16, Z22, Z8
+	BYTE $0x62; BYTE $0x32; BYTE $0x4e; BYTE $0x40; BYTE $0x52; BYTE $0xc9 // VDPBF16PS Z17, Z22, Z9
+	BYTE $0x62; BYTE $0x32; BYTE $0x4e; BYTE $0x40; BYTE $0x52; BYTE $0xd2 // VDPBF16PS Z18, Z22, Z10
+	BYTE $0x62; BYTE $0x32; BYTE $0x4e; BYTE $0x40; BYTE $0x52; BYTE $0xdb // VDPBF16PS Z19, Z22, Z11
+	BYTE $0x62; BYTE $0x32; BYTE $0x46; BYTE $0x40; BYTE $0x52; BYTE $0xe0 // VDPBF16PS Z16, Z23, Z12
+	BYTE $0x62; BYTE $0x32; BYTE $0x46; BYTE $0x40; BYTE $0x52; BYTE $0xe9 // VDPBF16PS Z17, Z23, Z13
+	BYTE $0x62; BYTE $0x32; BYTE $0x46; BYTE $0x40; BYTE $0x52; BYTE $0xf2 // VDPBF16PS Z18, Z23, Z14
+	BYTE $0x62; BYTE $0x32; BYTE $0x46; BYTE $0x40; BYTE $0x52; BYTE $0xfb // VDPBF16PS Z19, Z23, Z15
+	ADDQ $32, AX
+	CMPQ AX, CX
+	JLT  bf16dotloop
+
+bf16dotdone:
+	PAIRS_STORE
+
+// TOKEN_ROWS4 stores the sums of one token's four rows (Y(a)..Y(d)) to
+// 0, 4, 8 and 12 bytes from B; X26 scratch.
+#define TOKEN_ROWS4(a, b, c, d, xa, xb, xc, xd, B) \
+	HSUM8(a, xa, X26) \
+	VMOVSS xa, 0(B)   \
+	HSUM8(b, xb, X26) \
+	VMOVSS xb, 4(B)   \
+	HSUM8(c, xc, X26) \
+	VMOVSS xc, 8(B)   \
+	HSUM8(d, xd, X26) \
+	VMOVSS xd, 12(B)
+
+// func bf16DotTile4x4AVX512(n16 int, w *byte, wstride int, a *byte, astride int, out *float32, ostride int)
+// The 256-bit tile of the avx512vnni set: two pairs of rows (SI, R12),
+// each row in its own register; row r's products with token t go to
+// Y(4t+r).
+TEXT ·bf16DotTile4x4AVX512(SB), NOSPLIT, $0-56
+	MOVQ  n16+0(FP), CX
+	SHLQ  $5, CX
+	PAIRS_SETUP
+	TESTQ CX, CX
+	JZ    bf16dot4done
+
+bf16dot4loop:
+	VMOVDQU32 (DI)(AX*1), Y16
+	VMOVDQU32 (R8)(AX*1), Y17
+	VMOVDQU32 (R9)(AX*1), Y18
+	VMOVDQU32 (R11)(AX*1), Y19
+	VMOVDQU32 (SI)(AX*2), Y20
+	VMOVDQU32 32(SI)(AX*2), Y21
+	VMOVDQU32 (R12)(AX*2), Y22
+	VMOVDQU32 32(R12)(AX*2), Y23
+	BYTE $0x62; BYTE $0xb2; BYTE $0x5e; BYTE $0x20; BYTE $0x52; BYTE $0xc0 // VDPBF16PS Y16, Y20, Y0
+	BYTE $0x62; BYTE $0xb2; BYTE $0x56; BYTE $0x20; BYTE $0x52; BYTE $0xc8 // VDPBF16PS Y16, Y21, Y1
+	BYTE $0x62; BYTE $0xb2; BYTE $0x4e; BYTE $0x20; BYTE $0x52; BYTE $0xd0 // VDPBF16PS Y16, Y22, Y2
+	BYTE $0x62; BYTE $0xb2; BYTE $0x46; BYTE $0x20; BYTE $0x52; BYTE $0xd8 // VDPBF16PS Y16, Y23, Y3
+	BYTE $0x62; BYTE $0xb2; BYTE $0x5e; BYTE $0x20; BYTE $0x52; BYTE $0xe1 // VDPBF16PS Y17, Y20, Y4
+	BYTE $0x62; BYTE $0xb2; BYTE $0x56; BYTE $0x20; BYTE $0x52; BYTE $0xe9 // VDPBF16PS Y17, Y21, Y5
+	BYTE $0x62; BYTE $0xb2; BYTE $0x4e; BYTE $0x20; BYTE $0x52; BYTE $0xf1 // VDPBF16PS Y17, Y22, Y6
+	BYTE $0x62; BYTE $0xb2; BYTE $0x46; BYTE $0x20; BYTE $0x52; BYTE $0xf9 // VDPBF16PS Y17, Y23, Y7
+	BYTE $0x62; BYTE $0x32; BYTE $0x5e; BYTE $0x20; BYTE $0x52; BYTE $0xc2 // VDPBF16PS Y18, Y20, Y8
+	BYTE $0x62; BYTE $0x32; BYTE $0x56; BYTE $0x20; BYTE $0x52; BYTE $0xca // VDPBF16PS Y18, Y21, Y9
+	BYTE $0x62; BYTE $0x32; BYTE $0x4e; BYTE $0x20; BYTE $0x52; BYTE $0xd2 // VDPBF16PS Y18, Y22, Y10
+	BYTE $0x62; BYTE $0x32; BYTE $0x46; BYTE $0x20; BYTE $0x52; BYTE $0xda // VDPBF16PS Y18, Y23, Y11
+	BYTE $0x62; BYTE $0x32; BYTE $0x5e; BYTE $0x20; BYTE $0x52; BYTE $0xe3 // VDPBF16PS Y19, Y20, Y12
+	BYTE $0x62; BYTE $0x32; BYTE $0x56; BYTE $0x20; BYTE $0x52; BYTE $0xeb // VDPBF16PS Y19, Y21, Y13
+	BYTE $0x62; BYTE $0x32; BYTE $0x4e; BYTE $0x20; BYTE $0x52; BYTE $0xf3 // VDPBF16PS Y19, Y22, Y14
+	BYTE $0x62; BYTE $0x32; BYTE $0x46; BYTE $0x20; BYTE $0x52; BYTE $0xfb // VDPBF16PS Y19, Y23, Y15
+	ADDQ $32, AX
+	CMPQ AX, CX
+	JLT  bf16dot4loop
+
+bf16dot4done:
+	MOVQ out+40(FP), DI
+	MOVQ ostride+48(FP), R11
+	SHLQ $2, R11
+	TOKEN_ROWS4(Y0, Y1, Y2, Y3, X0, X1, X2, X3, DI)
+	ADDQ R11, DI
+	TOKEN_ROWS4(Y4, Y5, Y6, Y7, X4, X5, X6, X7, DI)
+	ADDQ R11, DI
+	TOKEN_ROWS4(Y8, Y9, Y10, Y11, X8, X9, X10, X11, DI)
+	ADDQ R11, DI
+	TOKEN_ROWS4(Y12, Y13, Y14, Y15, X12, X13, X14, X15, DI)
+	VZEROUPPER
+	RET
+
+// func interleaveBF16AVX512(n16 int, dst, src *byte)
+// interleaveBF16 on n16 pieces of 16 elements: one word permutation each
+// (the first half of bf16PairIdx).
+TEXT ·interleaveBF16AVX512(SB), NOSPLIT, $0-24
+	MOVQ      n16+0(FP), CX
+	MOVQ      dst+8(FP), DI
+	MOVQ      src+16(FP), SI
+	VMOVDQU32 bf16PairIdx<>(SB), Y2
+	TESTQ     CX, CX
+	JZ        ilvdone
+
+ilvloop:
+	VPERMW    (SI), Y2, Y1
+	VMOVDQU32 Y1, (DI)
+	ADDQ      $32, SI
+	ADDQ      $32, DI
+	DECQ      CX
+	JNZ       ilvloop
+
+ilvdone:
+	VZEROUPPER
+	RET

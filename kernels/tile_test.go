@@ -218,110 +218,110 @@ func TestRewriteTilesVsTokenDot(t *testing.T) {
 	tested := 0
 	for _, s := range append(simdSets(t), rewriteTestSets(t)...) {
 		for _, wt := range weightTypes {
-			tp := s.tileRewrite[wt]
-			if tp == nil {
-				continue
-			}
-			tested++
-			at := vecDotType[wt]
-			nr := tp.rows
-			// twin is the pack's generic twin.
-			twin := map[ggml.Type]func(dst, src []byte, rowBytes int){ggml.F16: packF16Pairs, ggml.BF16: packBF16Pairs}[wt]
-			if tp.rowScale > 1 {
-				widen := map[ggml.Type]func(dst, src []byte, rowBytes, n int){
-					ggml.F16: widenF16Rows, ggml.BF16: widenBF16Rows, ggml.Q8_0: widenQ8_0Rows}[wt]
-				twin = func(dst, src []byte, rowBytes int) { widen(dst, src, rowBytes, nr) }
-			}
-			// quad is the tokens' quad layout the tiles read, with its
-			// generic twin.
-			quad, quadTwin := s.actQuad[at], s.actQuad[at]
-			if tp.act != nil {
-				quad, quadTwin = tp.act, map[ggml.Type]*actPacker{ggml.Q8_0: q8_0QuadWide}[wt]
-			}
-			for _, groups := range []int{1, 2, 3, 17, 256} {
-				n := groups * tp.colsMultiple
-				wrow, arow := rowBytes(wt, n), rowBytes(at, n)
-				prow := tp.rowScale * wrow // a rewritten row's bytes
-				rows := make([]byte, 1+nr*wrow)
-				for k := 0; k < nr; k++ {
-					copy(rows[1+k*wrow:], randomWeights(r, wt, n, []float32{0.05, 300, 1e-4, 1}[k%4], 3))
+			// The set's rewrite and the ones it falls back to.
+			for tp := s.tileRewrite[wt]; tp != nil; tp = tp.fallback {
+				tested++
+				at := vecDotType[wt]
+				nr := tp.rows
+				// twin is the pack's generic twin.
+				twin := map[ggml.Type]func(dst, src []byte, rowBytes int){ggml.F16: packF16Pairs,
+					ggml.BF16: func(dst, src []byte, rowBytes int) { packBF16PairRows(dst, src, rowBytes, nr) }}[wt]
+				if tp.rowScale > 1 {
+					widen := map[ggml.Type]func(dst, src []byte, rowBytes, n int){
+						ggml.F16: widenF16Rows, ggml.BF16: widenBF16Rows, ggml.Q8_0: widenQ8_0Rows}[wt]
+					twin = func(dst, src []byte, rowBytes int) { widen(dst, src, rowBytes, nr) }
 				}
-				pw := make([]byte, 2+nr*prow)
-				pw[0], pw[len(pw)-1] = 0xA5, 0x5A
-				tp.pack(pw[1:1+nr*prow], rows[1:], wrow)
-				if pw[0] != 0xA5 || pw[len(pw)-1] != 0x5A {
-					t.Fatalf("%s %v n=%d: pack wrote outside its tile", s.name, wt, n)
+				// quad is the tokens' quad layout the tiles read, with its
+				// generic twin.
+				quad, quadTwin := s.actQuad[at], s.actQuad[at]
+				if tp.act != nil {
+					quad, quadTwin = tp.act, map[ggml.Type]*actPacker{ggml.Q8_0: q8_0QuadWide, ggml.BF16: bf16DotQuad}[wt]
 				}
-				want := make([]byte, nr*prow)
-				twin(want, rows[1:], wrow)
-				if !bytes.Equal(pw[1:1+nr*prow], want) {
-					t.Fatalf("%s %v n=%d: pack differs from its generic twin", s.name, wt, n)
-				}
-				toks := make([]byte, 4*arow)
-				for k := 0; k < 4; k++ {
-					copy(toks[k*arow:], quantizeRow(t, at, randFloats(r, n, []float32{1, 1e-3, 50, 0.3}[k])))
-				}
-				aq := make([]byte, 1+n/blockElems(at)*quad.blockBytes)
-				quad.pack(aq[1:], toks, arow, 4)
-				for ntok := 1; ntok <= 4; ntok++ {
-					got, want := make([]byte, len(aq)+1), make([]byte, len(aq)-1)
-					got[0], got[len(got)-1] = 0xA5, 0x5A
-					quad.pack(got[1:len(got)-1], toks, arow, ntok)
-					quadTwin.pack(want, toks, arow, ntok)
-					if got[0] != 0xA5 || got[len(got)-1] != 0x5A || !bytes.Equal(got[1:len(got)-1], want) {
-						t.Fatalf("%s %v n=%d: quad of %d tokens differs from its generic twin", s.name, wt, n, ntok)
+				for _, groups := range []int{1, 2, 3, 17, 256} {
+					n := groups * tp.colsMultiple
+					wrow, arow := rowBytes(wt, n), rowBytes(at, n)
+					prow := tp.rowScale * wrow // a rewritten row's bytes
+					rows := make([]byte, 1+nr*wrow)
+					for k := 0; k < nr; k++ {
+						copy(rows[1+k*wrow:], randomWeights(r, wt, n, []float32{0.05, 300, 1e-4, 1}[k%4], 3))
 					}
-				}
-				const ostride = 11
-				out := make([]float32, 2+3*ostride+8)
-				// check compares the nr rows' outputs for ntok tokens (out[1:],
-				// ostride apart) with the generic kernel, and that nothing
-				// else in out was written.
-				check := func(name string, out []float32, toks []byte, ntok int) {
-					for tok := 0; tok < ntok; tok++ {
-						dot := twinOf(s).tokenDot(wt, tok%4, 4)
-						for k := 0; k < nr; k++ {
-							want := dot(n, rows[1+k*wrow:1+(k+1)*wrow], toks[tok*arow:(tok+1)*arow])
-							if got := out[1+tok*ostride+k]; math.Float32bits(got) != math.Float32bits(want) {
-								t.Errorf("%s %v %s n=%d: out[token %d, row %d] = %v, generic %v", s.name, wt, name, n, tok, k, got, want)
+					pw := make([]byte, 2+nr*prow)
+					pw[0], pw[len(pw)-1] = 0xA5, 0x5A
+					tp.pack(pw[1:1+nr*prow], rows[1:], wrow)
+					if pw[0] != 0xA5 || pw[len(pw)-1] != 0x5A {
+						t.Fatalf("%s %v n=%d: pack wrote outside its tile", s.name, wt, n)
+					}
+					want := make([]byte, nr*prow)
+					twin(want, rows[1:], wrow)
+					if !bytes.Equal(pw[1:1+nr*prow], want) {
+						t.Fatalf("%s %v n=%d: pack differs from its generic twin", s.name, wt, n)
+					}
+					toks := make([]byte, 4*arow)
+					for k := 0; k < 4; k++ {
+						copy(toks[k*arow:], quantizeRow(t, at, randFloats(r, n, []float32{1, 1e-3, 50, 0.3}[k])))
+					}
+					aq := make([]byte, 1+n/blockElems(at)*quad.blockBytes)
+					quad.pack(aq[1:], toks, arow, 4)
+					for ntok := 1; ntok <= 4; ntok++ {
+						got, want := make([]byte, len(aq)+1), make([]byte, len(aq)-1)
+						got[0], got[len(got)-1] = 0xA5, 0x5A
+						quad.pack(got[1:len(got)-1], toks, arow, ntok)
+						quadTwin.pack(want, toks, arow, ntok)
+						if got[0] != 0xA5 || got[len(got)-1] != 0x5A || !bytes.Equal(got[1:len(got)-1], want) {
+							t.Fatalf("%s %v n=%d: quad of %d tokens differs from its generic twin", s.name, wt, n, ntok)
+						}
+					}
+					const ostride = 11
+					out := make([]float32, 2+3*ostride+8)
+					// check compares the nr rows' outputs for ntok tokens (out[1:],
+					// ostride apart) with the generic kernel, and that nothing
+					// else in out was written.
+					check := func(name string, out []float32, toks []byte, ntok int) {
+						for tok := 0; tok < ntok; tok++ {
+							dot := twinOf(s).tokenDot(wt, tok%4, 4)
+							for k := 0; k < nr; k++ {
+								want := dot(n, rows[1+k*wrow:1+(k+1)*wrow], toks[tok*arow:(tok+1)*arow])
+								if got := out[1+tok*ostride+k]; math.Float32bits(got) != math.Float32bits(want) {
+									t.Errorf("%s %v %s n=%d: out[token %d, row %d] = %v, generic %v", s.name, wt, name, n, tok, k, got, want)
+								}
+							}
+						}
+						for i, v := range out {
+							if j := i - 1; (j < 0 || j%ostride >= nr || j/ostride >= ntok) && v != 0 {
+								t.Errorf("%s %v %s: wrote out[%d] outside the tile", s.name, wt, name, i)
 							}
 						}
 					}
-					for i, v := range out {
-						if j := i - 1; (j < 0 || j%ostride >= nr || j/ostride >= ntok) && v != 0 {
-							t.Errorf("%s %v %s: wrote out[%d] outside the tile", s.name, wt, name, i)
-						}
+					tp.tile(n, pw[1:1+nr*prow], prow, nil, 0, aq[1:], out[1:], ostride)
+					check("tile", out, toks, 4)
+					if tp.tileQ != nil {
+						// Two quads (the same tokens twice) in one call.
+						ql := len(aq) - 1
+						aq2 := make([]byte, 1+2*ql)
+						copy(aq2[1:], aq[1:])
+						copy(aq2[1+ql:], aq[1:])
+						out2 := make([]float32, 2+7*ostride+8)
+						tp.tileQ(n, pw[1:1+nr*prow], prow, nil, 0, aq2[1:], ql, out2[1:], ostride, 2)
+						check("quads", out2, append(append([]byte(nil), toks...), toks...), 8)
 					}
+					if tp.tile4x8 == nil {
+						continue
+					}
+					// The 4 x 8 tile: each half of the 8 rows against two quads.
+					toks8 := make([]byte, 8*arow)
+					for k := 0; k < 8; k++ {
+						copy(toks8[k*arow:], quantizeRow(t, at, randFloats(r, n, []float32{1, 1e-3, 50, 0.3}[k%4])))
+					}
+					ql := n * s.actQuad[at].blockBytes
+					aq8 := make([]byte, 1+2*ql)
+					s.actQuad[at].pack(aq8[1:], toks8, arow, 4)
+					s.actQuad[at].pack(aq8[1+ql:], toks8[4*arow:], arow, 4)
+					out8 := make([]float32, 2+7*ostride+8)
+					for h := 0; h < 2; h++ {
+						tp.tile4x8(n, pw[1+4*h*prow:1+4*(h+1)*prow], prow, nil, 0, aq8[1:], out8[1+4*h:], ostride)
+					}
+					check("pairs 4x8", out8, toks8, 8)
 				}
-				tp.tile(n, pw[1:1+nr*prow], prow, nil, 0, aq[1:], out[1:], ostride)
-				check("tile", out, toks, 4)
-				if tp.tileQ != nil {
-					// Two quads (the same tokens twice) in one call.
-					ql := len(aq) - 1
-					aq2 := make([]byte, 1+2*ql)
-					copy(aq2[1:], aq[1:])
-					copy(aq2[1+ql:], aq[1:])
-					out2 := make([]float32, 2+7*ostride+8)
-					tp.tileQ(n, pw[1:1+nr*prow], prow, nil, 0, aq2[1:], ql, out2[1:], ostride, 2)
-					check("quads", out2, append(append([]byte(nil), toks...), toks...), 8)
-				}
-				if tp.tile4x8 == nil {
-					continue
-				}
-				// The 4 x 8 tile: each half of the 8 rows against two quads.
-				toks8 := make([]byte, 8*arow)
-				for k := 0; k < 8; k++ {
-					copy(toks8[k*arow:], quantizeRow(t, at, randFloats(r, n, []float32{1, 1e-3, 50, 0.3}[k%4])))
-				}
-				ql := n * s.actQuad[at].blockBytes
-				aq8 := make([]byte, 1+2*ql)
-				s.actQuad[at].pack(aq8[1:], toks8, arow, 4)
-				s.actQuad[at].pack(aq8[1+ql:], toks8[4*arow:], arow, 4)
-				out8 := make([]float32, 2+7*ostride+8)
-				for h := 0; h < 2; h++ {
-					tp.tile4x8(n, pw[1+4*h*prow:1+4*(h+1)*prow], prow, nil, 0, aq8[1:], out8[1+4*h:], ostride)
-				}
-				check("pairs 4x8", out8, toks8, 8)
 			}
 		}
 	}

@@ -61,6 +61,7 @@ func fillVNNI(s *kernelSet) {
 	// The AVX-512 four-row kernels above instead of the AVX2 ones that
 	// read the token widened to float32.
 	s.vecDot1R4F32[ggml.F16], s.vecDot1R4F32[ggml.BF16] = nil, nil
+	fillBF16Dot(s, bf16DotTiles4) // tile_bf16dot_amd64.go
 }
 
 // fillZMM gives the avx512zmm set (the avx512vnni set's copy) its kernels
@@ -81,6 +82,7 @@ func fillZMM(s *kernelSet) {
 	s.vecDot8x4[ggml.BF16] = bf16Tile8x4AVX512Asm
 	s.tileRewrite[ggml.F16] = f16PairTiles
 	s.tileRewrite[ggml.BF16] = bf16PairTiles
+	fillBF16Dot(s, bf16DotTiles8)
 	s.vecDot8x4[ggml.Q8_0] = q8_0Tile8x4VNNIAsm
 	s.vecDot8x4[ggml.Q5_0] = q5_0Tile8x4VNNIAsm
 	pk := *s.packed[ggml.Q4_0]

@@ -1,0 +1,90 @@
+//go:build !purego
+
+package kernels
+
+import (
+	"golang.org/x/sys/cpu"
+
+	"github.com/gollm/gollm/ggml"
+)
+
+// The VDPBF16PS prefill tiles (tile_bf16dot.go) for CPUs with AVX512-BF16:
+// 8 x 4 on 512-bit registers for the avx512zmm set, 4 x 4 on 256-bit ones
+// for the avx512vnni set, each over rows in the pair layout and falling
+// back to the set's float32 tiles where bf16DotSafe does not hold.
+var (
+	bf16DotTiles8 = &tileRewrite{rows: 8, rowScale: 1, pack: packBF16PairsAsm, tile: bf16DotTile8x4Asm,
+		act: bf16DotQuadAsm, colsMultiple: 16, minTokens: pairsMinTokens,
+		usable: bf16DotSafe, fallback: bf16PairTiles}
+	bf16DotTiles4 = &tileRewrite{rows: 4, rowScale: 1, pack: packBF16Pairs4Asm, tile: bf16DotTile4x4Asm,
+		act: bf16DotQuadAsm, colsMultiple: 16, minTokens: pairsMinTokens,
+		usable: bf16DotSafe}
+
+	bf16DotQuadAsm = &actPacker{blockBytes: 8, pack: packBF16DotQuadAsm, prefillOnly: true}
+)
+
+// fillBF16Dot gives an AVX-512 set the VDPBF16PS tile of its width where
+// the CPU has the instruction.
+func fillBF16Dot(s *kernelSet, tiles *tileRewrite) {
+	if cpu.X86.HasAVX512BF16 {
+		s.tileRewrite[ggml.BF16] = tiles
+	}
+}
+
+//go:noescape
+func bf16DotTile8x4AVX512(n16 int, w *byte, wstride int, a *byte, astride int, out *float32, ostride int)
+
+//go:noescape
+func bf16DotTile4x4AVX512(n16 int, w *byte, wstride int, a *byte, astride int, out *float32, ostride int)
+
+//go:noescape
+func interleaveBF16AVX512(n16 int, dst, src *byte)
+
+func bf16DotTile8x4Asm(n int, w []byte, wstride int, a []byte, astride int, aq []byte, out []float32, ostride int) {
+	bf16DotTileCall(bf16DotTile8x4AVX512, 8, n, w, wstride, aq, out, ostride)
+}
+
+func bf16DotTile4x4Asm(n int, w []byte, wstride int, a []byte, astride int, aq []byte, out []float32, ostride int) {
+	bf16DotTileCall(bf16DotTile4x4AVX512, 4, n, w, wstride, aq, out, ostride)
+}
+
+// bf16DotTileCall runs a rows x 4 tile on pair-layout rows of n columns (a
+// multiple of 16) and the quad aq (bf16DotQuad) after checking the
+// slices' lengths.
+func bf16DotTileCall(kern func(n16 int, w *byte, wstride int, a *byte, astride int, out *float32, ostride int),
+	rows, n int, w []byte, wstride int, aq []byte, out []float32, ostride int) {
+	if n%16 != 0 || wstride != 2*n {
+		panic("kernels: BF16 dot tile on rows of a partial group")
+	}
+	_ = out[3*ostride+rows-1]
+	if n == 0 {
+		for t := 0; t < 4; t++ {
+			clear(out[t*ostride : t*ostride+rows])
+		}
+		return
+	}
+	_ = w[(rows-1)*wstride+2*n-1]
+	_ = aq[8*n-1]
+	kern(n/16, &w[0], wstride, &aq[0], 2*n, &out[0], ostride)
+}
+
+// packBF16DotQuadAsm is packBF16DotQuad with the rows interleaved in
+// assembly.
+func packBF16DotQuadAsm(dst, src []byte, rowBytes, n int) {
+	packBF16DotQuadWith(dst, src, rowBytes, n, interleaveBF16RowAsm)
+}
+
+// interleaveBF16RowAsm is interleaveBF16Row in assembly.
+func interleaveBF16RowAsm(dst, src []byte) {
+	n16 := len(src) / 32
+	if n16 == 0 {
+		return
+	}
+	_ = dst[32*n16-1]
+	interleaveBF16AVX512(n16, &dst[0], &src[0])
+}
+
+// packBF16Pairs4Asm is packBF16Pairs4 in assembly.
+func packBF16Pairs4Asm(dst, src []byte, rowBytes int) {
+	packBF16PairRowsAsm(dst, src, rowBytes, 4)
+}
