@@ -65,9 +65,9 @@ const bf16DotMinExpSum = 142
 
 // bf16DotSafe reports whether VDPBF16PS's handling of denormals cannot
 // change w x a: no denormal input, and products whose every sum is zero
-// or normal (see above).
-func bf16DotSafe(w *Matrix, a *Acts) bool {
-	ew, ea := w.bf16MinExp(), a.bf16MinExp()
+// or normal (see above). scan is bf16MinExp or its assembly twin.
+func bf16DotSafe(w *Matrix, a *Acts, scan func([]byte) int) bool {
+	ew, ea := w.bf16MinExp(scan), a.bf16MinExp(scan)
 	return ew > 0 && ea > 0 && ew+ea >= bf16DotMinExpSum
 }
 
@@ -83,22 +83,21 @@ func bf16MinExp(data []byte) int {
 	return int(m)
 }
 
-// bf16MinExp is bf16MinExp of the matrix's data, computed once (a BF16
+// bf16MinExp is scan of the matrix's data, computed once (a BF16
 // matrix's first prefill).
-func (m *Matrix) bf16MinExp() int {
+func (m *Matrix) bf16MinExp(scan func([]byte) int) int {
 	if v := m.minExp.Load(); v != 0 {
 		return int(v - 1)
 	}
-	e := bf16MinExp(m.Data)
+	e := scan(m.Data)
 	m.minExp.Store(int32(e + 1))
 	return e
 }
 
-// bf16MinExp is bf16MinExp of the batch's rows, computed once per
-// Quantize.
-func (a *Acts) bf16MinExp() int {
+// bf16MinExp is scan of the batch's rows, computed once per Quantize.
+func (a *Acts) bf16MinExp(scan func([]byte) int) int {
 	if a.minExp == 0 {
-		a.minExp = bf16MinExp(a.Data) + 1
+		a.minExp = scan(a.Data) + 1
 	}
 	return a.minExp - 1
 }

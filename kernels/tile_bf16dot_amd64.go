@@ -15,10 +15,10 @@ import (
 var (
 	bf16DotTiles8 = &tileRewrite{rows: 8, rowScale: 1, pack: packBF16PairsAsm, tile: bf16DotTile8x4Asm,
 		act: bf16DotQuadAsm, colsMultiple: 16, minTokens: pairsMinTokens,
-		usable: bf16DotSafe, fallback: bf16PairTiles}
+		usable: bf16DotSafeAsm, fallback: bf16PairTiles}
 	bf16DotTiles4 = &tileRewrite{rows: 4, rowScale: 1, pack: packBF16Pairs4Asm, tile: bf16DotTile4x4Asm,
 		act: bf16DotQuadAsm, colsMultiple: 16, minTokens: pairsMinTokens,
-		usable: bf16DotSafe}
+		usable: bf16DotSafeAsm}
 
 	bf16DotQuadAsm = &actPacker{blockBytes: 8, pack: packBF16DotQuadAsm, prefillOnly: true}
 )
@@ -39,6 +39,23 @@ func bf16DotTile4x4AVX512(n16 int, w *byte, wstride int, a *byte, astride int, o
 
 //go:noescape
 func interleaveBF16AVX512(n16 int, dst, src *byte)
+
+//go:noescape
+func bf16MinExpAVX512(n32 int, src *byte) uint16
+
+// bf16DotSafeAsm is bf16DotSafe with the exponents scanned in assembly.
+func bf16DotSafeAsm(w *Matrix, a *Acts) bool { return bf16DotSafe(w, a, bf16MinExpAsm) }
+
+// bf16MinExpAsm is bf16MinExp, 32 values at a time in assembly, the tail
+// in Go.
+func bf16MinExpAsm(data []byte) int {
+	n32 := len(data) / 64
+	m := bf16MinExp(data[64*n32:])
+	if n32 > 0 {
+		m = min(m, int(bf16MinExpAVX512(n32, &data[0])))
+	}
+	return m
+}
 
 func bf16DotTile8x4Asm(n int, w []byte, wstride int, a []byte, astride int, aq []byte, out []float32, ostride int) {
 	bf16DotTileCall(bf16DotTile8x4AVX512, 8, n, w, wstride, aq, out, ostride)

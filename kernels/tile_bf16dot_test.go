@@ -21,7 +21,8 @@ func TestBF16DotDenormals(t *testing.T) {
 	const rows, cols, ntok = 16, 64, 8
 	tested := 0
 	for _, s := range simdSets(t) {
-		if tp := s.tileRewrite[ggml.BF16]; tp == nil || tp.usable == nil {
+		tp := s.tileRewrite[ggml.BF16]
+		if tp == nil || tp.usable == nil {
 			continue
 		}
 		tested++
@@ -49,7 +50,7 @@ func TestBF16DotDenormals(t *testing.T) {
 			}
 			sc := NewScratch(cols, ntok)
 			a := sc.Quantize(p, ggml.BF16, x, ntok, cols)
-			if got := bf16DotSafe(m, a); got != c.safe {
+			if got := tp.usable(m, a); got != c.safe {
 				t.Fatalf("%s %s: bf16DotSafe = %v, want %v", s.name, c.name, got, c.safe)
 			}
 			out := make([]float32, ntok*rows)

@@ -423,3 +423,37 @@ ilvloop:
 ilvdone:
 	VZEROUPPER
 	RET
+
+// func bf16MinExpAVX512(n32 int, src *byte) uint16
+// bf16MinExp over n32 pieces of 32 values: the exponent fields of the
+// nonzero values (VPTESTMW's mask) into a running minimum, then its least
+// word (VPHMINPOSUW).
+TEXT ·bf16MinExpAVX512(SB), NOSPLIT, $0-18
+	MOVQ         n32+0(FP), CX
+	MOVQ         src+8(FP), SI
+	MOVL         $0x7fff7fff, AX
+	VPBROADCASTD AX, Z2
+	MOVL         $0x00ff00ff, AX
+	VPBROADCASTD AX, Z1
+	TESTQ        CX, CX
+	JZ           minexpdone
+
+minexploop:
+	VPANDD    (SI), Z2, Z0
+	VPTESTMW  Z0, Z0, K1
+	VPSRLW    $7, Z0, Z0
+	VPMINUW   Z0, Z1, K1, Z1
+	ADDQ      $64, SI
+	DECQ      CX
+	JNZ       minexploop
+
+minexpdone:
+	VEXTRACTI64X4 $1, Z1, Y0
+	VPMINUW       Y0, Y1, Y1
+	VEXTRACTI128  $1, Y1, X0
+	VPMINUW       X0, X1, X1
+	VPHMINPOSUW   X1, X1
+	VMOVD         X1, AX
+	MOVW          AX, ret+16(FP)
+	VZEROUPPER
+	RET
