@@ -5,6 +5,8 @@ package kernels
 import (
 	"github.com/klauspost/cpuid/v2"
 	"golang.org/x/sys/cpu"
+
+	"github.com/gollm/gollm/ggml"
 )
 
 // The x86 implementation sets, built here in one place and in order: each
@@ -52,18 +54,25 @@ var (
 			fillAVX512AttnDirect(s) // attn_direct_amd64.go
 		})
 
-	// "avx512zmm": the avx512vnni set with its prefill tiles on 512-bit
-	// registers (fillZMM, vnni_amd64.go), chosen where the vector units
-	// are 512 bits wide. An AMD Zen4 (family 0x19) runs a 512-bit
-	// instruction as two 256-bit halves, so there the set is opt-in: the
-	// 256-bit tiles do the same work with fewer shuffles (not measured
-	// on a Zen4 yet).
-	zmmSet = optInWhere(halfWidth512, registerImplFrom(vnniSet, "avx512zmm", true, func(s *kernelSet) {
+	// "avx512zmm": the avx512vnni set with its prefill tiles and most of
+	// its decode kernels on 512-bit registers (fillZMM, vnni_amd64.go).
+	// An AMD Zen4 (halfWidth512) runs a 512-bit instruction as two
+	// 256-bit halves, so there some 512-bit tiles lose to the 256-bit
+	// ones they replace (their shuffles cost twice): the set keeps the
+	// avx512vnni set's for those types. It is the default on every CPU
+	// with AVX-512 VNNI: on a Zen4 it measured faster than avx512vnni
+	// where it differs (BenchmarkMatMul 2048x2048 ntok=1 CPU time 0.52x
+	// for Q5_0 to 0.88x for Q6_K, parity for Q4_0 and BF16; 5632x2048
+	// ntok=64 Q4_0 0.81x, Q5_0 0.77x, Q4_K 0.93x, BF16 0.95x).
+	zmmSet = registerImplFrom(vnniSet, "avx512zmm", true, func(s *kernelSet) {
 		fillZMM(s)                           // vnni_amd64.go
 		fillZMMAttnTiled(s)                  // attn_tiled_amd64.go
 		s.madF16Rows4 = madF16Rows4AVX512Asm // attn_f16_x4_amd64.go
 		s.expfN = expfNAsm512                // expf_amd64.go
-	}))
+		if halfWidth512 {
+			keepTiles(s, vnniSet, halfWidthTileTypes...)
+		}
+	})
 
 	// "avx512bf16": the avx512vnni set with BF16 on VDPBF16PS, in that
 	// instruction's order (vecdot_bf16.go), twice the FMA rate for BF16
@@ -76,10 +85,17 @@ var (
 // 256-bit halves (AMD Zen4).
 var halfWidth512 = cpuid.CPU.VendorID == cpuid.AMD && cpuid.CPU.Family == 0x19
 
-// optInWhere marks s opt-in where cond holds.
-func optInWhere(cond bool, s *kernelSet) *kernelSet {
-	if cond {
-		registerOptIn(s)
+// halfWidthTileTypes are the types whose 512-bit prefill tiles ran slower
+// than the 256-bit ones on a Zen4 (BenchmarkMatMul 5632x2048 ntok=64, CPU
+// time avx512zmm / avx512vnni: F16 1.13, Q8_0 1.12, Q4_1 1.11).
+var halfWidthTileTypes = []ggml.Type{ggml.F16, ggml.Q8_0, ggml.Q4_1}
+
+// keepTiles gives s the prefill tiles of from for the types ts.
+func keepTiles(s, from *kernelSet, ts ...ggml.Type) {
+	for _, t := range ts {
+		s.vecDot2x4[t], s.vecDot2x4Q[t] = from.vecDot2x4[t], from.vecDot2x4Q[t]
+		s.vecDot3x4[t], s.vecDot3x4Few[t] = from.vecDot3x4[t], from.vecDot3x4Few[t]
+		s.vecDot4x4[t], s.vecDot8x4[t] = from.vecDot4x4[t], from.vecDot8x4[t]
+		s.tileRewrite[t] = from.tileRewrite[t]
 	}
-	return s
 }
