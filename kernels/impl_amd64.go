@@ -74,10 +74,12 @@ var (
 		}
 	})
 
-	// "avx512bf16": the avx512vnni set with BF16 on VDPBF16PS, in that
-	// instruction's order (vecdot_bf16.go), twice the FMA rate for BF16
-	// prefill. Opt-in (--kernels avx512bf16): its BF16 results differ
-	// from the other sets' (the golden logits follow those).
+	// "avx512bf16": the avx512vnni set with BF16 on VDPBF16PS in that
+	// instruction's natural order (vecdot_bf16.go, llama.cpp's zen4
+	// build), decode included. Opt-in (--kernels avx512bf16): its BF16
+	// results differ from the other sets' (the golden logits follow
+	// those; their prefill takes VDPBF16PS in the golden order where the
+	// CPU has it, tile_bf16dot.go).
 	bf16Set = registerOptIn(registerImplFrom(vnniSet, "avx512bf16", cpu.X86.HasAVX512BF16, fillAVX512BF16))
 )
 

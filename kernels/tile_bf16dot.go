@@ -3,7 +3,8 @@ package kernels
 import "encoding/binary"
 
 // BF16 prefill on VDPBF16PS (AVX512-BF16) in llama.cpp's 8-lane order,
-// the order of the golden logits (tile_bf16dot_amd64.go has the tiles).
+// the order of the golden logits (the tiles: tile_bf16dot_amd64.go, their
+// assembly in tile_pairs_avx512_amd64.s).
 //
 // llama.cpp's AVX2 build multiplies BF16 weights with the activations
 // rounded to BF16 in tinyBLAS's order: per output eight float32 lanes,
@@ -30,7 +31,7 @@ import "encoding/binary"
 // bf16DotQuad is the quad layout the tiles read: each of the four tokens'
 // BF16 rows (token t at 2*cols*t) interleaved in 16-element pieces as
 // interleaveBF16 does.
-var bf16DotQuad = &actPacker{blockBytes: 8, pack: packBF16DotQuad, prefillOnly: true}
+var bf16DotQuad = &actPacker{blockBytes: 8, pack: packBF16DotQuad}
 
 // packBF16DotQuad writes the quad of n (1..4) BF16 rows at src, rowBytes
 // apart (a multiple of 32), interleaved; missing tokens become zero rows.

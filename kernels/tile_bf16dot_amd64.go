@@ -20,7 +20,7 @@ var (
 		act: bf16DotQuadAsm, colsMultiple: 16, minTokens: pairsMinTokens,
 		usable: bf16DotSafeAsm}
 
-	bf16DotQuadAsm = &actPacker{blockBytes: 8, pack: packBF16DotQuadAsm, prefillOnly: true}
+	bf16DotQuadAsm = &actPacker{blockBytes: 8, pack: packBF16DotQuadAsm}
 )
 
 // fillBF16Dot gives an AVX-512 set the VDPBF16PS tile of its width where
