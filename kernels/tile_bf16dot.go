@@ -39,6 +39,8 @@ func packBF16DotQuad(dst, src []byte, rowBytes, n int) {
 	packBF16DotQuadWith(dst, src, rowBytes, n, interleaveBF16Row)
 }
 
+// packBF16DotQuadWith is packBF16DotQuad with the rows interleaved by
+// interleave (interleaveBF16Row or its assembly twin).
 func packBF16DotQuadWith(dst, src []byte, rowBytes, n int, interleave func(dst, src []byte)) {
 	dst = dst[:4*rowBytes]
 	for t := 0; t < 4; t++ {
