@@ -58,31 +58,11 @@ func bf16MinExpAsm(data []byte) int {
 }
 
 func bf16DotTile8x4Asm(n int, w []byte, wstride int, a []byte, astride int, aq []byte, out []float32, ostride int) {
-	bf16DotTileCall(bf16DotTile8x4AVX512, 8, n, w, wstride, aq, out, ostride)
+	pairTileCall(bf16DotTile8x4AVX512, 16, 8, 4, 2, n, w, wstride, aq, out, ostride)
 }
 
 func bf16DotTile4x4Asm(n int, w []byte, wstride int, a []byte, astride int, aq []byte, out []float32, ostride int) {
-	bf16DotTileCall(bf16DotTile4x4AVX512, 4, n, w, wstride, aq, out, ostride)
-}
-
-// bf16DotTileCall runs a rows x 4 tile on pair-layout rows of n columns (a
-// multiple of 16) and the quad aq (bf16DotQuad) after checking the
-// slices' lengths.
-func bf16DotTileCall(kern func(n16 int, w *byte, wstride int, a *byte, astride int, out *float32, ostride int),
-	rows, n int, w []byte, wstride int, aq []byte, out []float32, ostride int) {
-	if n%16 != 0 || wstride != 2*n {
-		panic("kernels: BF16 dot tile on rows of a partial group")
-	}
-	_ = out[3*ostride+rows-1]
-	if n == 0 {
-		for t := 0; t < 4; t++ {
-			clear(out[t*ostride : t*ostride+rows])
-		}
-		return
-	}
-	_ = w[(rows-1)*wstride+2*n-1]
-	_ = aq[8*n-1]
-	kern(n/16, &w[0], wstride, &aq[0], 2*n, &out[0], ostride)
+	pairTileCall(bf16DotTile4x4AVX512, 16, 4, 4, 2, n, w, wstride, aq, out, ostride)
 }
 
 // packBF16DotQuadAsm is packBF16DotQuad with the rows interleaved in

@@ -18,7 +18,7 @@ var (
 )
 
 func f16PairTile8x4Asm(n int, w []byte, wstride int, a []byte, astride int, aq []byte, out []float32, ostride int) {
-	pairTileCall(f16PairTile8x4AVX512, 8, 8, 4, n, w, wstride, aq, out, ostride)
+	pairTileCall(f16PairTile8x4AVX512, 8, 8, 4, 4, n, w, wstride, aq, out, ostride)
 }
 
 //go:noescape
@@ -27,23 +27,24 @@ func f16PairTile4x8AVX512(n8 int, w *byte, wstride int, a *byte, astride int, ou
 // f16PairTile4x8Asm is the 4 x 8 F16 tile on two pairs and the two quads
 // at aq.
 func f16PairTile4x8Asm(n int, w []byte, wstride int, a []byte, astride int, aq []byte, out []float32, ostride int) {
-	pairTileCall(f16PairTile4x8AVX512, 8, 4, 8, n, w, wstride, aq, out, ostride)
+	pairTileCall(f16PairTile4x8AVX512, 8, 4, 8, 4, n, w, wstride, aq, out, ostride)
 }
 
 func bf16PairTile8x4Asm(n int, w []byte, wstride int, a []byte, astride int, aq []byte, out []float32, ostride int) {
-	pairTileCall(bf16PairTile8x4AVX512, 16, 8, 4, n, w, wstride, aq, out, ostride)
+	pairTileCall(bf16PairTile8x4AVX512, 16, 8, 4, 4, n, w, wstride, aq, out, ostride)
 }
 
 // pairTileCall runs a rows x ntok pair tile on rows of n columns (a
 // multiple of group) after checking the slices' lengths; the tokens are
-// the quads aq (halfQuadF16/BF16: token t's floats at 4*n*t).
+// the quads aq, token t's row at tokBytes*n*t (halfQuadF16/BF16: float32,
+// tokBytes 4; bf16DotQuad: BF16, 2).
 func pairTileCall(kern func(ng int, w *byte, wstride int, a *byte, astride int, out *float32, ostride int),
-	group, rows, ntok, n int, w []byte, wstride int, aq []byte, out []float32, ostride int) {
+	group, rows, ntok, tokBytes, n int, w []byte, wstride int, aq []byte, out []float32, ostride int) {
 	if n%group != 0 || wstride != 2*n {
 		panic("kernels: pair tile on rows of a partial group")
 	}
 	_ = w[(rows-1)*wstride+2*n-1]
-	_ = aq[4*ntok*n-1]
+	_ = aq[tokBytes*ntok*n-1]
 	_ = out[(ntok-1)*ostride+rows-1]
 	if n == 0 {
 		for t := 0; t < ntok; t++ {
@@ -51,7 +52,7 @@ func pairTileCall(kern func(ng int, w *byte, wstride int, a *byte, astride int, 
 		}
 		return
 	}
-	kern(n/group, &w[0], wstride, &aq[0], 4*n, &out[0], ostride)
+	kern(n/group, &w[0], wstride, &aq[0], tokBytes*n, &out[0], ostride)
 }
 
 //go:noescape
