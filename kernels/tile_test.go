@@ -28,10 +28,10 @@ func TestTilesVsTokenDot(t *testing.T) {
 				}
 				at := vecDotType[wt]
 				bs := max(blockSize(wt), blockSize(at))
-				for i, nb := range []int{1, 2, 5, 8, 3, 7} {
+				for i, nb := range []int{1, 2, 5, 8, 3, 7, 17} {
 					n := nb * bs
 					if bs == 1 { // groups of 8: none whole, the unrolled loop's turns and tails
-						n = []int{8, 12, 64, 2056, 24, 56}[i]
+						n = []int{8, 12, 64, 2056, 24, 56, 136}[i]
 					}
 					wrow, arow := rowBytes(wt, n), rowBytes(at, n)
 					wstride, astride := wrow+3, arow+5
