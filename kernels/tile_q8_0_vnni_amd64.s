@@ -2,6 +2,7 @@
 
 #include "textflag.h"
 #include "vnni_amd64.h"
+#include "pairs_amd64.h"
 
 // The Q8_0 prefill tile of the avx512vnni set.
 
@@ -26,6 +27,32 @@ GLOBL vBytes80<>(SB), RODATA|NOPTR, $32
 // after the store that wrote it (the scales computed in the same step)
 // made the whole tile 8-10% slower on an AMD Zen4 (BenchmarkMatMul Q8_0
 // 5632x2048 ntok=64 CPU time 12.6 -> 11.3-11.6 ms).
+
+// Q8T_CHUNK starts a chunk of the 4 x 4 tiles' blocks: DX = R8 = the
+// chunk's blocks (CX's first eight at most; CX keeps the rest), R12 and
+// R13 the chunk's first rows and quad (from SI, DI), AX its scales.
+#define Q8T_CHUNK \
+	MOVQ    $8, DX        \
+	CMPQ    CX, DX        \
+	CMOVQLT CX, DX        \
+	SUBQ    DX, CX        \
+	MOVQ    SI, R12       \
+	MOVQ    DI, R13       \
+	LEAQ    sc-512(SP), AX \
+	MOVQ    DX, R8
+
+// Q8T_OUT4 stores one token's four rows' sums (accumulators A0..A3, L0..L3
+// their low 128 bits) at DX, then moves DX to the next token (BX bytes on).
+#define Q8T_OUT4(A0, L0, A1, L1, A2, L2, A3, L3) \
+	HSUM8(A0, L0, X12) \
+	VMOVSS L0, 0(DX)   \
+	HSUM8(A1, L1, X12) \
+	VMOVSS L1, 4(DX)   \
+	HSUM8(A2, L2, X12) \
+	VMOVSS L2, 8(DX)   \
+	HSUM8(A3, L3, X12) \
+	VMOVSS L3, 12(DX)  \
+	ADDQ   BX, DX
 
 // func q8_0Tile4x4VNNI(nb int, w *byte, wstride int, a *byte, out *float32, ostride int)
 TEXT ·q8_0Tile4x4VNNI(SB), NOSPLIT, $512-48
@@ -56,14 +83,7 @@ TEXT ·q8_0Tile4x4VNNI(SB), NOSPLIT, $512-48
 	JZ      vq80t44done
 
 vq80t44chunk:
-	MOVQ    $8, DX
-	CMPQ    CX, DX
-	CMOVQLT CX, DX
-	SUBQ    DX, CX
-	MOVQ    SI, R12
-	MOVQ    DI, R13
-	LEAQ    sc-512(SP), AX
-	MOVQ    DX, R8
+	Q8T_CHUNK
 
 vq80t44scales:
 	VMOVUPS (R13), X13
@@ -187,137 +207,9 @@ vq80t44done:
 	MOVQ out+32(FP), DX
 	MOVQ ostride+40(FP), BX
 	SHLQ $2, BX
-	VMOVAPS      Y16, Y0
-	VEXTRACTF128 $1, Y0, X1
-	VADDPS       X1, X0, X0
-	VMOVHLPS     X0, X0, X1
-	VADDPS       X1, X0, X0
-	VMOVSHDUP    X0, X1
-	VADDSS       X1, X0, X0
-	VMOVSS       X0, 0(DX)
-	VMOVAPS      Y20, Y0
-	VEXTRACTF128 $1, Y0, X1
-	VADDPS       X1, X0, X0
-	VMOVHLPS     X0, X0, X1
-	VADDPS       X1, X0, X0
-	VMOVSHDUP    X0, X1
-	VADDSS       X1, X0, X0
-	VMOVSS       X0, 4(DX)
-	VMOVAPS      Y24, Y0
-	VEXTRACTF128 $1, Y0, X1
-	VADDPS       X1, X0, X0
-	VMOVHLPS     X0, X0, X1
-	VADDPS       X1, X0, X0
-	VMOVSHDUP    X0, X1
-	VADDSS       X1, X0, X0
-	VMOVSS       X0, 8(DX)
-	VMOVAPS      Y28, Y0
-	VEXTRACTF128 $1, Y0, X1
-	VADDPS       X1, X0, X0
-	VMOVHLPS     X0, X0, X1
-	VADDPS       X1, X0, X0
-	VMOVSHDUP    X0, X1
-	VADDSS       X1, X0, X0
-	VMOVSS       X0, 12(DX)
-	ADDQ BX, DX
-	VMOVAPS      Y17, Y0
-	VEXTRACTF128 $1, Y0, X1
-	VADDPS       X1, X0, X0
-	VMOVHLPS     X0, X0, X1
-	VADDPS       X1, X0, X0
-	VMOVSHDUP    X0, X1
-	VADDSS       X1, X0, X0
-	VMOVSS       X0, 0(DX)
-	VMOVAPS      Y21, Y0
-	VEXTRACTF128 $1, Y0, X1
-	VADDPS       X1, X0, X0
-	VMOVHLPS     X0, X0, X1
-	VADDPS       X1, X0, X0
-	VMOVSHDUP    X0, X1
-	VADDSS       X1, X0, X0
-	VMOVSS       X0, 4(DX)
-	VMOVAPS      Y25, Y0
-	VEXTRACTF128 $1, Y0, X1
-	VADDPS       X1, X0, X0
-	VMOVHLPS     X0, X0, X1
-	VADDPS       X1, X0, X0
-	VMOVSHDUP    X0, X1
-	VADDSS       X1, X0, X0
-	VMOVSS       X0, 8(DX)
-	VMOVAPS      Y29, Y0
-	VEXTRACTF128 $1, Y0, X1
-	VADDPS       X1, X0, X0
-	VMOVHLPS     X0, X0, X1
-	VADDPS       X1, X0, X0
-	VMOVSHDUP    X0, X1
-	VADDSS       X1, X0, X0
-	VMOVSS       X0, 12(DX)
-	ADDQ BX, DX
-	VMOVAPS      Y18, Y0
-	VEXTRACTF128 $1, Y0, X1
-	VADDPS       X1, X0, X0
-	VMOVHLPS     X0, X0, X1
-	VADDPS       X1, X0, X0
-	VMOVSHDUP    X0, X1
-	VADDSS       X1, X0, X0
-	VMOVSS       X0, 0(DX)
-	VMOVAPS      Y22, Y0
-	VEXTRACTF128 $1, Y0, X1
-	VADDPS       X1, X0, X0
-	VMOVHLPS     X0, X0, X1
-	VADDPS       X1, X0, X0
-	VMOVSHDUP    X0, X1
-	VADDSS       X1, X0, X0
-	VMOVSS       X0, 4(DX)
-	VMOVAPS      Y26, Y0
-	VEXTRACTF128 $1, Y0, X1
-	VADDPS       X1, X0, X0
-	VMOVHLPS     X0, X0, X1
-	VADDPS       X1, X0, X0
-	VMOVSHDUP    X0, X1
-	VADDSS       X1, X0, X0
-	VMOVSS       X0, 8(DX)
-	VMOVAPS      Y30, Y0
-	VEXTRACTF128 $1, Y0, X1
-	VADDPS       X1, X0, X0
-	VMOVHLPS     X0, X0, X1
-	VADDPS       X1, X0, X0
-	VMOVSHDUP    X0, X1
-	VADDSS       X1, X0, X0
-	VMOVSS       X0, 12(DX)
-	ADDQ BX, DX
-	VMOVAPS      Y19, Y0
-	VEXTRACTF128 $1, Y0, X1
-	VADDPS       X1, X0, X0
-	VMOVHLPS     X0, X0, X1
-	VADDPS       X1, X0, X0
-	VMOVSHDUP    X0, X1
-	VADDSS       X1, X0, X0
-	VMOVSS       X0, 0(DX)
-	VMOVAPS      Y23, Y0
-	VEXTRACTF128 $1, Y0, X1
-	VADDPS       X1, X0, X0
-	VMOVHLPS     X0, X0, X1
-	VADDPS       X1, X0, X0
-	VMOVSHDUP    X0, X1
-	VADDSS       X1, X0, X0
-	VMOVSS       X0, 4(DX)
-	VMOVAPS      Y27, Y0
-	VEXTRACTF128 $1, Y0, X1
-	VADDPS       X1, X0, X0
-	VMOVHLPS     X0, X0, X1
-	VADDPS       X1, X0, X0
-	VMOVSHDUP    X0, X1
-	VADDSS       X1, X0, X0
-	VMOVSS       X0, 8(DX)
-	VMOVAPS      Y31, Y0
-	VEXTRACTF128 $1, Y0, X1
-	VADDPS       X1, X0, X0
-	VMOVHLPS     X0, X0, X1
-	VADDPS       X1, X0, X0
-	VMOVSHDUP    X0, X1
-	VADDSS       X1, X0, X0
-	VMOVSS       X0, 12(DX)
-	ADDQ BX, DX
+	Q8T_OUT4(Y16, X16, Y20, X20, Y24, X24, Y28, X28)
+	Q8T_OUT4(Y17, X17, Y21, X21, Y25, X25, Y29, X29)
+	Q8T_OUT4(Y18, X18, Y22, X22, Y26, X26, Y30, X30)
+	Q8T_OUT4(Y19, X19, Y23, X23, Y27, X27, Y31, X31)
 	VZEROUPPER
 	RET
