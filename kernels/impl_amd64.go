@@ -92,9 +92,11 @@ var halfWidth512 = cpuid.CPU.VendorID == cpuid.AMD && cpuid.CPU.Family == 0x19
 // time avx512zmm / avx512vnni: F16 1.13, Q8_0 1.12, Q4_1 1.11).
 var halfWidthTileTypes = []ggml.Type{ggml.F16, ggml.Q8_0, ggml.Q4_1}
 
-// keepTiles gives s the prefill tiles of from for the types ts.
+// keepTiles gives s the prefill tiles of from for the types ts, and their
+// order (tilesOuter).
 func keepTiles(s, from *kernelSet, ts ...ggml.Type) {
 	for _, t := range ts {
+		s.tilesOuter[t] = from.tilesOuter[t]
 		s.vecDot2x4[t], s.vecDot2x4Q[t] = from.vecDot2x4[t], from.vecDot2x4Q[t]
 		s.vecDot3x4[t], s.vecDot3x4Few[t] = from.vecDot3x4[t], from.vecDot3x4Few[t]
 		s.vecDot4x4[t], s.vecDot8x4[t] = from.vecDot4x4[t], from.vecDot8x4[t]
