@@ -26,7 +26,11 @@ GLOBL vBytes80<>(SB), RODATA|NOPTR, $32
 // multiply-adds read them back as broadcasts, and a broadcast read right
 // after the store that wrote it (the scales computed in the same step)
 // made the whole tile 8-10% slower on an AMD Zen4 (BenchmarkMatMul Q8_0
-// 5632x2048 ntok=64 CPU time 12.6 -> 11.3-11.6 ms).
+// 5632x2048 ntok=64 CPU time 12.6 -> 11.3-11.6 ms). Two rows' scales
+// take one conversion and one multiply (d_w of row r four times, then
+// of row r+1, times the four d_a twice): the tile is bound by the
+// multiply pipes, which the pairs' VPDPBUSD and multiply-adds fill
+// (four tiles of 64 blocks in L1: 1.66-1.69 -> 1.61-1.65 us).
 
 // Q8T_CHUNK starts a chunk of the 4 x 4 tiles' blocks: DX = R8 = the
 // chunk's blocks (CX's first eight at most; CX keeps the rest), R12 and
@@ -86,23 +90,19 @@ vq80t44chunk:
 	Q8T_CHUNK
 
 vq80t44scales:
-	VMOVUPS (R13), X13
-	VPBROADCASTW 0(R12), X12
-	VCVTPH2PS    X12, X12
-	VMULPS       X13, X12, X12
-	VMOVUPS      X12, 0(AX)
-	VPBROADCASTW 0(R12)(BX*1), X12
-	VCVTPH2PS    X12, X12
-	VMULPS       X13, X12, X12
-	VMOVUPS      X12, 16(AX)
-	VPBROADCASTW 0(R12)(BX*2), X12
-	VCVTPH2PS    X12, X12
-	VMULPS       X13, X12, X12
-	VMOVUPS      X12, 32(AX)
-	VPBROADCASTW 0(R12)(R11*1), X12
-	VCVTPH2PS    X12, X12
-	VMULPS       X13, X12, X12
-	VMOVUPS      X12, 48(AX)
+	VBROADCASTF128 (R13), Y13
+	VPBROADCASTW   0(R12), X12
+	VPBROADCASTW   0(R12)(BX*1), X11
+	VPUNPCKLQDQ    X11, X12, X12
+	VCVTPH2PS      X12, Y12
+	VMULPS         Y13, Y12, Y12
+	VMOVUPS        Y12, 0(AX)
+	VPBROADCASTW   0(R12)(BX*2), X12
+	VPBROADCASTW   0(R12)(R11*1), X11
+	VPUNPCKLQDQ    X11, X12, X12
+	VCVTPH2PS      X12, Y12
+	VMULPS         Y13, Y12, Y12
+	VMOVUPS        Y12, 32(AX)
 	ADDQ $34, R12
 	ADDQ $288, R13
 	ADDQ $64, AX
