@@ -1,7 +1,8 @@
 // Shared by the kernels on 512-bit vectors whose ZMM accumulators hold two
 // outputs' 8-lane sums, one in each 256-bit half (#include
 // "pairs_amd64.h"): the 8 x 4 tiles (a token in each half) and the
-// four-row kernels (a row in each half).
+// four-row kernels (a row in each half); the 256-bit 4 x 4 tiles store
+// with its HSUM8 too (TOKEN_ROWS4).
 
 // HSUM8 is the 8-lane horizontal sum of tinyBLAS's hsum on Y into X (the
 // upper half added to the lower, then MOVHLPS and MOVSHDUP), T a scratch
@@ -22,6 +23,19 @@
 	VMOVSS        X, A      \
 	HSUM8(YT, XT, T)        \
 	VMOVSS        XT, B
+
+// TOKEN_ROWS4 stores the sums of one token's four rows (accumulators
+// a..d, xa..xd their low 128 bits) to 0, 4, 8 and 12 bytes from B; T a
+// scratch XMM register.
+#define TOKEN_ROWS4(a, b, c, d, xa, xb, xc, xd, B, T) \
+	HSUM8(a, xa, T) \
+	VMOVSS xa, 0(B) \
+	HSUM8(b, xb, T) \
+	VMOVSS xb, 4(B) \
+	HSUM8(c, xc, T) \
+	VMOVSS xc, 8(B) \
+	HSUM8(d, xd, T) \
+	VMOVSS xd, 12(B)
 
 // R4Z_ARGS loads a four-row kernel's arguments (vecDotR4's: nb, w,
 // wstride, a, out, ostride): CX = nb, the rows at R11, R8, R9, R10

@@ -335,18 +335,6 @@ bf16dotloop:
 bf16dotdone:
 	PAIRS_STORE
 
-// TOKEN_ROWS4 stores the sums of one token's four rows (Y(a)..Y(d)) to
-// 0, 4, 8 and 12 bytes from B; X26 scratch.
-#define TOKEN_ROWS4(a, b, c, d, xa, xb, xc, xd, B) \
-	HSUM8(a, xa, X26) \
-	VMOVSS xa, 0(B)   \
-	HSUM8(b, xb, X26) \
-	VMOVSS xb, 4(B)   \
-	HSUM8(c, xc, X26) \
-	VMOVSS xc, 8(B)   \
-	HSUM8(d, xd, X26) \
-	VMOVSS xd, 12(B)
-
 // func bf16DotTile4x4AVX512(n16 int, w *byte, wstride int, a *byte, astride int, out *float32, ostride int)
 // The 256-bit tile of the avx512vnni set: two pairs of rows (SI, R12),
 // each row in its own register; row r's products with token t go to
@@ -391,13 +379,13 @@ bf16dot4done:
 	MOVQ out+40(FP), DI
 	MOVQ ostride+48(FP), R11
 	SHLQ $2, R11
-	TOKEN_ROWS4(Y0, Y1, Y2, Y3, X0, X1, X2, X3, DI)
+	TOKEN_ROWS4(Y0, Y1, Y2, Y3, X0, X1, X2, X3, DI, X26)
 	ADDQ R11, DI
-	TOKEN_ROWS4(Y4, Y5, Y6, Y7, X4, X5, X6, X7, DI)
+	TOKEN_ROWS4(Y4, Y5, Y6, Y7, X4, X5, X6, X7, DI, X26)
 	ADDQ R11, DI
-	TOKEN_ROWS4(Y8, Y9, Y10, Y11, X8, X9, X10, X11, DI)
+	TOKEN_ROWS4(Y8, Y9, Y10, Y11, X8, X9, X10, X11, DI, X26)
 	ADDQ R11, DI
-	TOKEN_ROWS4(Y12, Y13, Y14, Y15, X12, X13, X14, X15, DI)
+	TOKEN_ROWS4(Y12, Y13, Y14, Y15, X12, X13, X14, X15, DI, X26)
 	VZEROUPPER
 	RET
 

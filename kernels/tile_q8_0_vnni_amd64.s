@@ -45,19 +45,6 @@ GLOBL vBytes80<>(SB), RODATA|NOPTR, $32
 	LEAQ    sc-512(SP), AX \
 	MOVQ    DX, R8
 
-// Q8T_OUT4 stores one token's four rows' sums (accumulators A0..A3, L0..L3
-// their low 128 bits) at DX, then moves DX to the next token (BX bytes on).
-#define Q8T_OUT4(A0, L0, A1, L1, A2, L2, A3, L3) \
-	HSUM8(A0, L0, X12) \
-	VMOVSS L0, 0(DX)   \
-	HSUM8(A1, L1, X12) \
-	VMOVSS L1, 4(DX)   \
-	HSUM8(A2, L2, X12) \
-	VMOVSS L2, 8(DX)   \
-	HSUM8(A3, L3, X12) \
-	VMOVSS L3, 12(DX)  \
-	ADDQ   BX, DX
-
 // func q8_0Tile4x4VNNI(nb int, w *byte, wstride int, a *byte, out *float32, ostride int)
 TEXT ·q8_0Tile4x4VNNI(SB), NOSPLIT, $512-48
 	MOVQ nb+0(FP), CX
@@ -207,9 +194,12 @@ vq80t44done:
 	MOVQ out+32(FP), DX
 	MOVQ ostride+40(FP), BX
 	SHLQ $2, BX
-	Q8T_OUT4(Y16, X16, Y20, X20, Y24, X24, Y28, X28)
-	Q8T_OUT4(Y17, X17, Y21, X21, Y25, X25, Y29, X29)
-	Q8T_OUT4(Y18, X18, Y22, X22, Y26, X26, Y30, X30)
-	Q8T_OUT4(Y19, X19, Y23, X23, Y27, X27, Y31, X31)
+	TOKEN_ROWS4(Y16, Y20, Y24, Y28, X16, X20, X24, X28, DX, X12)
+	ADDQ BX, DX
+	TOKEN_ROWS4(Y17, Y21, Y25, Y29, X17, X21, X25, X29, DX, X12)
+	ADDQ BX, DX
+	TOKEN_ROWS4(Y18, Y22, Y26, Y30, X18, X22, X26, X30, DX, X12)
+	ADDQ BX, DX
+	TOKEN_ROWS4(Y19, Y23, Y27, Y31, X19, X23, X27, X31, DX, X12)
 	VZEROUPPER
 	RET
