@@ -32,19 +32,6 @@ GLOBL vBytes80<>(SB), RODATA|NOPTR, $32
 // multiply pipes, which the pairs' VPDPBUSD and multiply-adds fill
 // (four tiles of 64 blocks in L1: 1.66-1.69 -> 1.61-1.65 us).
 
-// Q8T_CHUNK starts a chunk of the 4 x 4 tiles' blocks: DX = R8 = the
-// chunk's blocks (CX's first eight at most; CX keeps the rest), R12 and
-// R13 the chunk's first rows and quad (from SI, DI), AX its scales.
-#define Q8T_CHUNK \
-	MOVQ    $8, DX        \
-	CMPQ    CX, DX        \
-	CMOVQLT CX, DX        \
-	SUBQ    DX, CX        \
-	MOVQ    SI, R12       \
-	MOVQ    DI, R13       \
-	LEAQ    sc-512(SP), AX \
-	MOVQ    DX, R8
-
 // func q8_0Tile4x4VNNI(nb int, w *byte, wstride int, a *byte, out *float32, ostride int)
 TEXT ·q8_0Tile4x4VNNI(SB), NOSPLIT, $512-48
 	MOVQ nb+0(FP), CX
@@ -74,7 +61,16 @@ TEXT ·q8_0Tile4x4VNNI(SB), NOSPLIT, $512-48
 	JZ      vq80t44done
 
 vq80t44chunk:
-	Q8T_CHUNK
+	// A chunk: DX = R8 = its blocks (CX's first eight at most; CX keeps
+	// the rest), R12 and R13 its first rows and quad, AX its scales.
+	MOVQ    $8, DX
+	CMPQ    CX, DX
+	CMOVQLT CX, DX
+	SUBQ    DX, CX
+	MOVQ    SI, R12
+	MOVQ    DI, R13
+	LEAQ    sc-512(SP), AX
+	MOVQ    DX, R8
 
 vq80t44scales:
 	VBROADCASTF128 (R13), Y13
