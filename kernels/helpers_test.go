@@ -39,7 +39,7 @@ func randFloats(r *rand.Rand, n int, scale float32) []float32 {
 }
 
 // quantizeRow encodes x as t with quant's reference quantizer.
-func quantizeRow(t *testing.T, typ ggml.Type, x []float32) []byte {
+func quantizeRow(t testing.TB, typ ggml.Type, x []float32) []byte {
 	t.Helper()
 	dst := make([]byte, rowBytes(typ, len(x)))
 	if err := quant.QuantizeRow(typ, x, dst); err != nil {

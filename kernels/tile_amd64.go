@@ -19,7 +19,7 @@ func fillAVX2Tile(s *kernelSet) {
 	// alternating builds; F16 0.99x, so its 3 x 4 tile keeps quads outer.)
 	s.tilesOuter[ggml.Q8_0] = true
 	s.tilesOuter[ggml.Q5_0] = true
-	if widenRowsFirst {
+	if widenQ8RowsFirst {
 		widenQ8Tiles(s)
 	}
 }

@@ -6,7 +6,7 @@ import (
 )
 
 // Q8_0 rows widened to int16 once per row unit, for the AVX2 2 x 4 Q8_0
-// prefill tile on Intel CPUs (tileRewrite; tile_q8_wide_amd64.go).
+// prefill tile on Intel CPUs and AMD Zen4 (tileRewrite; widenQ8RowsFirst).
 //
 // The set's own Q8_0 tile (tile_amd64.s) keeps tinyBLAS's lane order, lane
 // l of a block the sum of the products of bytes 4l..4l+3, which on AVX2

@@ -5,7 +5,7 @@ package kernels
 import "github.com/gollm/gollm/ggml"
 
 // widenQ8Tiles gives the AVX2 set s the 2 x 4 Q8_0 tile over rows widened
-// to int16 (tile_q8_wide.go), on the CPUs of widenRowsFirst.
+// to int16 (tile_q8_wide.go), on the CPUs of widenQ8RowsFirst.
 func widenQ8Tiles(s *kernelSet) {
 	s.tileRewrite[ggml.Q8_0] = q8_0WideTiles
 }

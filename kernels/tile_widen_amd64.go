@@ -13,6 +13,23 @@ import (
 // multiplies share the multiply-adds' ports.
 var widenRowsFirst = cpuid.CPU.VendorID == cpuid.Intel
 
+// widenQ8RowsFirst says whether the AVX2 set's Q8_0 prefill tile reads
+// rows widened to int16: where widenRowsFirst says so, and on AMD Zen4
+// (family 0x19 with AVX-512; Zen3, the same family, has none), whose
+// VPSIGNB and VPMADDUBSW, like VPMADDWD, run on the two pipes of the
+// multiply-adds (each alone and mixed with VFMADD231PS: two a cycle). The
+// lane order's pair costs four operations of those pipes there (two
+// cycles; 2.04 measured for the pair alone), the widened rows' pair
+// three. The conversions and shuffles take Zen4's other two pipes, and
+// its F16 and BF16 tiles over widened rows ran 10-30% slower than the
+// set's own (MatMul ntok=64): those stay Intel's. Zen4, --kernels avx2,
+// two threads, new/old time: MatMul Q8_0 ntok=32 0.90-0.99, ntok=64
+// 0.81-0.88; MatMulPrefill 512 tokens 5632x2048 66.4-67.6 -> 53.2-53.6
+// ms, 2048x5632 66.2 -> 57.0-57.2 ms; TinyLlama Q8_0 pp512 against
+// llama.cpp's haswell build 1.01x -> 1.22x. (Zen5 not measured.)
+var widenQ8RowsFirst = widenRowsFirst ||
+	cpuid.CPU.VendorID == cpuid.AMD && cpuid.CPU.Family == 0x19 && cpuid.CPU.Supports(cpuid.AVX512F)
+
 // widenHalfTiles gives the AVX2 set s the 3 x 4 tile over widened F16 and
 // BF16 rows, and the F16 tokens' float32 quads it reads (the set's own F16
 // tile reads the tokens' F16 rows).

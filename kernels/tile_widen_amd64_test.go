@@ -12,7 +12,7 @@ import (
 
 // wideAVX2Set returns the AVX2 set with the tiles over widened F16, BF16
 // and Q8_0 rows, whether or not this CPU takes them by default
-// (widenRowsFirst).
+// (widenRowsFirst, widenQ8RowsFirst).
 func wideAVX2Set(t testing.TB) *kernelSet {
 	if !avx2Set.available {
 		t.Skip("no AVX2 on this CPU")
@@ -80,7 +80,7 @@ func TestWideRowsMatMul(t *testing.T) {
 // rewriteTestSets are the sets with tiles over rewritten rows that this
 // CPU does not choose by default, for the kernel tests.
 func rewriteTestSets(t testing.TB) []*kernelSet {
-	if !avx2Set.available || widenRowsFirst {
+	if !avx2Set.available || widenRowsFirst && widenQ8RowsFirst {
 		return nil
 	}
 	return []*kernelSet{wideAVX2Set(t)}
