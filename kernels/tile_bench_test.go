@@ -8,7 +8,7 @@ import (
 	"github.com/gollm/gollm/ggml"
 )
 
-// BenchmarkTiles times the active set's prefill tiles (8x4, 4x4 and 2x4,
+// BenchmarkTiles times the active set's prefill tiles (8x4, 4x4, 3x4, 2x4
 // and those over rewritten rows, "rewrite") on rows of 2048 elements and
 // four tokens that stay in L1/L2: the kernel's own speed, without the
 // matmul's scheduling, the rewrite or DRAM. ns-pair-block is the time per
@@ -25,7 +25,8 @@ func BenchmarkTiles(b *testing.B) {
 			f    vecDot2x4Func
 			tp   *tileRewrite
 		}
-		tiles := []tile{{"8x4", 8, s.vecDot8x4[wt], nil}, {"4x4", 4, s.vecDot4x4[wt], nil}, {"2x4", 2, s.vecDot2x4[wt], nil}}
+		tiles := []tile{{"8x4", 8, s.vecDot8x4[wt], nil}, {"4x4", 4, s.vecDot4x4[wt], nil},
+			{"3x4", 3, s.vecDot3x4[wt], nil}, {"2x4", 2, s.vecDot2x4[wt], nil}}
 		for tp := s.tileRewrite[wt]; tp != nil; tp = tp.fallback {
 			tiles = append(tiles, tile{fmt.Sprintf("rewrite%dx4", tp.rows), tp.rows, tp.tile, tp})
 		}

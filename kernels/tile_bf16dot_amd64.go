@@ -13,10 +13,10 @@ import (
 // for the avx512vnni set, each over rows in the pair layout and falling
 // back to the set's float32 tiles where bf16DotSafe does not hold.
 var (
-	bf16DotTiles8 = &tileRewrite{rows: 8, rowScale: 1, pack: packBF16PairsAsm, tile: bf16DotTile8x4Asm,
+	bf16DotTiles8 = &tileRewrite{rows: 8, rowScale: 1, pack: packBF16PairsAsm, generic: packBF16Pairs, tile: bf16DotTile8x4Asm,
 		act: bf16DotQuadAsm, colsMultiple: 16, minTokens: pairsMinTokens,
 		usable: bf16DotSafeAsm, fallback: bf16PairTiles}
-	bf16DotTiles4 = &tileRewrite{rows: 4, rowScale: 1, pack: packBF16Pairs4Asm, tile: bf16DotTile4x4Asm,
+	bf16DotTiles4 = &tileRewrite{rows: 4, rowScale: 1, pack: packBF16Pairs4Asm, generic: packBF16Pairs4, tile: bf16DotTile4x4Asm,
 		act: bf16DotQuadAsm, colsMultiple: 16, minTokens: pairsMinTokens,
 		usable: bf16DotSafeAsm}
 

@@ -42,6 +42,9 @@ type tileRewrite struct {
 	// pack rewrites one tile of rows rows (src: rows rowBytes apart) into
 	// dst (rows*rowScale*rowBytes bytes).
 	pack func(dst, src []byte, rowBytes int)
+	// generic is pack's generic twin, byte for byte (the tests'
+	// reference).
+	generic func(dst, src []byte, rowBytes int)
 	// tile is the rows x 4 tile over rewritten rows (vecDot2x4Func;
 	// wstride is rowScale*rowBytes), the same bits as the type's tokenDot.
 	tile vecDot2x4Func

@@ -11,9 +11,9 @@ func bf16PairTile8x4AVX512(n16 int, w *byte, wstride int, a *byte, astride int, 
 // f16PairTiles and bf16PairTiles are the 512-bit tiles over rows in the
 // pair layout (tile_pairs_avx512_amd64.s).
 var (
-	f16PairTiles = &tileRewrite{rows: 8, rowScale: 1, pack: packF16PairsAsm, tile: f16PairTile8x4Asm,
+	f16PairTiles = &tileRewrite{rows: 8, rowScale: 1, pack: packF16PairsAsm, generic: packF16Pairs, tile: f16PairTile8x4Asm,
 		tile4x8: f16PairTile4x8Asm, colsMultiple: 8, minTokens: pairsMinTokens}
-	bf16PairTiles = &tileRewrite{rows: 8, rowScale: 1, pack: packBF16PairsAsm, tile: bf16PairTile8x4Asm,
+	bf16PairTiles = &tileRewrite{rows: 8, rowScale: 1, pack: packBF16PairsAsm, generic: packBF16Pairs, tile: bf16PairTile8x4Asm,
 		colsMultiple: 16, minTokens: pairsMinTokens}
 )
 

@@ -14,7 +14,8 @@ func widenQ8Tiles(s *kernelSet) {
 // tokens (MatMul 5632x2048, 2048x5632 and 2048x2048 on an Intel Xeon, two
 // threads, new/old time: ntok=16 1.08-1.15, 32 0.97-1.00, 64 0.85-0.94,
 // 512 0.82-0.89).
-var q8_0WideTiles = &tileRewrite{rows: 2, rowScale: 2, pack: widenQ8_0RowsAsm, tile: q8_0WideTile2x4Asm,
+var q8_0WideTiles = &tileRewrite{rows: 2, rowScale: 2, pack: widenQ8_0RowsAsm,
+	generic: func(dst, src []byte, rowBytes int) { widenQ8_0Rows(dst, src, rowBytes, 2) }, tile: q8_0WideTile2x4Asm,
 	tileQ: q8_0WideTile2x4QAsm, act: q8_0QuadWideAsm, colsMultiple: qk, minTokens: 32}
 
 // q8_0QuadWideAsm is q8_0QuadWide built with widenQ8_0BlocksAVX2.

@@ -223,14 +223,7 @@ func TestRewriteTilesVsTokenDot(t *testing.T) {
 				tested++
 				at := vecDotType[wt]
 				nr := tp.rows
-				// twin is the pack's generic twin.
-				twin := map[ggml.Type]func(dst, src []byte, rowBytes int){ggml.F16: packF16Pairs,
-					ggml.BF16: func(dst, src []byte, rowBytes int) { packBF16PairRows(dst, src, rowBytes, nr) }}[wt]
-				if tp.rowScale > 1 {
-					widen := map[ggml.Type]func(dst, src []byte, rowBytes, n int){
-						ggml.F16: widenF16Rows, ggml.BF16: widenBF16Rows, ggml.Q8_0: widenQ8_0Rows}[wt]
-					twin = func(dst, src []byte, rowBytes int) { widen(dst, src, rowBytes, nr) }
-				}
+				twin := tp.generic
 				// quad is the tokens' quad layout the tiles read, with its
 				// generic twin.
 				quad, quadTwin := s.actQuad[at], s.actQuad[at]

@@ -15,7 +15,7 @@ var widenRowsFirst = cpuid.CPU.VendorID == cpuid.Intel
 
 // widenQ8RowsFirst says whether the AVX2 set's Q8_0 prefill tile reads
 // rows widened to int16: where widenRowsFirst says so, and on AMD Zen4
-// (family 0x19 with AVX-512; Zen3, the same family, has none), whose
+// (isZen4), whose
 // VPSIGNB and VPMADDUBSW, like VPMADDWD, run on the two pipes of the
 // multiply-adds (each alone and mixed with VFMADD231PS: two a cycle). The
 // lane order's pair costs four operations of those pipes there (two
@@ -27,8 +27,11 @@ var widenRowsFirst = cpuid.CPU.VendorID == cpuid.Intel
 // 0.81-0.88; MatMulPrefill 512 tokens 5632x2048 66.4-67.6 -> 53.2-53.6
 // ms, 2048x5632 66.2 -> 57.0-57.2 ms; TinyLlama Q8_0 pp512 against
 // llama.cpp's haswell build 1.01x -> 1.22x. (Zen5 not measured.)
-var widenQ8RowsFirst = widenRowsFirst ||
-	cpuid.CPU.VendorID == cpuid.AMD && cpuid.CPU.Family == 0x19 && cpuid.CPU.Supports(cpuid.AVX512F)
+var widenQ8RowsFirst = widenRowsFirst || isZen4
+
+// isZen4 reports an AMD Zen4: family 0x19 with AVX-512 (Zen3, the same
+// family, has none).
+var isZen4 = cpuid.CPU.VendorID == cpuid.AMD && cpuid.CPU.Family == 0x19 && cpuid.CPU.Supports(cpuid.AVX512F)
 
 // widenHalfTiles gives the AVX2 set s the 3 x 4 tile over widened F16 and
 // BF16 rows, and the F16 tokens' float32 quads it reads (the set's own F16
@@ -46,9 +49,11 @@ func widenHalfTiles(s *kernelSet) {
 // 0.91-0.99, 32 0.87-0.91, 64 0.77-0.90, 512 0.74-0.77; BF16 16
 // 1.13-1.20, 32 0.98-1.04, 64 0.96-0.98, 512 0.78-0.90).
 var (
-	f16WideTiles = &tileRewrite{rows: 3, rowScale: 2, pack: widenF16RowsAsm, tile: f32Tile3x4Asm,
+	f16WideTiles = &tileRewrite{rows: 3, rowScale: 2, pack: widenF16RowsAsm,
+		generic: func(dst, src []byte, rowBytes int) { widenF16Rows(dst, src, rowBytes, 3) }, tile: f32Tile3x4Asm,
 		colsMultiple: 8, minTokens: 32}
-	bf16WideTiles = &tileRewrite{rows: 3, rowScale: 2, pack: widenBF16RowsAsm, tile: f32Tile3x4Asm,
+	bf16WideTiles = &tileRewrite{rows: 3, rowScale: 2, pack: widenBF16RowsAsm,
+		generic: func(dst, src []byte, rowBytes int) { widenBF16Rows(dst, src, rowBytes, 3) }, tile: f32Tile3x4Asm,
 		colsMultiple: 8, minTokens: 64}
 )
 

@@ -78,10 +78,20 @@ func TestWideRowsMatMul(t *testing.T) {
 }
 
 // rewriteTestSets are the sets with tiles over rewritten rows that this
-// CPU does not choose by default, for the kernel tests.
+// CPU does not choose by default, for the kernel tests: the AVX2 set with
+// the widened rows, and with the interleaved BF16 rows.
 func rewriteTestSets(t testing.TB) []*kernelSet {
-	if !avx2Set.available || widenRowsFirst && widenQ8RowsFirst {
+	if !avx2Set.available {
 		return nil
 	}
-	return []*kernelSet{wideAVX2Set(t)}
+	var sets []*kernelSet
+	if !widenRowsFirst || !widenQ8RowsFirst {
+		sets = append(sets, wideAVX2Set(t))
+	}
+	if avx2Set.tileRewrite[ggml.BF16] != bf16IlvTiles {
+		s := *avx2Set
+		ilvBF16Tiles(&s)
+		sets = append(sets, &s)
+	}
+	return sets
 }

@@ -34,6 +34,8 @@ func fillAVX2Half(s *kernelSet) {
 	s.vecDot3x4Few[ggml.BF16] = bf16Tile3x4F32PfAsm
 	if widenRowsFirst {
 		widenHalfTiles(s)
+	} else if isZen4 {
+		ilvBF16Tiles(s)
 	}
 }
 

@@ -169,10 +169,37 @@ done:                             \
 
 #define HALF_NONE
 
-// WSTEP and TSTEP are a weight and a token group's bytes (16 or 32);
-// PFSETUP and PF HALF_PF_SETUP and HALF_PF, or HALF_NONE.
-#define HALF_TILE3X4(loop4, loop1, tail, done, WIDEN, WSTEP, TOKEN, TSTEP, PFSETUP, PF) \
+// STEP(wo, to) is one step (HALF_STEP with the variant's widenings),
+// WSTEP and TSTEP its weight and token bytes; STEPS turns n8 into the
+// count of steps (HALF_NONE: a step per group of 8); PFSETUP and PF
+// HALF_PF_SETUP and HALF_PF, or HALF_NONE.
+#define F16_STEP(wo, to) HALF_STEP(wo, to, WIDEN_F16, WIDEN_F16)
+#define BF16F32_STEP(wo, to) HALF_STEP(wo, to, WIDEN_BF16, LOAD_F32)
+#define F32_STEP(wo, to) HALF_STEP(wo, to, LOAD_F32, LOAD_F32)
+
+// BF16ILV_STEP is one step of 16 elements over BF16 rows interleaved as
+// the pair layout interleaves them (tile_bf16ilv.go; each dword of 32
+// bytes holds group 2d's element in its upper word, group 2d+1's in its
+// lower): group 2d masked out of the upper words (BF16ILV_HI), then
+// group 2d+1 shifted up (BF16ILV_LO), each against the tokens' floats of
+// its group. One operation per 8 weights instead of WIDEN_BF16's two, and
+// the mask takes any vector pipe; each pair's accumulator still takes the
+// groups in order.
+#define BF16ILV_HI(m, y) VMOVDQU m, y; VPAND bf16IlvHi<>(SB), y, y
+#define BF16ILV_LO(m, y) VMOVDQU m, y; VPSLLD $16, y, y
+#define BF16ILV_STEP(wo, to) \
+	HALF_STEP(wo, to, BF16ILV_HI, LOAD_F32) \
+	HALF_STEP(wo, to+32, BF16ILV_LO, LOAD_F32)
+#define BF16ILV_STEPS SHRQ $1, CX
+
+DATA bf16IlvHi<>+0(SB)/8, $0xffff0000ffff0000
+DATA bf16IlvHi<>+8(SB)/8, $0xffff0000ffff0000
+DATA bf16IlvHi<>+16(SB)/8, $0xffff0000ffff0000
+DATA bf16IlvHi<>+24(SB)/8, $0xffff0000ffff0000
+GLOBL bf16IlvHi<>(SB), RODATA|NOPTR, $32
+#define HALF_TILE3X4(loop4, loop1, tail, done, STEP, WSTEP, TSTEP, STEPS, PFSETUP, PF) \
 	MOVQ n8+0(FP), CX             \
+	STEPS                         \
 	MOVQ w+8(FP), SI              \
 	MOVQ wstride+16(FP), BX       \
 	MOVQ a+24(FP), DI             \
@@ -202,10 +229,10 @@ done:                             \
 	JZ    loop1                   \
 loop4:                            \
 	PF                            \
-	HALF_STEP(0, 0, WIDEN, TOKEN)   \
-	HALF_STEP(WSTEP, TSTEP, WIDEN, TOKEN) \
-	HALF_STEP(2*WSTEP, 2*TSTEP, WIDEN, TOKEN) \
-	HALF_STEP(3*WSTEP, 3*TSTEP, WIDEN, TOKEN) \
+	STEP(0, 0)                    \
+	STEP(WSTEP, TSTEP)            \
+	STEP(2*WSTEP, 2*TSTEP)        \
+	STEP(3*WSTEP, 3*TSTEP)        \
 	ADDQ $(4*WSTEP), AX           \
 	ADDQ $(4*TSTEP), R13          \
 	DECQ BX                       \
@@ -214,7 +241,7 @@ loop1:                            \
 	ANDQ $3, CX                   \
 	JZ   done                     \
 tail:                             \
-	HALF_STEP(0, 0, WIDEN, TOKEN) \
+	STEP(0, 0)                    \
 	ADDQ $WSTEP, AX               \
 	ADDQ $TSTEP, R13              \
 	DECQ CX                       \
@@ -745,25 +772,56 @@ TEXT ·f16VecR4PfAVX512(SB), NOSPLIT, $0-48
 
 // func f16Tile3x4AVX2(n8 int, w *byte, wstride int, a *byte, astride int, out *float32, ostride int)
 TEXT ·f16Tile3x4AVX2(SB), NOSPLIT, $0-56
-	HALF_TILE3X4(f16t34loop4, f16t34loop1, f16t34tail, f16t34done, WIDEN_F16, 16, WIDEN_F16, 16, HALF_NONE, HALF_NONE)
+	HALF_TILE3X4(f16t34loop4, f16t34loop1, f16t34tail, f16t34done, F16_STEP, 16, 16, HALF_NONE, HALF_NONE, HALF_NONE)
 
 // func f16Tile3x4PfAVX2(n8 int, w *byte, wstride int, a *byte, astride int, out *float32, ostride int)
 TEXT ·f16Tile3x4PfAVX2(SB), NOSPLIT, $0-56
-	HALF_TILE3X4(f16t34ploop4, f16t34ploop1, f16t34ptail, f16t34pdone, WIDEN_F16, 16, WIDEN_F16, 16, HALF_PF_SETUP, HALF_PF)
+	HALF_TILE3X4(f16t34ploop4, f16t34ploop1, f16t34ptail, f16t34pdone, F16_STEP, 16, 16, HALF_NONE, HALF_PF_SETUP, HALF_PF)
 
 // func bf16Tile3x4F32AVX2(n8 int, w *byte, wstride int, a *byte, astride int, out *float32, ostride int)
 TEXT ·bf16Tile3x4F32AVX2(SB), NOSPLIT, $0-56
-	HALF_TILE3X4(bf16t34loop4, bf16t34loop1, bf16t34tail, bf16t34done, WIDEN_BF16, 16, LOAD_F32, 32, HALF_NONE, HALF_NONE)
+	HALF_TILE3X4(bf16t34loop4, bf16t34loop1, bf16t34tail, bf16t34done, BF16F32_STEP, 16, 32, HALF_NONE, HALF_NONE, HALF_NONE)
 
 // func bf16Tile3x4F32PfAVX2(n8 int, w *byte, wstride int, a *byte, astride int, out *float32, ostride int)
 TEXT ·bf16Tile3x4F32PfAVX2(SB), NOSPLIT, $0-56
-	HALF_TILE3X4(bf16t34ploop4, bf16t34ploop1, bf16t34ptail, bf16t34pdone, WIDEN_BF16, 16, LOAD_F32, 32, HALF_PF_SETUP, HALF_PF)
+	HALF_TILE3X4(bf16t34ploop4, bf16t34ploop1, bf16t34ptail, bf16t34pdone, BF16F32_STEP, 16, 32, HALF_NONE, HALF_PF_SETUP, HALF_PF)
 
 // func f32Tile3x4AVX2(n8 int, w *byte, wstride int, a *byte, astride int, out *float32, ostride int)
 // The 3 x 4 tile on float32 rows and tokens: half-precision rows widened
 // once per row unit (tileRewrite), the same bits as the tiles above.
 TEXT ·f32Tile3x4AVX2(SB), NOSPLIT, $0-56
-	HALF_TILE3X4(f32t34loop4, f32t34loop1, f32t34tail, f32t34done, LOAD_F32, 32, LOAD_F32, 32, HALF_NONE, HALF_NONE)
+	HALF_TILE3X4(f32t34loop4, f32t34loop1, f32t34tail, f32t34done, F32_STEP, 32, 32, HALF_NONE, HALF_NONE, HALF_NONE)
+
+// func bf16IlvTile3x4AVX2(n8 int, w *byte, wstride int, a *byte, astride int, out *float32, ostride int)
+// The 3 x 4 tile on BF16 rows interleaved (BF16ILV_STEP; n8 even) and the
+// tokens' float32 quad, the same bits as bf16Tile3x4F32AVX2.
+TEXT ·bf16IlvTile3x4AVX2(SB), NOSPLIT, $0-56
+	HALF_TILE3X4(bf16i34loop4, bf16i34loop1, bf16i34tail, bf16i34done, BF16ILV_STEP, 32, 64, BF16ILV_STEPS, HALF_NONE, HALF_NONE)
+
+// func interleaveBF16AVX2(n16 int, dst, src *byte)
+// Writes n16 groups of 16 BF16 values (32 bytes each) interleaved as
+// interleaveBF16 does: dword l of a group = element l << 16 | element 8+l.
+TEXT ·interleaveBF16AVX2(SB), NOSPLIT, $0-24
+	MOVQ n16+0(FP), CX
+	MOVQ dst+8(FP), DI
+	MOVQ src+16(FP), SI
+	TESTQ CX, CX
+	JZ    ilvdone
+
+ilvloop:
+	VMOVDQU    0(SI), X0
+	VMOVDQU    16(SI), X1
+	VPUNPCKLWD X0, X1, X2
+	VPUNPCKHWD X0, X1, X3
+	VMOVDQU    X2, 0(DI)
+	VMOVDQU    X3, 16(DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	DECQ CX
+	JNZ  ilvloop
+
+ilvdone:
+	RET
 
 // func f16ToF32BytesAVX2(n8 int, dst, src *byte)
 TEXT ·f16ToF32BytesAVX2(SB), NOSPLIT, $0-24

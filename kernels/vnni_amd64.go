@@ -39,6 +39,7 @@ func fillVNNI(s *kernelSet) {
 	s.vecDot2x4[ggml.Q4_1] = q4_1Tile2x4VNNIAsm
 	s.vecDot2x4[ggml.Q5_1] = q5_1Tile2x4VNNIAsm
 	s.tileRewrite[ggml.Q8_0] = nil // (the AVX2 widened rows' tile)
+	s.tileRewrite[ggml.BF16] = nil // (the AVX2 interleaved rows' tile; fillBF16Dot below)
 	s.vecDot4x4[ggml.Q8_0] = q8_0Tile4x4VNNIAsm
 	s.vecDot4x4[ggml.Q5_0] = q5_0Tile4x4VNNIAsm
 	s.q8Rows[ggml.Q5_0] = nil // its own VNNI tile (the conversion is measured on AVX2 only)
