@@ -296,6 +296,26 @@ func BenchmarkVecDotRows(b *testing.B) {
 				reportCPU(b, c0)
 			})
 		}
+		// decode's four-row kernel in the one-token order: on the token
+		// widened to float32 (a.x4[:4n], as MatMul gives it) or as it is.
+		if f, f32 := s.vecDot1R4[wt], s.vecDot1R4F32[wt]; f != nil || f32 != nil {
+			tok := a[:arow]
+			if f32 != nil {
+				f, tok = f32, make([]byte, 4*n)
+				q := s.actQuad[at]
+				qa := make([]byte, n/blockSize(at)*q.blockBytes)
+				q.pack(qa, a, arow, 1)
+				copy(tok, qa)
+			}
+			b.Run(fmt.Sprintf("%s/%v/rows4decode", s.name, wt), func(b *testing.B) {
+				b.SetBytes(int64(4 * wrow))
+				c0 := processCPU()
+				for b.Loop() {
+					f(n, w, wrow, tok, out, 1)
+				}
+				reportCPU(b, c0)
+			})
+		}
 		if f := s.vecDot2x4[wt]; f != nil {
 			b.Run(fmt.Sprintf("%s/%v/rows2tokens4", s.name, wt), func(b *testing.B) {
 				b.SetBytes(int64(2 * wrow))

@@ -342,15 +342,20 @@ f32vdone:
 // F16R4_STEP widens 8 halves at wo of each row (R11 the group's offset)
 // and adds their products with the token's floats at to(DI)(R14) into
 // accumulator a of the pass (rows 0-3 in Y(a), Y(a+2), Y(a+4), Y(a+6)).
+// The token's 8 floats are loaded once (Y12) for the four rows: with a
+// memory operand per multiply-add the step took eight loads, half of them
+// 256-bit, and ran at the loads' rate (Zen4: 6.7 products a cycle in L1,
+// BenchmarkVecDotRows rows4decode).
 #define F16R4_STEP(WIDEN, wo, to, a0, a1, a2, a3) \
 	WIDEN(wo(SI)(R11*1), Y8)             \
 	WIDEN(wo(R8)(R11*1), Y9)             \
 	WIDEN(wo(R9)(R11*1), Y10)            \
 	WIDEN(wo(R10)(R11*1), Y11)           \
-	VFMADD231PS to(DI)(R14*1), Y8, a0    \
-	VFMADD231PS to(DI)(R14*1), Y9, a1    \
-	VFMADD231PS to(DI)(R14*1), Y10, a2   \
-	VFMADD231PS to(DI)(R14*1), Y11, a3
+	VMOVUPS     to(DI)(R14*1), Y12       \
+	VFMADD231PS Y12, Y8, a0              \
+	VFMADD231PS Y12, Y9, a1              \
+	VFMADD231PS Y12, Y10, a2             \
+	VFMADD231PS Y12, Y11, a3
 
 // F16R4_PF asks for each row's cache line 1 KiB ahead of the group at
 // R11 (the first pass, which reads each line first; the prefetching
