@@ -179,34 +179,13 @@ func f16VecR4F32Asm(n int, w []byte, wstride int, a []byte, out []float32, ostri
 }
 
 //go:noescape
-func bf16VecR4F32AVX2(n32 int, w *byte, wstride int, a *byte, out *float32, ostride int)
+func bf16VecR4AVX2(n32 int, w *byte, wstride int, a *byte, out *float32, ostride int)
 
 //go:noescape
-func bf16VecR4F32PfAVX2(n32 int, w *byte, wstride int, a *byte, out *float32, ostride int)
+func bf16VecR4PfAVX2(n32 int, w *byte, wstride int, a *byte, out *float32, ostride int)
 
-// bf16VecR4F32Asm is four rows of dotBF16VecAsm (the one-token BF16 order,
-// same bits) against the token widened to float32 (a: its row in the
-// halfQuadBF16 quad, 4n bytes): the groups of 32 in assembly, each row's
-// tail in Go as there.
-func bf16VecR4F32Asm(n int, w []byte, wstride int, a []byte, out []float32, ostride int) {
-	np := n &^ 31
-	if np > 0 {
-		if streamPrefetch {
-			bf16VecR4F32PfAVX2(r4Args(np, 32, 64, 128, w, wstride, a, out, ostride))
-		} else {
-			bf16VecR4F32AVX2(r4Args(np, 32, 64, 128, w, wstride, a, out, ostride))
-		}
-	}
-	for k := 0; k < 4; k++ {
-		sumf := 0.0
-		if np > 0 {
-			sumf += float64(out[k*ostride])
-		}
-		row := w[k*wstride:]
-		for i := np; i < n; i++ {
-			sumf += float64(math.Float32frombits(uint32(binary.LittleEndian.Uint16(row[2*i:]))<<16) *
-				math.Float32frombits(binary.LittleEndian.Uint32(a[4*i:])))
-		}
-		out[k*ostride] = float32(sumf)
-	}
+// bf16VecR4AVX2Asm is four rows of dotBF16VecAsm (the one-token BF16 order,
+// same bits) against the BF16 token, on AVX2.
+func bf16VecR4AVX2Asm(n int, w []byte, wstride int, a []byte, out []float32, ostride int) {
+	bf16VecR4Run(bf16VecR4AVX2, bf16VecR4PfAVX2, n, w, wstride, a, out, ostride)
 }

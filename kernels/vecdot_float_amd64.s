@@ -5,9 +5,10 @@
 
 #define F16_WIDEN(m, y) VCVTPH2PS m, y
 
-// R4F32_BODY is the body of the four-row kernels below: WIDEN widens a
-// row's 8 values, REDUCE sums a row's four accumulators.
-#define R4F32_BODY(WIDEN, REDUCE, PF, chunk, passa, passb) \
+// R4F32_BODY is the body of the four-row kernels below: PASS(j, off, PF,
+// loop) runs pass j over a chunk (F16R4_PASS), OUT(r) sums row r's four
+// accumulators to out.
+#define R4F32_BODY(PASS, OUT, PF, chunk, passa, passb) \
 	MOVQ n32+0(FP), R12 \
 	MOVQ w+8(FP), SI \
 	MOVQ wstride+16(FP), BX \
@@ -32,8 +33,8 @@ chunk: \
 	CMPQ    R12, BX \
 	CMOVQLT R12, BX \
 	SUBQ    BX, R12 \
-	F16R4_PASS(WIDEN, 0, 0, PF, passa) \
-	F16R4_PASS(WIDEN, 1, 256, F16R4_NOPF, passb) \
+	PASS(0, 0, PF, passa) \
+	PASS(1, 256, F16R4_NOPF, passb) \
 	MOVQ    R11, AX \
 	MOVQ    R14, R13 \
 	TESTQ   R12, R12 \
@@ -41,10 +42,10 @@ chunk: \
 	MOVQ out+32(FP), DX \
 	MOVQ ostride+40(FP), BX \
 	SHLQ $2, BX \
-	F16R4_OUT(REDUCE, 0) \
-	F16R4_OUT(REDUCE, 1) \
-	F16R4_OUT(REDUCE, 2) \
-	F16R4_OUT(REDUCE, 3) \
+	OUT(0) \
+	OUT(1) \
+	OUT(2) \
+	OUT(3) \
 	VZEROUPPER \
 	RET
 
@@ -399,6 +400,11 @@ loop:                                                 \
 	VMOVSS  X0, (DX)                  \
 	ADDQ    BX, DX
 
+// F16R4_PASSF and F16R4_OUTF are the F16 kernel's pass and output
+// (R4F32_BODY's PASS and OUT).
+#define F16R4_PASSF(j, off, PF, loop) F16R4_PASS(F16_WIDEN, j, off, PF, loop)
+#define F16R4_OUTF(r) F16R4_OUT(REDUCE4X8, r)
+
 // func f16VecR4F32AVX2(n32 int, w *byte, wstride int, a *byte, out *float32, ostride int)
 // Four F16 rows (w + k*wstride) in dotF16F16x32AVX2's order against one
 // token already widened to float32 (the token's row in its quad,
@@ -413,14 +419,13 @@ loop:                                                 \
 // streaming test with decode's row spacing (one process, alternating) it
 // ran 0.90-0.96x that one's time, about the BF16 four-row kernel's speed.
 TEXT ·f16VecR4F32AVX2(SB), 0, $512-48
-	R4F32_BODY(F16_WIDEN, REDUCE4X8, F16R4_NOPF, f16r4chunk, f16r4a, f16r4b)
+	R4F32_BODY(F16R4_PASSF, F16R4_OUTF, F16R4_NOPF, f16r4chunk, f16r4a, f16r4b)
 
 // func f16VecR4F32PfAVX2(n32 int, w *byte, wstride int, a *byte, out *float32, ostride int)
 // f16VecR4F32AVX2 prefetching its rows (streamPrefetch).
 TEXT ·f16VecR4F32PfAVX2(SB), 0, $512-48
-	R4F32_BODY(F16_WIDEN, REDUCE4X8, F16R4_PF, f16r4pchunk, f16r4pa, f16r4pb)
+	R4F32_BODY(F16R4_PASSF, F16R4_OUTF, F16R4_PF, f16r4pchunk, f16r4pa, f16r4pb)
 
-#define BF16_WIDEN(m, y) VPMOVZXWD m, y; VPSLLD $16, y, y
 
 // BF16_REDUCE is ggml_vec_dot_bf16's sum of a row's four accumulators
 // (a0+a2)+(a1+a3), then tinyBLAS's hsum (dotBF16VecAVX2).
@@ -435,12 +440,66 @@ TEXT ·f16VecR4F32PfAVX2(SB), 0, $512-48
 	VMOVSHDUP    Xa0, Xa1      \
 	VADDSS       Xa1, Xa0, Xa0
 
-// func bf16VecR4F32AVX2(n32 int, w *byte, wstride int, a *byte, out *float32, ostride int)
-// f16VecR4F32AVX2 for BF16 rows in dotBF16VecAVX2's order (the token
-// widened to float32 in its halfQuadBF16 quad).
-TEXT ·bf16VecR4F32AVX2(SB), 0, $512-48
-	R4F32_BODY(BF16_WIDEN, BF16_REDUCE, F16R4_NOPF, bf16r4chunk, bf16r4a, bf16r4b)
+// BF16R4U_PASS is F16R4_PASS for BF16 rows and a BF16 token: pass j
+// takes elements 16j..16j+15 of every group of 32, ggml's accumulators 2j
+// and 2j+1 of each row, whose lanes lie permuted in the row's two
+// registers as in bf16VecR4AVX512 (vecdot_half_amd64.s): the token's and
+// each row's 32 bytes widened by VPUNPCKLWD (elements 0-3, 8-11) and
+// VPUNPCKHWD (4-7, 12-15) against zeros (Y15), one operation per 8
+// values where VPMOVZXWD and VPSLLD took two. Row r's registers Y(2r)
+// (lanes 0-3 of both accumulators) and Y(2r+1) (lanes 4-7); the token in
+// Y10, Y11; Y8, Y9, Y13 scratch.
+#define BF16R4U_ROW(j, R, aR, bR) \
+	VMOVDQU     32*j(R)(R11*1), Y13 \
+	VPUNPCKLWD  Y13, Y15, Y8        \
+	VPUNPCKHWD  Y13, Y15, Y9        \
+	VFMADD231PS Y10, Y8, aR         \
+	VFMADD231PS Y11, Y9, bR
 
-// func bf16VecR4F32PfAVX2(n32 int, w *byte, wstride int, a *byte, out *float32, ostride int)
-TEXT ·bf16VecR4F32PfAVX2(SB), 0, $512-48
-	R4F32_BODY(BF16_WIDEN, BF16_REDUCE, F16R4_PF, bf16r4pchunk, bf16r4pa, bf16r4pb)
+#define BF16R4U_PASS(j, off, PF, loop) \
+	LANES8_LOAD(off)                  \
+	MOVQ AX, R11                      \
+	MOVQ R13, R14                     \
+	MOVQ BX, CX                       \
+loop:                                 \
+	PF                                \
+	VMOVDQU    32*j(DI)(R14*1), Y13   \
+	VPUNPCKLWD Y13, Y15, Y10          \
+	VPUNPCKHWD Y13, Y15, Y11          \
+	BF16R4U_ROW(j, SI, Y0, Y1)        \
+	BF16R4U_ROW(j, R8, Y2, Y3)        \
+	BF16R4U_ROW(j, R9, Y4, Y5)        \
+	BF16R4U_ROW(j, R10, Y6, Y7)       \
+	ADDQ $64, R11                     \
+	ADDQ $64, R14                     \
+	DECQ CX                           \
+	JNZ  loop                         \
+	LANES8_STORE(off)
+
+// BF16R4U_OUT is F16R4_OUT for the permuted accumulators: each pass's
+// pair of registers back to ggml's accumulators, then BF16_REDUCE.
+#define BF16R4U_OUT(r) \
+	VMOVUPS    64*r(SP), Y4             \
+	VMOVUPS    64*r+32(SP), Y5          \
+	VMOVUPS    256+64*r(SP), Y6         \
+	VMOVUPS    256+64*r+32(SP), Y7      \
+	VPERM2F128 $0x20, Y5, Y4, Y0        \
+	VPERM2F128 $0x31, Y5, Y4, Y1        \
+	VPERM2F128 $0x20, Y7, Y6, Y2        \
+	VPERM2F128 $0x31, Y7, Y6, Y3        \
+	BF16_REDUCE(Y0, Y1, Y2, Y3, X0, X1) \
+	VMOVSS     X0, (DX)                 \
+	ADDQ       BX, DX
+
+// func bf16VecR4AVX2(n32 int, w *byte, wstride int, a *byte, out *float32, ostride int)
+// Four BF16 rows in dotBF16VecAVX2's order against one BF16 token: the
+// decode kernel (R4F32_BODY's chunks and passes, the token 64 bytes a
+// group).
+TEXT ·bf16VecR4AVX2(SB), 0, $512-48
+	VPXOR Y15, Y15, Y15
+	R4F32_BODY(BF16R4U_PASS, BF16R4U_OUT, F16R4_NOPF, bf16r4chunk, bf16r4a, bf16r4b)
+
+// func bf16VecR4PfAVX2(n32 int, w *byte, wstride int, a *byte, out *float32, ostride int)
+TEXT ·bf16VecR4PfAVX2(SB), 0, $512-48
+	VPXOR Y15, Y15, Y15
+	R4F32_BODY(BF16R4U_PASS, BF16R4U_OUT, F16R4_PF, bf16r4pchunk, bf16r4pa, bf16r4pb)

@@ -22,7 +22,7 @@ func fillAVX2Half(s *kernelSet) {
 	s.vecDotR4[ggml.BF16] = dotBF16BF16r4Asm
 	s.vecDot4[ggml.BF16] = dotBF16BF16x4Asm
 	s.vecDot1[ggml.BF16] = dotBF16VecAsm
-	s.vecDot1R4F32[ggml.BF16] = bf16VecR4F32Asm
+	s.vecDot1R4[ggml.BF16] = bf16VecR4AVX2Asm
 	s.quantize[ggml.BF16] = quantizeBF16Asm
 	s.actQuad[ggml.F16] = halfQuadF16Decode
 	s.actQuad[ggml.BF16] = halfQuadBF16
@@ -105,16 +105,23 @@ func bf16TailF64(sumf float64, np, n int, w, a []byte) float32 {
 // bf16VecR4Asm is four rows of dotBF16VecAsm at once (decode's four
 // streams).
 func bf16VecR4Asm(n int, w []byte, wstride int, a []byte, out []float32, ostride int) {
+	bf16VecR4Run(bf16VecR4AVX512, bf16VecR4PfAVX512, n, w, wstride, a, out, ostride)
+}
+
+// bf16VecR4Run runs a four-row BF16 decode kernel (kern, or its
+// prefetching twin pf under streamPrefetch) on the groups of 32, each
+// row's tail in Go.
+func bf16VecR4Run(kern, pf func(n32 int, w *byte, wstride int, a *byte, out *float32, ostride int),
+	n int, w []byte, wstride int, a []byte, out []float32, ostride int) {
 	np := n &^ 31
 	if np == 0 {
 		r4Generic(dotBF16VecAsm, n, w, wstride, a, out, ostride)
 		return
 	}
 	if streamPrefetch {
-		bf16VecR4PfAVX512(r4Args(np, 32, 64, 64, w, wstride, a, out, ostride))
-	} else {
-		bf16VecR4AVX512(r4Args(np, 32, 64, 64, w, wstride, a, out, ostride))
+		kern = pf
 	}
+	kern(r4Args(np, 32, 64, 64, w, wstride, a, out, ostride))
 	for k := 0; k < 4; k++ {
 		sumf := 0.0
 		sumf += float64(out[k*ostride])

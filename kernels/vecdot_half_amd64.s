@@ -951,18 +951,67 @@ bf16vdone:
 	MOVSS X0, ret+24(FP)
 	RET
 
-// BF16R4_GROUP is one group of 8 of bf16VecR4AVX512: the token's 8 values
-// widened once (Y16), each row's (Y17) into accumulator acc+4r.
-#define BF16R4_GROUP(off, a0, a1, a2, a3) \
-	WIDEN_BF16(off(DI), Y16)   \
-	WIDEN_BF16(off(SI), Y17)   \
-	VFMADD231PS Y16, Y17, a0   \
-	WIDEN_BF16(off(R8), Y17)   \
-	VFMADD231PS Y16, Y17, a1   \
-	WIDEN_BF16(off(R9), Y17)   \
-	VFMADD231PS Y16, Y17, a2   \
-	WIDEN_BF16(off(R10), Y17)  \
-	VFMADD231PS Y16, Y17, a3
+// BF16R4U_HALF is 16 elements (bytes off..off+31 of the group of 32) of
+// bf16VecR4AVX512: the token's and each row's 32 bytes widened by
+// unpacking their words against zeros (Y31), VPUNPCKLWD giving elements
+// 0-3 and 8-11, VPUNPCKHWD 4-7 and 12-15: one operation per 8 values
+// where VPMOVZXWD and VPSLLD took two, on the pipes Zen4 shares with an
+// FMA unit (the kernel ran at their rate: 5.9 products a cycle in L1,
+// BenchmarkVecDotRows rows4decode). The lanes of ggml's accumulators
+// 2j and 2j+1 (elements 8j..8j+15) lie permuted in a row's two
+// registers: aR = [acc 2j lanes 0-3 | acc 2j+1 lanes 0-3], bR = the same
+// of lanes 4-7, each lane taking the same products in the same order
+// (BF16R4U_UNPERM puts them back). Token in Y16/Y17, row scratch Y18-Y20.
+#define BF16R4U_ROW(off, R, aR, bR) \
+	VMOVDQU64   off(R), Y18    \
+	VPUNPCKLWD  Y18, Y31, Y19  \
+	VPUNPCKHWD  Y18, Y31, Y20  \
+	VFMADD231PS Y16, Y19, aR   \
+	VFMADD231PS Y17, Y20, bR
+
+#define BF16R4U_HALF(off, a0, b0, a1, b1, a2, b2, a3, b3) \
+	VMOVDQU64  off(DI), Y18     \
+	VPUNPCKLWD Y18, Y31, Y16    \
+	VPUNPCKHWD Y18, Y31, Y17    \
+	BF16R4U_ROW(off, SI, a0, b0) \
+	BF16R4U_ROW(off, R8, a1, b1) \
+	BF16R4U_ROW(off, R9, a2, b2) \
+	BF16R4U_ROW(off, R10, a3, b3)
+
+// BF16R4U_UNPERM turns a row's permuted pairs (a, b: accumulators 0-1,
+// c, d: 2-3) back into ggml's accumulators 0-3 in a, b, c, d.
+#define BF16R4U_UNPERM(a, b, c, d) \
+	VSHUFF32X4 $0, b, a, Y16 \
+	VSHUFF32X4 $3, b, a, b   \
+	VMOVAPS    Y16, a        \
+	VSHUFF32X4 $0, d, c, Y16 \
+	VSHUFF32X4 $3, d, c, d   \
+	VMOVAPS    Y16, c
+
+// BF16R4U_KERNEL is bf16VecR4AVX512 (PF: HALFR4_PF or HALFR4_NOPF).
+#define BF16R4U_KERNEL(PF, loop, done) \
+	HALFR4_START(done)                                      \
+	VPXORD Y31, Y31, Y31                                    \
+loop:                                                       \
+	PF                                                      \
+	BF16R4U_HALF(0, Y0, Y1, Y4, Y5, Y8, Y9, Y12, Y13)       \
+	BF16R4U_HALF(32, Y2, Y3, Y6, Y7, Y10, Y11, Y14, Y15)    \
+	ADDQ $64, SI                                            \
+	ADDQ $64, R8                                            \
+	ADDQ $64, R9                                            \
+	ADDQ $64, R10                                           \
+	ADDQ $64, DI                                            \
+	DECQ CX                                                 \
+	JNZ  loop                                               \
+	BF16R4U_UNPERM(Y0, Y1, Y2, Y3)                          \
+	BF16R4U_UNPERM(Y4, Y5, Y6, Y7)                          \
+	BF16R4U_UNPERM(Y8, Y9, Y10, Y11)                        \
+	BF16R4U_UNPERM(Y12, Y13, Y14, Y15)                      \
+done:                                                       \
+	HALFR4_OUT                                              \
+	BF16R4_STORE4                                           \
+	VZEROUPPER                                              \
+	RET
 
 // BF16R4_STORE reduces one row's accumulators as dotBF16VecAVX2 does and
 // stores the sum at (DX).
@@ -985,10 +1034,11 @@ bf16vdone:
 // func bf16VecR4AVX512(n32 int, w *byte, wstride int, a *byte, out *float32, ostride int)
 // Four rows (w, w+wstride, ...) of dotBF16VecAVX2 against one token: the
 // decode kernel (four DRAM streams; the twin below prefetches,
-// streamPrefetch). Operands in Y16-Y17 (AVX-512VL registers).
+// streamPrefetch). Operands in Y16-Y20, zeros in Y31 (AVX-512VL
+// registers).
 TEXT ·bf16VecR4AVX512(SB), NOSPLIT, $0-48
-	HALFR4_KERNEL(BF16R4_GROUP, BF16R4_STORE4, HALFR4_NOPF, bf16r4loop, bf16r4done)
+	BF16R4U_KERNEL(HALFR4_NOPF, bf16r4loop, bf16r4done)
 
 // func bf16VecR4PfAVX512(n32 int, w *byte, wstride int, a *byte, out *float32, ostride int)
 TEXT ·bf16VecR4PfAVX512(SB), NOSPLIT, $0-48
-	HALFR4_KERNEL(BF16R4_GROUP, BF16R4_STORE4, HALFR4_PF, bf16r4ploop, bf16r4pdone)
+	BF16R4U_KERNEL(HALFR4_PF, bf16r4ploop, bf16r4pdone)
