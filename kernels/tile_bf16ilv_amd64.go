@@ -46,13 +46,5 @@ func bf16IlvTile3x4Asm(n int, w []byte, wstride int, a []byte, astride int, aq [
 		panic("kernels: interleaved BF16 tile on rows of a partial group")
 	}
 	_ = w[2*wstride+2*n-1]
-	_ = aq[16*n-1]
-	_ = out[3*ostride+2]
-	if n == 0 {
-		for t := 0; t < 4; t++ {
-			clear(out[t*ostride : t*ostride+3])
-		}
-		return
-	}
-	bf16IlvTile3x4AVX2(n/8, &w[0], wstride, &aq[0], 4*n, &out[0], ostride)
+	tile3x4F32Quad(bf16IlvTile3x4AVX2, n, w, wstride, aq, out, ostride)
 }

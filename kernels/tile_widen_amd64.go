@@ -86,6 +86,14 @@ func f32Tile3x4Asm(n int, w []byte, wstride int, a []byte, astride int, aq []byt
 		panic("kernels: float32 tile on rows of a partial group")
 	}
 	_ = w[2*wstride+4*n-1]
+	tile3x4F32Quad(f32Tile3x4AVX2, n, w, wstride, aq, out, ostride)
+}
+
+// tile3x4F32Quad runs a 3 x 4 tile kernel over rows (checked by the
+// caller) against the tokens' float32 quad aq (n elements a token, a
+// multiple of 8): zeros for empty rows.
+func tile3x4F32Quad(kern func(n8 int, w *byte, wstride int, a *byte, astride int, out *float32, ostride int),
+	n int, w []byte, wstride int, aq []byte, out []float32, ostride int) {
 	_ = aq[16*n-1]
 	_ = out[3*ostride+2]
 	if n == 0 {
@@ -94,5 +102,5 @@ func f32Tile3x4Asm(n int, w []byte, wstride int, a []byte, astride int, aq []byt
 		}
 		return
 	}
-	f32Tile3x4AVX2(n/8, &w[0], wstride, &aq[0], 4*n, &out[0], ostride)
+	kern(n/8, &w[0], wstride, &aq[0], 4*n, &out[0], ostride)
 }

@@ -374,18 +374,29 @@ f32vdone:
 // 16j..16j+15 of every group of 32, parked at off between chunks. It
 // leaves R11, R14 at the chunk's end.
 #define F16R4_PASS(WIDEN, j, off, PF, loop) \
-	LANES8_LOAD(off)                                  \
-	MOVQ AX, R11                                      \
-	MOVQ R13, R14                                     \
-	MOVQ BX, CX                                       \
+	R4_PASS_OPEN(off)                                 \
 loop:                                                 \
 	PF                                                \
 	F16R4_STEP(WIDEN, 32*j, 64*j, Y0, Y2, Y4, Y6)     \
 	F16R4_STEP(WIDEN, 32*j+16, 64*j+32, Y1, Y3, Y5, Y7) \
-	ADDQ $64, R11                                     \
-	ADDQ $128, R14                                    \
-	DECQ CX                                           \
-	JNZ  loop                                         \
+	R4_PASS_CLOSE(off, 128, loop)
+
+// R4_PASS_OPEN and R4_PASS_CLOSE open and close a pass over a chunk: the
+// pass's eight accumulators from the frame at off, the weight and token
+// offsets (R11, R14) from the chunk's start (AX, R13), its BX groups in
+// CX; then each group's offsets on (64 weight bytes, tstep token bytes)
+// and, after the last, the accumulators back to the frame.
+#define R4_PASS_OPEN(off) \
+	LANES8_LOAD(off) \
+	MOVQ AX, R11     \
+	MOVQ R13, R14    \
+	MOVQ BX, CX
+
+#define R4_PASS_CLOSE(off, tstep, loop) \
+	ADDQ $64, R11     \
+	ADDQ $tstep, R14  \
+	DECQ CX           \
+	JNZ  loop         \
 	LANES8_STORE(off)
 
 // F16R4_OUT stores row r's sum of its four accumulators (two in each
@@ -426,10 +437,7 @@ loop:                                                 \
 	VFMADD231PS Y11, Y13, a3
 
 #define F16R4_PAIRPASS(p, off, PF, loop, RA, RB) \
-	LANES8_LOAD(off)                      \
-	MOVQ AX, R11                          \
-	MOVQ R13, R14                         \
-	MOVQ BX, CX                           \
+	R4_PASS_OPEN(off)                     \
 loop:                                     \
 	PF                                    \
 	VMOVUPS 0(DI)(R14*1), Y8              \
@@ -438,11 +446,7 @@ loop:                                     \
 	VMOVUPS 96(DI)(R14*1), Y11            \
 	F16R4_PAIRROW(RA, Y0, Y1, Y2, Y3)    \
 	F16R4_PAIRROW(RB, Y4, Y5, Y6, Y7)    \
-	ADDQ $64, R11                         \
-	ADDQ $128, R14                        \
-	DECQ CX                               \
-	JNZ  loop                             \
-	LANES8_STORE(off)
+	R4_PASS_CLOSE(off, 128, loop)
 
 // F16R4_PAIROUT is F16R4_OUT for F16R4_PAIRPASS's frame: row r's four
 // accumulators at 128*r.
@@ -461,21 +465,20 @@ loop:                                     \
 // halfQuadF16Decode), n32 >= 1 groups of 32. That order keeps four
 // accumulators per row, sixteen for four rows: more than the registers, so
 // the rows' groups go in chunks of up to 16 (1 KiB of each row), each
-// chunk in two passes over all four rows, accumulators 0-1 of every row
-// then 2-3 (the second pass reads the chunk from L1), the eight of a pass
-// parked in the frame between chunks. Every step reads all four rows,
-// which decode places a quarter of its range apart: four DRAM streams at
-// once. The kernel before this took rows 0-1, then 2-3, whole; in a
-// streaming test with decode's row spacing (one process, alternating) it
-// ran 0.90-0.96x that one's time, about the BF16 four-row kernel's speed.
+// chunk in two passes (F16R4_PAIRPASS: rows 0-1, then 2-3), the eight
+// accumulators of a pass parked in the frame between chunks; the rows,
+// which decode places a quarter of its range apart, stay four DRAM
+// streams in turn. (Whole rows 0-1, then 2-3, without chunks, had run
+// 1.04-1.11x the time of chunks split by accumulators in a streaming test
+// with decode's row spacing.)
 TEXT ·f16VecR4F32AVX2(SB), 0, $512-48
 	R4F32_BODY(F16R4_PAIRPASS, F16R4_PAIROUT, F16R4_NOPF, f16r4chunk, f16r4a, f16r4b)
 
 // func f16VecR4F32PfAVX2(n32 int, w *byte, wstride int, a *byte, out *float32, ostride int)
-// f16VecR4F32AVX2 prefetching its rows (streamPrefetch).
+// f16VecR4F32AVX2 prefetching its rows (streamPrefetch), its chunks split
+// by accumulators (F16R4_PASS) as measured on an Intel Xeon.
 TEXT ·f16VecR4F32PfAVX2(SB), 0, $512-48
 	R4F32_BODY(F16R4_PASSF, F16R4_OUTF, F16R4_PF, f16r4pchunk, f16r4pa, f16r4pb)
-
 
 // BF16_REDUCE is ggml_vec_dot_bf16's sum of a row's four accumulators
 // (a0+a2)+(a1+a3), then tinyBLAS's hsum (dotBF16VecAVX2).
@@ -490,46 +493,15 @@ TEXT ·f16VecR4F32PfAVX2(SB), 0, $512-48
 	VMOVSHDUP    Xa0, Xa1      \
 	VADDSS       Xa1, Xa0, Xa0
 
-// BF16R4U_PASS is F16R4_PASS for BF16 rows and a BF16 token: pass j
-// takes elements 16j..16j+15 of every group of 32, ggml's accumulators 2j
-// and 2j+1 of each row, whose lanes lie permuted in the row's two
-// registers as in bf16VecR4AVX512 (vecdot_half_amd64.s): the token's and
-// each row's 32 bytes widened by VPUNPCKLWD (elements 0-3, 8-11) and
-// VPUNPCKHWD (4-7, 12-15) against zeros (Y15), one operation per 8
-// values where VPMOVZXWD and VPSLLD took two. Row r's registers Y(2r)
-// (lanes 0-3 of both accumulators) and Y(2r+1) (lanes 4-7); the token in
-// Y10, Y11; Y8, Y9, Y13 scratch.
-#define BF16R4U_ROW(j, R, aR, bR) \
-	VMOVDQU     32*j(R)(R11*1), Y13 \
-	VPUNPCKLWD  Y13, Y15, Y8        \
-	VPUNPCKHWD  Y13, Y15, Y9        \
-	VFMADD231PS Y10, Y8, aR         \
-	VFMADD231PS Y11, Y9, bR
-
-#define BF16R4U_PASS(j, off, PF, loop, RA, RB) \
-	LANES8_LOAD(off)                  \
-	MOVQ AX, R11                      \
-	MOVQ R13, R14                     \
-	MOVQ BX, CX                       \
-loop:                                 \
-	PF                                \
-	VMOVDQU    32*j(DI)(R14*1), Y13   \
-	VPUNPCKLWD Y13, Y15, Y10          \
-	VPUNPCKHWD Y13, Y15, Y11          \
-	BF16R4U_ROW(j, SI, Y0, Y1)        \
-	BF16R4U_ROW(j, R8, Y2, Y3)        \
-	BF16R4U_ROW(j, R9, Y4, Y5)        \
-	BF16R4U_ROW(j, R10, Y6, Y7)       \
-	ADDQ $64, R11                     \
-	ADDQ $64, R14                     \
-	DECQ CX                           \
-	JNZ  loop                         \
-	LANES8_STORE(off)
-
-// BF16R4U_PAIRPASS is F16R4_PAIRPASS for BF16 rows and token, widened
-// as in BF16R4U_PASS: row RA's permuted accumulators in Y0-Y3 (lanes 0-3
-// of accumulators 0-1, lanes 4-7 of 0-1, the same of 2-3), RB's in Y4-Y7,
-// the token's group in Y8-Y11, zeros in Y15, Y12-Y14 scratch.
+// BF16R4U_PAIRPASS is F16R4_PAIRPASS for BF16 rows and a BF16 token.
+// The token's and each row's 32 bytes are widened by VPUNPCKLWD (elements
+// 0-3, 8-11) and VPUNPCKHWD (4-7, 12-15) against zeros (Y15), one
+// operation per 8 values where VPMOVZXWD and VPSLLD took two; the lanes
+// of ggml's accumulators 2j and 2j+1 lie permuted in two registers as in
+// bf16VecR4AVX512 (vecdot_half_amd64.s), put back by BF16R4U_REDUCE. Row
+// RA's accumulators in Y0-Y3 (lanes 0-3 of accumulators 0-1, lanes 4-7
+// of 0-1, the same of 2-3), RB's in Y4-Y7, the token's group in Y8-Y11,
+// zeros in Y15, Y12-Y14 scratch.
 #define BF16R4U_PAIRROW(R, a0, b0, a1, b1) \
 	VMOVDQU     0(R)(R11*1), Y12  \
 	VPUNPCKLWD  Y12, Y15, Y13     \
@@ -543,10 +515,7 @@ loop:                                 \
 	VFMADD231PS Y11, Y14, b1
 
 #define BF16R4U_PAIRPASS(p, off, PF, loop, RA, RB) \
-	LANES8_LOAD(off)                  \
-	MOVQ AX, R11                      \
-	MOVQ R13, R14                     \
-	MOVQ BX, CX                       \
+	R4_PASS_OPEN(off)                 \
 loop:                                 \
 	PF                                \
 	VMOVDQU    0(DI)(R14*1), Y12      \
@@ -557,28 +526,15 @@ loop:                                 \
 	VPUNPCKHWD Y12, Y15, Y11          \
 	BF16R4U_PAIRROW(RA, Y0, Y1, Y2, Y3) \
 	BF16R4U_PAIRROW(RB, Y4, Y5, Y6, Y7) \
-	ADDQ $64, R11                     \
-	ADDQ $64, R14                     \
-	DECQ CX                           \
-	JNZ  loop                         \
-	LANES8_STORE(off)
+	R4_PASS_CLOSE(off, 64, loop)
 
-// BF16R4U_PAIROUT is BF16R4U_OUT for BF16R4U_PAIRPASS's frame: row r's
-// four registers at 128*r.
+// BF16R4U_PAIROUT stores row r's sum: its four registers at 128*r of
+// BF16R4U_PAIRPASS's frame.
 #define BF16R4U_PAIROUT(r) \
 	VMOVUPS    128*r(SP), Y4            \
 	VMOVUPS    128*r+32(SP), Y5         \
 	VMOVUPS    128*r+64(SP), Y6         \
 	VMOVUPS    128*r+96(SP), Y7         \
-	BF16R4U_REDUCE
-
-// BF16R4U_OUT is F16R4_OUT for the permuted accumulators: each pass's
-// pair of registers back to ggml's accumulators, then BF16_REDUCE.
-#define BF16R4U_OUT(r) \
-	VMOVUPS    64*r(SP), Y4             \
-	VMOVUPS    64*r+32(SP), Y5          \
-	VMOVUPS    256+64*r(SP), Y6         \
-	VMOVUPS    256+64*r+32(SP), Y7      \
 	BF16R4U_REDUCE
 
 // BF16R4U_REDUCE: Y4, Y5 (accumulators 0-1 permuted) and Y6, Y7 (2-3)
@@ -601,6 +557,7 @@ TEXT ·bf16VecR4AVX2(SB), 0, $512-48
 	R4F32_BODY(BF16R4U_PAIRPASS, BF16R4U_PAIROUT, F16R4_NOPF, bf16r4chunk, bf16r4a, bf16r4b)
 
 // func bf16VecR4PfAVX2(n32 int, w *byte, wstride int, a *byte, out *float32, ostride int)
+// bf16VecR4AVX2 prefetching its rows (streamPrefetch; not measured).
 TEXT ·bf16VecR4PfAVX2(SB), 0, $512-48
 	VPXOR Y15, Y15, Y15
-	R4F32_BODY(BF16R4U_PASS, BF16R4U_OUT, F16R4_PF, bf16r4pchunk, bf16r4pa, bf16r4pb)
+	R4F32_BODY(BF16R4U_PAIRPASS, BF16R4U_PAIROUT, F16R4_PF, bf16r4pchunk, bf16r4pa, bf16r4pb)
