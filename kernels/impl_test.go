@@ -262,7 +262,8 @@ func TestVecDotR4VsVecDot(t *testing.T) {
 }
 
 // BenchmarkVecDotRows compares, per weight row of 4096 elements, the
-// single-row kernel with the four-row and the four-token kernels.
+// single-row kernel with the four-row and the four-token kernels, and
+// times decode's four-row kernel (rows4decode).
 func BenchmarkVecDotRows(b *testing.B) {
 	r := rand.New(rand.NewPCG(29, 30))
 	const n = 4096

@@ -4,10 +4,10 @@ package kernels
 // (tileRewrite; tile_bf16ilv_amd64.go).
 //
 // The set's own BF16 tile widens each row's 8 weights with VPMOVZXWD and
-// VPSLLD: two operations per 8 weights, both on the pipes Zen4 shares
-// between shifts, shuffles and one of its two FMA units, which left the
-// tile at 81% of the FMA peak where the F16 tile (VCVTPH2PS, on the other
-// pipes) reaches 97% (BenchmarkTiles). Prefill therefore rewrites a
+// VPSLLD: two operations per 8 weights (on a Zen4 a VPMOVZXWD, a VPSLLD
+// and a multiply-add ran one such trio a cycle, where VCVTPH2PS and a
+// multiply-add ran two pairs), which left the tile at 81% of the FMA peak
+// where the F16 tile reaches 97% (BenchmarkTiles). Prefill therefore rewrites a
 // tile's rows once per row unit in the pair layout's interleave
 // (interleaveBF16: dword l of each 16 elements holds element l in its
 // upper word and element 8+l in its lower), the same bytes per row: a

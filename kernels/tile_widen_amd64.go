@@ -15,9 +15,9 @@ var widenRowsFirst = cpuid.CPU.VendorID == cpuid.Intel
 
 // widenQ8RowsFirst says whether the AVX2 set's Q8_0 prefill tile reads
 // rows widened to int16: where widenRowsFirst says so, and on AMD Zen4
-// (isZen4), whose
-// VPSIGNB and VPMADDUBSW, like VPMADDWD, run on the two pipes of the
-// multiply-adds (each alone and mixed with VFMADD231PS: two a cycle). The
+// (isZen4), whose VPSIGNB and VPMADDUBSW, like VPMADDWD, run on the two
+// pipes of the multiply-adds (each alone and mixed with VFMADD231PS: two
+// a cycle). The
 // lane order's pair costs four operations of those pipes there (two
 // cycles; 2.04 measured for the pair alone), the widened rows' pair
 // three. The conversions and shuffles take Zen4's other two pipes, and

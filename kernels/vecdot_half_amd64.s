@@ -169,10 +169,7 @@ done:                             \
 
 #define HALF_NONE
 
-// STEP(wo, to) is one step (HALF_STEP with the variant's widenings),
-// WSTEP and TSTEP its weight and token bytes; STEPS turns n8 into the
-// count of steps (HALF_NONE: a step per group of 8); PFSETUP and PF
-// HALF_PF_SETUP and HALF_PF, or HALF_NONE.
+// The tiles' steps: HALF_STEP with each variant's widenings.
 #define F16_STEP(wo, to) HALF_STEP(wo, to, WIDEN_F16, WIDEN_F16)
 #define BF16F32_STEP(wo, to) HALF_STEP(wo, to, WIDEN_BF16, LOAD_F32)
 #define F32_STEP(wo, to) HALF_STEP(wo, to, LOAD_F32, LOAD_F32)
@@ -197,6 +194,11 @@ DATA bf16IlvHi<>+8(SB)/8, $0xffff0000ffff0000
 DATA bf16IlvHi<>+16(SB)/8, $0xffff0000ffff0000
 DATA bf16IlvHi<>+24(SB)/8, $0xffff0000ffff0000
 GLOBL bf16IlvHi<>(SB), RODATA|NOPTR, $32
+
+// STEP(wo, to) is one step (F16_STEP, ...), WSTEP and TSTEP its weight
+// and token bytes; STEPS turns n8 into the count of steps (HALF_NONE: a
+// step per group of 8); PFSETUP and PF HALF_PF_SETUP and HALF_PF, or
+// HALF_NONE.
 #define HALF_TILE3X4(loop4, loop1, tail, done, STEP, WSTEP, TSTEP, STEPS, PFSETUP, PF) \
 	MOVQ n8+0(FP), CX             \
 	STEPS                         \
@@ -955,9 +957,8 @@ bf16vdone:
 // bf16VecR4AVX512: the token's and each row's 32 bytes widened by
 // unpacking their words against zeros (Y31), VPUNPCKLWD giving elements
 // 0-3 and 8-11, VPUNPCKHWD 4-7 and 12-15: one operation per 8 values
-// where VPMOVZXWD and VPSLLD took two, on the pipes Zen4 shares with an
-// FMA unit (the kernel ran at their rate: 5.9 products a cycle in L1,
-// BenchmarkVecDotRows rows4decode). The lanes of ggml's accumulators
+// where VPMOVZXWD and VPSLLD took two (with them the kernel ran 5.9
+// products a cycle in L1 on a Zen4, BenchmarkVecDotRows rows4decode). The lanes of ggml's accumulators
 // 2j and 2j+1 (elements 8j..8j+15) lie permuted in a row's two
 // registers: aR = [acc 2j lanes 0-3 | acc 2j+1 lanes 0-3], bR = the same
 // of lanes 4-7, each lane taking the same products in the same order
