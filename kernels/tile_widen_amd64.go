@@ -29,9 +29,9 @@ var widenRowsFirst = cpuid.CPU.VendorID == cpuid.Intel
 // llama.cpp's haswell build 1.01x -> 1.22x. (Zen5 not measured.)
 var widenQ8RowsFirst = widenRowsFirst || isZen4
 
-// isZen4 reports an AMD Zen4: family 0x19 with AVX-512 (Zen3, the same
-// family, has none).
-var isZen4 = cpuid.CPU.VendorID == cpuid.AMD && cpuid.CPU.Family == 0x19 && cpuid.CPU.Supports(cpuid.AVX512F)
+// isZen4 reports an AMD Zen4: halfWidth512's family 0x19 with AVX-512
+// (Zen3, the same family, has none).
+var isZen4 = halfWidth512 && cpuid.CPU.Supports(cpuid.AVX512F)
 
 // widenHalfTiles gives the AVX2 set s the 3 x 4 tile over widened F16 and
 // BF16 rows, and the F16 tokens' float32 quads it reads (the set's own F16
