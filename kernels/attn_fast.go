@@ -115,7 +115,7 @@ func AttnPutKRow(k []float32, dim, row int, src []float32) {
 }
 
 // AttnPrefetch asks the CPU to start loading rows rows of n halves,
-// src[i*stride:][:n], into its caches: the next tile of cached keys or
+// src[i*stride:][:n], into its L2 cache: the next tile of cached keys or
 // values, while the current one is computed (a KV head's slice of each
 // cached row is too scattered for the hardware prefetchers).
 func AttnPrefetch(src []uint16, stride, rows, n int) {
