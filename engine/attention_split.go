@@ -185,18 +185,17 @@ const directRows = 8
 // path (each reconverts its KV head's rows).
 const directMaxGroup = 8
 
-// prefetchRows asks the CPU for the cached keys (or values) of positions
-// p.., whole rows, at most directRows of them and none past p's block.
-func prefetchRows(v *kvcache.View, p, n int, keys bool) {
+// cachedRows returns the cached keys (or values) of positions p..p+n-1,
+// whole rows, none past p's block.
+func cachedRows(v *kvcache.View, p, n int, keys bool) []uint16 {
 	b, i := p/v.BlockLen, p%v.BlockLen
-	n = min(n, directRows, v.BlockLen-i)
+	n = min(n, v.BlockLen-i)
 	if keys {
 		w := v.KRowBytes / 2
-		kernels.AttnPrefetch(v.KF16(b)[i*w:], w, n, w)
-	} else {
-		w := v.VRowBytes / 2
-		kernels.AttnPrefetch(v.VF16(b)[i*w:], w, n, w)
+		return v.KF16(b)[i*w:][:n*w]
 	}
+	w := v.VRowBytes / 2
+	return v.VF16(b)[i*w:][:n*w]
 }
 
 // tileStepF16 is tileStep for every query head (fastAttn.direct) over
@@ -204,39 +203,34 @@ func prefetchRows(v *kvcache.View, p, n int, keys bool) {
 // they are cached, eight at a time. Same arithmetic as tileStep on the
 // widened rows, so the same bits (the value rows after the first call
 // take alpha 1). With GQA the kernels read one KV head's short slice of
-// the rows at a time, too little for the hardware prefetchers; the rows
-// (all their KV heads, in address order) are asked for eight ahead: the
-// keys and values of this tile, then the first keys of the next tile,
-// whose length is next. The eight rows are asked for in parts, one
-// before each KV head's call (directGQA): asked for at once, 64 lines or
-// more, the requests stalled the kernels until the first of them came
-// back, and the cache was read at 7.5-9 GB/s (TinyLlama's shape, AMD
-// Zen4); in parts, 10.5-12.7 GB/s, and 18-20 instead of 13-14 with
-// Llama-3.2-1B's (BenchmarkAttendSplitLayers).
+// the rows at a time, too little for the hardware prefetchers; each call
+// asks for the next eight rows (all their KV heads, in address order)
+// while it computes: the keys and values of this tile, then the first
+// keys of the next tile, whose length is next. The kernels spread those
+// requests over their passes over the heads: asked for at once before
+// each call, 64 lines or more, they stalled the kernels until the first
+// came back, and the cache was read at 7.5-9 GB/s (TinyLlama's shape,
+// AMD Zen4, BenchmarkAttendSplitLayers).
 func (j *attnJob) tileStepF16(sc *fastScratch, v *kvcache.View, p0, rows, next int, q, m, l, acc []float32) {
 	c, f := j.c, j.fast
 	hd, hdv := c.HeadDim, c.HeadDimV
 	kvDim, vDim := c.KVDim(), c.VDim()
+	// One call over every head; each KV head's query heads (group of
+	// them) share its slice of the rows.
 	group := c.Heads / c.KVHeads
+	gqa := group > 1
 	for r := 0; r < rows; {
 		b, i := (p0+r)/v.BlockLen, (p0+r)%v.BlockLen
 		cnt := min(v.BlockLen-i, rows-r, directRows)
-		kb := v.KF16(b)[i*kvDim:]
-		if group == 1 { // one call over every head, each its own slice
-			kernels.AttnScoresF16(sc.s[r:], f.tile, q, kb, kvDim, hd, group, c.Heads, cnt, hd)
-			r += cnt
-			continue
+		var pf []uint16
+		if gqa { // the next rows' keys, or the first rows' values
+			if r+cnt < rows {
+				pf = cachedRows(v, p0+r+cnt, min(rows-r-cnt, directRows), true)
+			} else {
+				pf = cachedRows(v, p0, min(rows, directRows), false)
+			}
 		}
-		// The next rows' keys, or the first rows' values.
-		pf, pn, keys := p0+r+cnt, rows-r-cnt, true
-		if pn == 0 {
-			pf, pn, keys = p0, rows, false
-		}
-		for kvh := range c.KVHeads {
-			prefetchPart(v, pf, pn, keys, kvh, c.KVHeads)
-			h0 := kvh * group
-			kernels.AttnScoresF16(sc.s[h0*f.tile+r:], f.tile, q[h0*hd:], kb[kvh*hd:], kvDim, hd, group, group, cnt, hd)
-		}
+		kernels.AttnScoresF16(sc.s[r:], f.tile, q, v.KF16(b)[i*kvDim:], kvDim, hd, group, c.Heads, cnt, hd, pf)
 		r += cnt
 	}
 	j.capScores(sc.s, f.tile, c.Heads, rows)
@@ -245,33 +239,16 @@ func (j *attnJob) tileStepF16(sc *fastScratch, v *kvcache.View, p0, rows, next i
 	for r := 0; r < rows; {
 		b, i := (p0+r)/v.BlockLen, (p0+r)%v.BlockLen
 		cnt := min(v.BlockLen-i, rows-r, directRows)
-		vb := v.VF16(b)[i*vDim:]
-		if group == 1 {
-			kernels.AttnAccumVF16(acc, sc.s[r:], f.tile, vb, vDim, hdv, group, c.Heads, cnt, hdv, alpha)
-		} else {
-			// The next rows' values, or the next tile's first keys.
-			pf, pn, keys := p0+r+cnt, rows-r-cnt, false
-			if pn == 0 {
-				pf, pn, keys = p0+rows, next, true
-			}
-			for kvh := range c.KVHeads {
-				prefetchPart(v, pf, pn, keys, kvh, c.KVHeads)
-				h0 := kvh * group
-				kernels.AttnAccumVF16(acc[h0*hdv:], sc.s[h0*f.tile+r:], f.tile, vb[kvh*hdv:], vDim, hdv, group, group, cnt, hdv, alpha[h0:])
+		var pf []uint16
+		if gqa { // the next rows' values, or the next tile's first keys
+			if r+cnt < rows {
+				pf = cachedRows(v, p0+r+cnt, min(rows-r-cnt, directRows), false)
+			} else if next > 0 {
+				pf = cachedRows(v, p0+rows, min(next, directRows), true)
 			}
 		}
+		kernels.AttnAccumVF16(acc, sc.s[r:], f.tile, v.VF16(b)[i*vDim:], vDim, hdv, group, c.Heads, cnt, hdv, alpha, pf)
 		alpha = sc.ones
 		r += cnt
-	}
-}
-
-// prefetchPart asks for part k of parts of the cached keys (or values) of
-// positions p..p+n-1 (at most directRows of them, none past p's block):
-// whole rows, ceil(rows/parts) a part; parts past the rows ask for none.
-func prefetchPart(v *kvcache.View, p, n int, keys bool, k, parts int) {
-	n = min(n, directRows, v.BlockLen-p%v.BlockLen)
-	per := (n + parts - 1) / parts
-	if lo := k * per; lo < n {
-		prefetchRows(v, p+lo, min(per, n-lo), keys)
 	}
 }

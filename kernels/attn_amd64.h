@@ -31,7 +31,7 @@
 
 // GQA_SCORES_ARGS loads the GQA score kernels' arguments (func(s
 // *float32, sStride int, q *float32, k *uint16, kStride, kHead, group,
-// heads, rowSets, dim8 int)) for 1<<HL heads a pass: DI the scores, SI
+// heads, rowSets, dim8 int, pf uintptr, pfLines, pfPer int)) for 1<<HL heads a pass: DI the scores, SI
 // the queries, R11 kStride, R10 the passes over heads, the passes left in
 // the group in the frame, R15 one query's bytes and R8 three's.
 #define GQA_SCORES_ARGS(HL) \
@@ -47,12 +47,37 @@
 	SHLQ $5, R15              \
 	LEAQ (R15)(R15*2), R8
 
-// GQA_SCORES_HEAD starts a pass of a GQA score kernel: DX the group's
-// first row, R14 the pass's first scores, R9 the sets of rows.
-#define GQA_SCORES_HEAD \
+// GQA_SCORES_HEAD starts a pass of a GQA score kernel: its share of the
+// prefetch (ATTN_PF_PASS), DX the group's first row, R14 the pass's first
+// scores, R9 the sets of rows.
+#define GQA_SCORES_HEAD(lpf, lpfdone) \
+	ATTN_PF_PASS(pf+80(FP), pfLines+88(FP), pfPer+96(FP), lpf, lpfdone) \
 	MOVQ k+24(FP), DX       \
 	MOVQ DI, R14            \
 	MOVQ rowSets+64(FP), R9
+
+// ATTN_PF_PASS asks the CPU (PREFETCHT1) for the next per lines (at most
+// those left) of the GQA kernels' prefetch, whose cursor and lines left
+// are kept in their argument slots: each pass over heads asks for its
+// share while it computes, instead of all of them at once, which stalled
+// the kernels until the first came back. AX, BX and CX are clobbered.
+#define ATTN_PF_PASS(pfArg, leftArg, perArg, lpf, ldone) \
+	MOVQ    leftArg, CX \
+	TESTQ   CX, CX      \
+	JLE     ldone       \
+	MOVQ    perArg, BX  \
+	CMPQ    BX, CX      \
+	CMOVQGT CX, BX      \
+	SUBQ    BX, CX      \
+	MOVQ    CX, leftArg \
+	MOVQ    pfArg, AX   \
+lpf:                    \
+	PREFETCHT1 (AX)     \
+	ADDQ    $64, AX     \
+	DECQ    BX          \
+	JNZ     lpf         \
+	MOVQ    AX, pfArg   \
+ldone:
 
 // GQA_SCORES_NEXT ends a pass of a GQA score kernel over 1<<HL heads: the
 // next heads' scores and queries, their group's rows (GQA_NEXT_PASS), and
@@ -85,7 +110,7 @@ same:
 
 // GQA_ACCV is the body of the GQA value kernels (func(acc *float32,
 // strips int, p *float32, pStride int, v *uint16, vStride, vHead, group,
-// heads, rows int, alpha *float32), heads and group multiples of 1<<HL,
+// heads, rows int, alpha *float32, pf uintptr, pfLines, pfPer int), heads and group multiples of 1<<HL,
 // rows > 0): per 1<<HL heads of one group, strips of their accumulators held in
 // registers while every row's values of the strip are widened once and
 // take each head's weight. A head's strip is STRIPF bytes of
@@ -94,7 +119,7 @@ same:
 // (a head's, CX bytes apart) times alpha at R13, ROW adds the row at BX
 // with the heads' weights at DX (R8 and R9: one and three heads' strides),
 // STORES writes them back (as LOADS reads them). Strides in bytes.
-#define GQA_ACCV(HL, SHIFT, STRIPF, STRIPH, LOADS, ROW, STORES, head, strip, row, same) \
+#define GQA_ACCV(HL, SHIFT, STRIPF, STRIPH, LOADS, ROW, STORES, head, strip, row, same, lpf, lpfdone) \
 	MOVQ acc+0(FP), DI        \
 	MOVQ p+16(FP), SI         \
 	MOVQ pStride+24(FP), R8   \
@@ -108,6 +133,7 @@ same:
 	MOVQ alpha+80(FP), R13    \
 	MOVQ v+32(FP), R15        \
 head:                         \
+	ATTN_PF_PASS(pf+88(FP), pfLines+96(FP), pfPer+104(FP), lpf, lpfdone) \
 	MOVQ R15, R12             \
 	MOVQ DI, AX               \
 	MOVQ strips+8(FP), R14    \

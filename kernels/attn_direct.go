@@ -18,8 +18,11 @@ import "github.com/gollm/gollm/quant"
 // are read or written). Each group of group consecutive heads shares its
 // slice of the cached rows (GQA; group 1: each head its own); kHead is the
 // distance between the slices (the head size; 0 repeats one slice). dim
-// must be a multiple of 8.
-func AttnScoresF16(s []float32, sStride int, q []float32, k []uint16, kStride, kHead, group, heads, rows, dim int) {
+// must be a multiple of 8. The cache lines of pf (nil for none: the rows
+// the caller reads next) are asked for (AttnPrefetch's hint) while the
+// scores are computed, a share before each pass over the heads where the
+// kernel makes several.
+func AttnScoresF16(s []float32, sStride int, q []float32, k []uint16, kStride, kHead, group, heads, rows, dim int, pf []uint16) {
 	if heads <= 0 || rows <= 0 || dim <= 0 {
 		return
 	}
@@ -29,7 +32,7 @@ func AttnScoresF16(s []float32, sStride int, q []float32, k []uint16, kStride, k
 	_ = s[(heads-1)*sStride+rows-1]
 	_ = q[heads*dim-1]
 	_ = k[(heads-1)/group*kHead+(rows-1)*kStride+dim-1]
-	active.attnScoresF16(s, sStride, q, k, kStride, kHead, group, heads, rows, dim)
+	active.attnScoresF16(s, sStride, q, k, kStride, kHead, group, heads, rows, dim, pf)
 }
 
 // AttnAccumVF16 is AttnAccumV with the value rows read from an f16 cache:
@@ -37,8 +40,8 @@ func AttnScoresF16(s []float32, sStride int, q []float32, k []uint16, kStride, k
 // v[(g/group)*vHead+r*vStride+d], the sum over r = 0..rows-1 in order,
 // each step one FMA (group and vHead as AttnScoresF16's). dim must be a
 // multiple of 8. Rows split over several calls give one call's bits when
-// the later calls pass alpha 1.
-func AttnAccumVF16(acc, p []float32, pStride int, v []uint16, vStride, vHead, group, heads, rows, dim int, alpha []float32) {
+// the later calls pass alpha 1. pf as AttnScoresF16's.
+func AttnAccumVF16(acc, p []float32, pStride int, v []uint16, vStride, vHead, group, heads, rows, dim int, alpha []float32, pf []uint16) {
 	if heads <= 0 || dim <= 0 {
 		return
 	}
@@ -51,11 +54,12 @@ func AttnAccumVF16(acc, p []float32, pStride int, v []uint16, vStride, vHead, gr
 		_ = p[(heads-1)*pStride+rows-1]
 		_ = v[(heads-1)/group*vHead+(rows-1)*vStride+dim-1]
 	}
-	active.attnAccumVF16(acc, p, pStride, v, vStride, vHead, group, heads, rows, dim, alpha)
+	active.attnAccumVF16(acc, p, pStride, v, vStride, vHead, group, heads, rows, dim, alpha, pf)
 }
 
-// attnScoresF16Generic is attnScoresGeneric's arithmetic on f16 rows.
-func attnScoresF16Generic(s []float32, sStride int, q []float32, k []uint16, kStride, kHead, group, heads, rows, dim int) {
+// attnScoresF16Generic is attnScoresGeneric's arithmetic on f16 rows (no
+// prefetch: pf is ignored).
+func attnScoresF16Generic(s []float32, sStride int, q []float32, k []uint16, kStride, kHead, group, heads, rows, dim int, _ []uint16) {
 	for g := 0; g < heads; g++ {
 		qg, kg := q[g*dim:(g+1)*dim], k[g/group*kHead:]
 		for r := 0; r < rows; r++ {
@@ -71,8 +75,9 @@ func attnScoresF16Generic(s []float32, sStride int, q []float32, k []uint16, kSt
 	}
 }
 
-// attnAccumVF16Generic is attnAccumVGeneric's arithmetic on f16 rows.
-func attnAccumVF16Generic(acc, p []float32, pStride int, v []uint16, vStride, vHead, group, heads, rows, dim int, alpha []float32) {
+// attnAccumVF16Generic is attnAccumVGeneric's arithmetic on f16 rows (no
+// prefetch).
+func attnAccumVF16Generic(acc, p []float32, pStride int, v []uint16, vStride, vHead, group, heads, rows, dim int, alpha []float32, _ []uint16) {
 	for g := 0; g < heads; g++ {
 		ag, pg, vg := acc[g*dim:(g+1)*dim], p[g*pStride:], v[g/group*vHead:]
 		for d := range ag {

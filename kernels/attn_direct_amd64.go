@@ -2,6 +2,8 @@
 
 package kernels
 
+import "unsafe"
+
 // AVX2 versions of the f16-row attention kernels (attn_direct.go); the
 // AVX-512 sets keep them for the shapes their own kernels do not take.
 // Heads in fours of one KV head (gqaQuads: TinyLlama, Llama-3) take the
@@ -23,10 +25,10 @@ func attnScoresF16AVX2(s *float32, sStride int, q *float32, k *uint16, kStride, 
 func attnAccumVF16AVX2(acc *float32, dim8 int, p *float32, pStride int, v *uint16, vStride, vHead, group, heads, rows int, alpha *float32)
 
 //go:noescape
-func attnScoresF16GQAAVX2(s *float32, sStride int, q *float32, k *uint16, kStride, kHead, group, heads, rowSets, dim8 int)
+func attnScoresF16GQAAVX2(s *float32, sStride int, q *float32, k *uint16, kStride, kHead, group, heads, rowSets, dim8 int, pf uintptr, pfLines, pfPer int)
 
 //go:noescape
-func attnAccumVGQAAVX2(acc *float32, strips int, p *float32, pStride int, v *uint16, vStride, vHead, group, heads, rows int, alpha *float32)
+func attnAccumVGQAAVX2(acc *float32, strips int, p *float32, pStride int, v *uint16, vStride, vHead, group, heads, rows int, alpha *float32, pf uintptr, pfLines, pfPer int)
 
 // gqaQuads reports whether heads and group let the GQA kernels take the
 // heads four at a time, each four sharing one KV head's rows (widened
@@ -39,10 +41,10 @@ func gqaQuads(group, heads int) bool { return group%4 == 0 && heads%4 == 0 }
 func gqaPairs(group, heads int) bool { return group == 2 && heads%2 == 0 }
 
 //go:noescape
-func attnScoresF16GQ2AVX2(s *float32, sStride int, q *float32, k *uint16, kStride, kHead, group, heads, rowSets, dim8 int)
+func attnScoresF16GQ2AVX2(s *float32, sStride int, q *float32, k *uint16, kStride, kHead, group, heads, rowSets, dim8 int, pf uintptr, pfLines, pfPer int)
 
 //go:noescape
-func attnAccumVGQ2AVX2(acc *float32, strips int, p *float32, pStride int, v *uint16, vStride, vHead, group, heads, rows int, alpha *float32)
+func attnAccumVGQ2AVX2(acc *float32, strips int, p *float32, pStride int, v *uint16, vStride, vHead, group, heads, rows int, alpha *float32, pf uintptr, pfLines, pfPer int)
 
 // gqaSplit reports whether the heads take the GQA kernels group by group
 // instead (scoresByQuads, accumByQuads): groups of 4 or more whose sizes
@@ -50,99 +52,134 @@ func attnAccumVGQ2AVX2(acc *float32, strips int, p *float32, pStride int, v *uin
 func gqaSplit(group, heads int) bool { return group >= 4 && !gqaQuads(group, heads) }
 
 // attnScoresFn is the signature of the score kernels' wrappers.
-type attnScoresFn func(s []float32, sStride int, q []float32, k []uint16, kStride, kHead, group, heads, rows, dim int)
+type attnScoresFn func(s []float32, sStride int, q []float32, k []uint16, kStride, kHead, group, heads, rows, dim int, pf []uint16)
 
 // scoresByQuads runs f on the whole quads of each group of heads, then on
 // the group's last four heads when some are left (a head's scores written
 // twice, the same bits), or the one-head AVX2 kernels on a group of fewer
-// than four.
-func scoresByQuads(f attnScoresFn, s []float32, sStride int, q []float32, k []uint16, kStride, kHead, group, heads, rows, dim int) {
+// than four. pf is asked for at once, first.
+func scoresByQuads(f attnScoresFn, s []float32, sStride int, q []float32, k []uint16, kStride, kHead, group, heads, rows, dim int, pf []uint16) {
+	prefetchAll(pf)
 	for h0 := 0; h0 < heads; h0 += group {
 		n := min(group, heads-h0)
 		kg := k[h0/group*kHead:]
 		if n < 4 {
-			attnScoresF16Asm(s[h0*sStride:], sStride, q[h0*dim:], kg, kStride, 0, n, n, rows, dim)
+			attnScoresF16Asm(s[h0*sStride:], sStride, q[h0*dim:], kg, kStride, 0, n, n, rows, dim, nil)
 			continue
 		}
 		quads := n &^ 3
-		f(s[h0*sStride:], sStride, q[h0*dim:], kg, kStride, 0, quads, quads, rows, dim)
+		f(s[h0*sStride:], sStride, q[h0*dim:], kg, kStride, 0, quads, quads, rows, dim, nil)
 		if quads < n {
 			h := h0 + n - 4
-			f(s[h*sStride:], sStride, q[h*dim:], kg, kStride, 0, 4, 4, rows, dim)
+			f(s[h*sStride:], sStride, q[h*dim:], kg, kStride, 0, 4, 4, rows, dim, nil)
 		}
 	}
 }
 
 // attnAccumFn is the signature of the value kernels' wrappers.
-type attnAccumFn func(acc, p []float32, pStride int, v []uint16, vStride, vHead, group, heads, rows, dim int, alpha []float32)
+type attnAccumFn func(acc, p []float32, pStride int, v []uint16, vStride, vHead, group, heads, rows, dim int, alpha []float32, pf []uint16)
 
 // accumByQuads runs f on the whole quads of each group of heads and the
 // one-head AVX2 kernels on the heads left (a value sum adds into its
-// accumulator, so no head may run twice); rows > 0.
-func accumByQuads(f attnAccumFn, acc, p []float32, pStride int, v []uint16, vStride, vHead, group, heads, rows, dim int, alpha []float32) {
+// accumulator, so no head may run twice); rows > 0. pf is asked for at
+// once, first.
+func accumByQuads(f attnAccumFn, acc, p []float32, pStride int, v []uint16, vStride, vHead, group, heads, rows, dim int, alpha []float32, pf []uint16) {
+	prefetchAll(pf)
 	for h0 := 0; h0 < heads; h0 += group {
 		n := min(group, heads-h0)
 		quads := n &^ 3
 		vg := v[h0/group*vHead:]
 		if quads > 0 {
-			f(acc[h0*dim:], p[h0*pStride:], pStride, vg, vStride, 0, quads, quads, rows, dim, alpha[h0:])
+			f(acc[h0*dim:], p[h0*pStride:], pStride, vg, vStride, 0, quads, quads, rows, dim, alpha[h0:], nil)
 		}
 		if quads < n {
 			h := h0 + quads
-			attnAccumVF16Asm(acc[h*dim:], p[h*pStride:], pStride, vg, vStride, 0, n-quads, n-quads, rows, dim, alpha[h:])
+			attnAccumVF16Asm(acc[h*dim:], p[h*pStride:], pStride, vg, vStride, 0, n-quads, n-quads, rows, dim, alpha[h:], nil)
 		}
 	}
 }
 
-func attnScoresF16Asm(s []float32, sStride int, q []float32, k []uint16, kStride, kHead, group, heads, rows, dim int) {
+// pfSpread returns what the GQA kernels take to ask for pf's cache lines
+// over passes passes: the first line's address (pf's start rounded down
+// to its line), the number of lines and the lines per pass; zeros for an
+// empty pf.
+func pfSpread(pf []uint16, passes int) (at uintptr, lines, per int) {
+	if len(pf) == 0 {
+		return 0, 0, 0
+	}
+	a := uintptr(unsafe.Pointer(&pf[0]))
+	lines = int((a&63 + uintptr(2*len(pf)) + 63) / 64)
+	return a &^ 63, lines, (lines + passes - 1) / max(passes, 1)
+}
+
+// prefetchAll asks for pf's cache lines at once (the kernels without
+// passes to spread them over).
+func prefetchAll(pf []uint16) {
+	if len(pf) > 0 {
+		attnPrefetchAsm(pf, 0, 1, len(pf))
+	}
+}
+
+func attnScoresF16Asm(s []float32, sStride int, q []float32, k []uint16, kStride, kHead, group, heads, rows, dim int, pf []uint16) {
 	if gqaPairs(group, heads) {
+		at, lines, per := pfSpread(pf, heads/2)
 		if quads := rows / 4; quads > 0 {
-			attnScoresF16GQ2AVX2(&s[0], 4*sStride, &q[0], &k[0], 2*kStride, 2*kHead, group, heads, quads, dim/8)
+			attnScoresF16GQ2AVX2(&s[0], 4*sStride, &q[0], &k[0], 2*kStride, 2*kHead, group, heads, quads, dim/8, at, lines, per)
+		} else {
+			prefetchAll(pf)
 		}
 		if r := rows &^ 3; r < rows {
-			attnScoresF16Generic(s[r:], sStride, q, k[r*kStride:], kStride, kHead, group, heads, rows-r, dim)
+			attnScoresF16Generic(s[r:], sStride, q, k[r*kStride:], kStride, kHead, group, heads, rows-r, dim, nil)
 		}
 		return
 	}
 	if gqaSplit(group, heads) {
-		scoresByQuads(attnScoresF16Asm, s, sStride, q, k, kStride, kHead, group, heads, rows, dim)
+		scoresByQuads(attnScoresF16Asm, s, sStride, q, k, kStride, kHead, group, heads, rows, dim, pf)
 		return
 	}
 	if gqaQuads(group, heads) {
+		at, lines, per := pfSpread(pf, heads/4)
 		if pairs := rows / 2; pairs > 0 {
-			attnScoresF16GQAAVX2(&s[0], 4*sStride, &q[0], &k[0], 2*kStride, 2*kHead, group, heads, pairs, dim/8)
+			attnScoresF16GQAAVX2(&s[0], 4*sStride, &q[0], &k[0], 2*kStride, 2*kHead, group, heads, pairs, dim/8, at, lines, per)
+		} else {
+			prefetchAll(pf)
 		}
 		if r := rows &^ 1; r < rows {
-			attnScoresF16Generic(s[r:], sStride, q, k[r*kStride:], kStride, kHead, group, heads, 1, dim)
+			attnScoresF16Generic(s[r:], sStride, q, k[r*kStride:], kStride, kHead, group, heads, 1, dim, nil)
 		}
 		return
 	}
+	prefetchAll(pf)
 	g := rows / 8
 	if g > 0 {
 		attnScoresF16AVX2(&s[0], 4*sStride, &q[0], &k[0], 2*kStride, 2*kHead, group, heads, g, dim/8)
 	}
 	if r := 8 * g; r < rows {
-		attnScoresF16Generic(s[r:], sStride, q, k[r*kStride:], kStride, kHead, group, heads, rows-r, dim)
+		attnScoresF16Generic(s[r:], sStride, q, k[r*kStride:], kStride, kHead, group, heads, rows-r, dim, nil)
 	}
 }
 
-func attnAccumVF16Asm(acc, p []float32, pStride int, v []uint16, vStride, vHead, group, heads, rows, dim int, alpha []float32) {
+func attnAccumVF16Asm(acc, p []float32, pStride int, v []uint16, vStride, vHead, group, heads, rows, dim int, alpha []float32, pf []uint16) {
 	if rows == 0 {
-		attnAccumVF16Generic(acc, p, pStride, v, vStride, vHead, group, heads, rows, dim, alpha)
+		prefetchAll(pf)
+		attnAccumVF16Generic(acc, p, pStride, v, vStride, vHead, group, heads, rows, dim, alpha, nil)
 		return
 	}
 	if dim%32 == 0 && gqaPairs(group, heads) {
-		attnAccumVGQ2AVX2(&acc[0], dim/32, &p[0], 4*pStride, &v[0], 2*vStride, 2*vHead, group, heads, rows, &alpha[0])
+		at, lines, per := pfSpread(pf, heads/2)
+		attnAccumVGQ2AVX2(&acc[0], dim/32, &p[0], 4*pStride, &v[0], 2*vStride, 2*vHead, group, heads, rows, &alpha[0], at, lines, per)
 		return
 	}
 	if dim%16 == 0 && gqaSplit(group, heads) {
-		accumByQuads(attnAccumVF16Asm, acc, p, pStride, v, vStride, vHead, group, heads, rows, dim, alpha)
+		accumByQuads(attnAccumVF16Asm, acc, p, pStride, v, vStride, vHead, group, heads, rows, dim, alpha, pf)
 		return
 	}
 	if dim%16 == 0 && gqaQuads(group, heads) {
-		attnAccumVGQAAVX2(&acc[0], dim/16, &p[0], 4*pStride, &v[0], 2*vStride, 2*vHead, group, heads, rows, &alpha[0])
+		at, lines, per := pfSpread(pf, heads/4)
+		attnAccumVGQAAVX2(&acc[0], dim/16, &p[0], 4*pStride, &v[0], 2*vStride, 2*vHead, group, heads, rows, &alpha[0], at, lines, per)
 		return
 	}
+	prefetchAll(pf)
 	attnAccumVF16AVX2(&acc[0], dim/8, &p[0], 4*pStride, &v[0], 2*vStride, 2*vHead, group, heads, rows, &alpha[0])
 }
 
@@ -155,57 +192,56 @@ func fillAVX512AttnDirect(s *kernelSet) {
 }
 
 //go:noescape
-func attnScoresF16GQAAVX512(s *float32, sStride int, q *float32, k *uint16, kStride, kHead, group, heads, rowSets, dim8 int)
+func attnScoresF16GQAAVX512(s *float32, sStride int, q *float32, k *uint16, kStride, kHead, group, heads, rowSets, dim8 int, pf uintptr, pfLines, pfPer int)
 
 //go:noescape
-func attnScoresF16GQ2AVX512(s *float32, sStride int, q *float32, k *uint16, kStride, kHead, group, heads, rowSets, dim8 int)
+func attnScoresF16GQ2AVX512(s *float32, sStride int, q *float32, k *uint16, kStride, kHead, group, heads, rowSets, dim8 int, pf uintptr, pfLines, pfPer int)
 
 //go:noescape
-func attnAccumVGQ2AVX512(acc *float32, strips int, p *float32, pStride int, v *uint16, vStride, vHead, group, heads, rows int, alpha *float32)
+func attnAccumVGQ2AVX512(acc *float32, strips int, p *float32, pStride int, v *uint16, vStride, vHead, group, heads, rows int, alpha *float32, pf uintptr, pfLines, pfPer int)
 
 //go:noescape
-func attnAccumVGQAAVX512(acc *float32, strips int, p *float32, pStride int, v *uint16, vStride, vHead, group, heads, rows int, alpha *float32)
+func attnAccumVGQAAVX512(acc *float32, strips int, p *float32, pStride int, v *uint16, vStride, vHead, group, heads, rows int, alpha *float32, pf uintptr, pfLines, pfPer int)
 
-func attnScoresF16AVX512Asm(s []float32, sStride int, q []float32, k []uint16, kStride, kHead, group, heads, rows, dim int) {
-	if gqaPairs(group, heads) {
-		g := rows / 8
-		if g > 0 {
-			attnScoresF16GQ2AVX512(&s[0], 4*sStride, &q[0], &k[0], 2*kStride, 2*kHead, group, heads, g, dim/8)
-		}
-		if r := 8 * g; r < rows {
-			attnScoresF16Generic(s[r:], sStride, q, k[r*kStride:], kStride, kHead, group, heads, rows-r, dim)
-		}
-		return
-	}
+func attnScoresF16AVX512Asm(s []float32, sStride int, q []float32, k []uint16, kStride, kHead, group, heads, rows, dim int, pf []uint16) {
+	pairs := gqaPairs(group, heads)
 	if gqaSplit(group, heads) {
-		scoresByQuads(attnScoresF16AVX512Asm, s, sStride, q, k, kStride, kHead, group, heads, rows, dim)
+		scoresByQuads(attnScoresF16AVX512Asm, s, sStride, q, k, kStride, kHead, group, heads, rows, dim, pf)
 		return
 	}
-	if !gqaQuads(group, heads) {
-		attnScoresF16Asm(s, sStride, q, k, kStride, kHead, group, heads, rows, dim)
+	if !pairs && !gqaQuads(group, heads) {
+		attnScoresF16Asm(s, sStride, q, k, kStride, kHead, group, heads, rows, dim, pf)
 		return
 	}
 	g := rows / 8
-	if g > 0 {
-		attnScoresF16GQAAVX512(&s[0], 4*sStride, &q[0], &k[0], 2*kStride, 2*kHead, group, heads, g, dim/8)
+	if g == 0 {
+		prefetchAll(pf)
+	} else if pairs {
+		at, lines, per := pfSpread(pf, heads/2)
+		attnScoresF16GQ2AVX512(&s[0], 4*sStride, &q[0], &k[0], 2*kStride, 2*kHead, group, heads, g, dim/8, at, lines, per)
+	} else {
+		at, lines, per := pfSpread(pf, heads/4)
+		attnScoresF16GQAAVX512(&s[0], 4*sStride, &q[0], &k[0], 2*kStride, 2*kHead, group, heads, g, dim/8, at, lines, per)
 	}
 	if r := 8 * g; r < rows {
-		attnScoresF16Generic(s[r:], sStride, q, k[r*kStride:], kStride, kHead, group, heads, rows-r, dim)
+		attnScoresF16Generic(s[r:], sStride, q, k[r*kStride:], kStride, kHead, group, heads, rows-r, dim, nil)
 	}
 }
 
-func attnAccumVF16AVX512Asm(acc, p []float32, pStride int, v []uint16, vStride, vHead, group, heads, rows, dim int, alpha []float32) {
+func attnAccumVF16AVX512Asm(acc, p []float32, pStride int, v []uint16, vStride, vHead, group, heads, rows, dim int, alpha []float32, pf []uint16) {
 	if rows > 0 && dim%128 == 0 && gqaPairs(group, heads) {
-		attnAccumVGQ2AVX512(&acc[0], dim/128, &p[0], 4*pStride, &v[0], 2*vStride, 2*vHead, group, heads, rows, &alpha[0])
+		at, lines, per := pfSpread(pf, heads/2)
+		attnAccumVGQ2AVX512(&acc[0], dim/128, &p[0], 4*pStride, &v[0], 2*vStride, 2*vHead, group, heads, rows, &alpha[0], at, lines, per)
 		return
 	}
 	if rows > 0 && dim%64 == 0 && gqaSplit(group, heads) {
-		accumByQuads(attnAccumVF16AVX512Asm, acc, p, pStride, v, vStride, vHead, group, heads, rows, dim, alpha)
+		accumByQuads(attnAccumVF16AVX512Asm, acc, p, pStride, v, vStride, vHead, group, heads, rows, dim, alpha, pf)
 		return
 	}
 	if rows == 0 || dim%64 != 0 || !gqaQuads(group, heads) {
-		attnAccumVF16Asm(acc, p, pStride, v, vStride, vHead, group, heads, rows, dim, alpha)
+		attnAccumVF16Asm(acc, p, pStride, v, vStride, vHead, group, heads, rows, dim, alpha, pf)
 		return
 	}
-	attnAccumVGQAAVX512(&acc[0], dim/64, &p[0], 4*pStride, &v[0], 2*vStride, 2*vHead, group, heads, rows, &alpha[0])
+	at, lines, per := pfSpread(pf, heads/4)
+	attnAccumVGQAAVX512(&acc[0], dim/64, &p[0], 4*pStride, &v[0], 2*vStride, 2*vHead, group, heads, rows, &alpha[0], at, lines, per)
 }

@@ -13,11 +13,11 @@
 // widens 8 elements of the set's rows and adds each head's products into
 // Y0-Y7, STORES reduces them (ATTN_REDUCE8) and stores the set's scores
 // at R14, which then moves on SBYTES.
-#define GQ_SCORES_AVX2(HL, SETUP, DOT, STORES, SBYTES, ROWS, lhead, lrows, ldot, lsame) \
+#define GQ_SCORES_AVX2(HL, SETUP, DOT, STORES, SBYTES, ROWS, lhead, lrows, ldot, lsame, lpf, lpfdone) \
 	GQA_SCORES_ARGS(HL)                          \
 	SETUP                                        \
 lhead:                                           \
-	GQA_SCORES_HEAD                              \
+	GQA_SCORES_HEAD(lpf, lpfdone)                \
 lrows:                                           \
 	LANES8_ZERO(Y0, Y1, Y2, Y3, Y4, Y5, Y6, Y7)  \
 	MOVQ DX, AX                                  \
@@ -279,15 +279,15 @@ avfsame:
 	VFMADD231PS Y8, Y, a0     \
 	VFMADD231PS Y9, Y, a1
 
-// func attnScoresF16GQAAVX2(s *float32, sStride int, q *float32, k *uint16, kStride, kHead, group, heads, rowSets, dim8 int)
+// func attnScoresF16GQAAVX2(s *float32, sStride int, q *float32, k *uint16, kStride, kHead, group, heads, rowSets, dim8 int, pf uintptr, pfLines, pfPer int)
 // heads and group multiples of 4: attnScoresF16AVX2 for four heads of one
 // group and two rows at a time (rowSets pairs of rows), each 8 elements of the two rows widened
 // once for the four heads (Y0-Y7: head h's rows in Y2h, Y2h+1), then
 // ATTN_REDUCE8 into the eight scores (the same tree per score), stored
 // two per head. Strides in bytes; the heads' rows advance in the k
 // argument slot and the quads left in the group in the frame.
-TEXT ·attnScoresF16GQAAVX2(SB), NOSPLIT, $8-80
-	GQ_SCORES_AVX2(2, GQ4_SETUP, GQ4_DOT, GQ4_STORES, 8, 2, gq2head, gq2rows, gq2dot, gq2same)
+TEXT ·attnScoresF16GQAAVX2(SB), NOSPLIT, $8-104
+	GQ_SCORES_AVX2(2, GQ4_SETUP, GQ4_DOT, GQ4_STORES, 8, 2, gq2head, gq2rows, gq2dot, gq2same, gq2pf, gq2pfd)
 
 // GQV2_LOAD sets a0, a1 to the 16 accumulators at register A times alpha
 // at AL (Y15 scratch).
@@ -337,12 +337,12 @@ TEXT ·attnScoresF16GQAAVX2(SB), NOSPLIT, $8-80
 	VMOVUPS Y6, 0(BX)  \
 	VMOVUPS Y7, 32(BX)
 
-// func attnAccumVGQAAVX2(acc *float32, strips int, p *float32, pStride int, v *uint16, vStride, vHead, group, heads, rows int, alpha *float32)
+// func attnAccumVGQAAVX2(acc *float32, strips int, p *float32, pStride int, v *uint16, vStride, vHead, group, heads, rows int, alpha *float32, pf uintptr, pfLines, pfPer int)
 // attnAccumVF16AVX2 for four heads of one group at a time (GQA_ACCV):
 // strips of 16 elements, each row's 16 values widened once for the four
 // heads.
-TEXT ·attnAccumVGQAAVX2(SB), NOSPLIT, $8-88
-	GQA_ACCV(2, 6, 64, 32, GQV2_LOADS, GQV2_ROW, GQV2_STORES, gv2head, gv2strip, gv2row, gv2same)
+TEXT ·attnAccumVGQAAVX2(SB), NOSPLIT, $8-112
+	GQA_ACCV(2, 6, 64, 32, GQV2_LOADS, GQV2_ROW, GQV2_STORES, gv2head, gv2strip, gv2row, gv2same, gv2pf, gv2pfd)
 
 // GQ2_HEAD adds one head's products with rows 0-3 (Y8-Y11) to its
 // accumulators a0..a3; its 8 query elements at Q, loaded into Y12.
@@ -353,13 +353,13 @@ TEXT ·attnAccumVGQAAVX2(SB), NOSPLIT, $8-88
 	VFMADD231PS Y10, Y12, a2  \
 	VFMADD231PS Y11, Y12, a3
 
-// func attnScoresF16GQ2AVX2(s *float32, sStride int, q *float32, k *uint16, kStride, kHead, group, heads, rowSets, dim8 int)
+// func attnScoresF16GQ2AVX2(s *float32, sStride int, q *float32, k *uint16, kStride, kHead, group, heads, rowSets, dim8 int, pf uintptr, pfLines, pfPer int)
 // attnScoresF16GQAAVX2 for groups of two heads and four rows at a time
 // (rowSets quads of rows): each 8 elements of the four rows widened once
 // for the two heads (Y0-Y7: head h's rows in Y4h..Y4h+3), then
 // ATTN_REDUCE8, stored four per head.
-TEXT ·attnScoresF16GQ2AVX2(SB), NOSPLIT, $8-80
-	GQ_SCORES_AVX2(1, GQ2_SETUP, GQ2_DOT, GQ2_STORES, 16, 4, gp2head, gp2rows, gp2dot, gp2same)
+TEXT ·attnScoresF16GQ2AVX2(SB), NOSPLIT, $8-104
+	GQ_SCORES_AVX2(1, GQ2_SETUP, GQ2_DOT, GQ2_STORES, 16, 4, gp2head, gp2rows, gp2dot, gp2same, gp2pf, gp2pfd)
 
 // GQ2V_LOADS, GQ2V_ROW and GQ2V_STORES: GQA_ACCV's parts for two heads
 // on strips of 32 (Y0-Y7: head h's in Y4h..Y4h+3).
@@ -400,8 +400,8 @@ TEXT ·attnScoresF16GQ2AVX2(SB), NOSPLIT, $8-80
 	VMOVUPS Y6, 64(BX)  \
 	VMOVUPS Y7, 96(BX)
 
-// func attnAccumVGQ2AVX2(acc *float32, strips int, p *float32, pStride int, v *uint16, vStride, vHead, group, heads, rows int, alpha *float32)
+// func attnAccumVGQ2AVX2(acc *float32, strips int, p *float32, pStride int, v *uint16, vStride, vHead, group, heads, rows int, alpha *float32, pf uintptr, pfLines, pfPer int)
 // attnAccumVGQAAVX2 for groups of two heads: strips of 32 elements, each
 // row's 32 values widened once for the two heads.
-TEXT ·attnAccumVGQ2AVX2(SB), NOSPLIT, $8-88
-	GQA_ACCV(1, 7, 128, 64, GQ2V_LOADS, GQ2V_ROW, GQ2V_STORES, gp2vhead, gp2vstrip, gp2vrow, gp2vsame)
+TEXT ·attnAccumVGQ2AVX2(SB), NOSPLIT, $8-112
+	GQA_ACCV(1, 7, 128, 64, GQ2V_LOADS, GQ2V_ROW, GQ2V_STORES, gp2vhead, gp2vstrip, gp2vrow, gp2vsame, gp2vpf, gp2vpfd)

@@ -32,11 +32,11 @@
 // with the four row pairs, STORES reduces and stores each head's eight
 // scores (at R14, sStride in CX). The heads' rows advance in the k
 // argument slot and the passes left in the group in the frame.
-#define GQK_SCORES(HL, ZERO, HEADS, STORES, lhead, lrows, ldot, lsame) \
+#define GQK_SCORES(HL, ZERO, HEADS, STORES, lhead, lrows, ldot, lsame, lpf, lpfdone) \
 	GQA_SCORES_ARGS(HL)                           \
 	LEAQ (R11)(R11*2), R12                        \
 lhead:                                            \
-	GQA_SCORES_HEAD                               \
+	GQA_SCORES_HEAD(lpf, lpfdone)                 \
 lrows:                                            \
 	ZERO                                          \
 	MOVQ DX, AX                                   \
@@ -95,15 +95,15 @@ ldot:                                             \
 	REDUCE4(Z4, Z5, Z6, Z7, Z24, Z25, Z26, Z27, Y24, Y25) \
 	VMOVUPS Y24, (R14)(CX*1)
 
-// func attnScoresF16GQAAVX512(s *float32, sStride int, q *float32, k *uint16, kStride, kHead, group, heads, rowSets, dim8 int)
+// func attnScoresF16GQAAVX512(s *float32, sStride int, q *float32, k *uint16, kStride, kHead, group, heads, rowSets, dim8 int, pf uintptr, pfLines, pfPer int)
 // heads and group multiples of 4. Per four heads of one group, rowSets
 // sets of eight rows kStride bytes apart: per 8 elements, four row pairs
 // widened and sixteen FMAs (Z0-Z15: head h's pairs in Z4h..Z4h+3), then
 // REDUCE4 per head into its eight scores. Strides in bytes; the heads'
 // rows advance in the k argument slot and the quads left in the group in
 // the frame.
-TEXT ·attnScoresF16GQAAVX512(SB), NOSPLIT, $8-80
-	GQK_SCORES(2, ZERO_Z0_Z15, GQK_HEADS4, GQK_STORES4, gqhead, gqrows, gqdot, gqsame)
+TEXT ·attnScoresF16GQAAVX512(SB), NOSPLIT, $8-104
+	GQK_SCORES(2, ZERO_Z0_Z15, GQK_HEADS4, GQK_STORES4, gqhead, gqrows, gqdot, gqsame, gqpf, gqpfd)
 
 // GQV_LOAD sets a0..a3 to the 64 accumulators at register A times alpha
 // at AL.
@@ -164,18 +164,18 @@ TEXT ·attnScoresF16GQAAVX512(SB), NOSPLIT, $8-80
 	ADDQ CX, BX                        \
 	GQV_STORE(BX, Z12, Z13, Z14, Z15)
 
-// func attnAccumVGQAAVX512(acc *float32, strips int, p *float32, pStride int, v *uint16, vStride, vHead, group, heads, rows int, alpha *float32)
+// func attnAccumVGQAAVX512(acc *float32, strips int, p *float32, pStride int, v *uint16, vStride, vHead, group, heads, rows int, alpha *float32, pf uintptr, pfLines, pfPer int)
 // Strips of 64 elements (GQA_ACCV): each row's 64 values widened once for
 // four heads; each element's chain of FMAs is attnAccumVAVX2's.
-TEXT ·attnAccumVGQAAVX512(SB), NOSPLIT, $8-88
-	GQA_ACCV(2, 8, 256, 128, GQV_LOADS, GQV_ROW, GQV_STORES, gvhead, gvstrip, gvrow, gvsame)
+TEXT ·attnAccumVGQAAVX512(SB), NOSPLIT, $8-112
+	GQA_ACCV(2, 8, 256, 128, GQV_LOADS, GQV_ROW, GQV_STORES, gvhead, gvstrip, gvrow, gvsame, gvpf, gvpfd)
 
-// func attnScoresF16GQ2AVX512(s *float32, sStride int, q *float32, k *uint16, kStride, kHead, group, heads, rowSets, dim8 int)
+// func attnScoresF16GQ2AVX512(s *float32, sStride int, q *float32, k *uint16, kStride, kHead, group, heads, rowSets, dim8 int, pf uintptr, pfLines, pfPer int)
 // attnScoresF16GQAAVX512 for groups of two heads (Gemma-2, Qwen3's small
 // models): per 8 elements, four row pairs widened and eight FMAs (head
 // h's pairs in Z4h..Z4h+3).
-TEXT ·attnScoresF16GQ2AVX512(SB), NOSPLIT, $8-80
-	GQK_SCORES(1, ZERO_Z0_Z7, GQK_HEADS2, GQK_STORES2, gphead, gprows, gpdot, gpsame)
+TEXT ·attnScoresF16GQ2AVX512(SB), NOSPLIT, $8-104
+	GQK_SCORES(1, ZERO_Z0_Z7, GQK_HEADS2, GQK_STORES2, gphead, gprows, gpdot, gpsame, gppf, gppfd)
 
 // GQV8_LOAD, GQV8_HEAD, GQV8_STORE: GQV_LOAD, GQV_HEAD and GQV_STORE on
 // strips of 128 (eight registers a head; the row's values in Z16-Z23).
@@ -220,8 +220,8 @@ TEXT ·attnScoresF16GQ2AVX512(SB), NOSPLIT, $8-80
 	LEAQ (AX)(CX*1), BX                                     \
 	GQV8_STORE(BX, Z8, Z9, Z10, Z11, Z12, Z13, Z14, Z15)
 
-// func attnAccumVGQ2AVX512(acc *float32, strips int, p *float32, pStride int, v *uint16, vStride, vHead, group, heads, rows int, alpha *float32)
+// func attnAccumVGQ2AVX512(acc *float32, strips int, p *float32, pStride int, v *uint16, vStride, vHead, group, heads, rows int, alpha *float32, pf uintptr, pfLines, pfPer int)
 // attnAccumVGQAAVX512 for groups of two heads: strips of 128 elements,
 // each row's 128 values widened once for the two heads.
-TEXT ·attnAccumVGQ2AVX512(SB), NOSPLIT, $8-88
-	GQA_ACCV(1, 9, 512, 256, GQV2_LOADS512, GQV2_ROW512, GQV2_STORES512, gphead, gpstrip, gprow, gpsame)
+TEXT ·attnAccumVGQ2AVX512(SB), NOSPLIT, $8-112
+	GQA_ACCV(1, 9, 512, 256, GQV2_LOADS512, GQV2_ROW512, GQV2_STORES512, gphead, gpstrip, gprow, gpsame, gpvpf, gpvpfd)

@@ -29,15 +29,15 @@ func TestAttnDirectImplsBitExact(t *testing.T) {
 						a[i] = -7 // must survive outside the scores
 					}
 					b, c := slices.Clone(a), slices.Clone(a)
-					genericSet.attnScoresF16(a, sStride, q, k, kStride, kHead, group, heads, rows, dim)
-					s.attnScoresF16(b, sStride, q, k, kStride, kHead, group, heads, rows, dim)
+					genericSet.attnScoresF16(a, sStride, q, k, kStride, kHead, group, heads, rows, dim, nil)
+					s.attnScoresF16(b, sStride, q, k, kStride, kHead, group, heads, rows, dim, prefetchOf(r, k))
 					if !sameBits(a, b) {
 						t.Errorf("%s AttnScoresF16 dim=%d rows=%d heads=%d group=%d kHead=%d differs", s.name, dim, rows, heads, group, kHead)
 					}
 					// The same as one call per group of heads over its rows.
 					for h0 := 0; h0 < heads; h0 += group {
 						n := min(group, heads-h0)
-						genericSet.attnScoresF16(c[h0*sStride:], sStride, q[h0*dim:], k[h0/group*kHead:], kStride, 0, n, n, rows, dim)
+						genericSet.attnScoresF16(c[h0*sStride:], sStride, q[h0*dim:], k[h0/group*kHead:], kStride, 0, n, n, rows, dim, nil)
 					}
 					if !sameBits(a, c) {
 						t.Errorf("AttnScoresF16 dim=%d rows=%d heads=%d group=%d kHead=%d: not the per-group calls' scores", dim, rows, heads, group, kHead)
@@ -61,14 +61,14 @@ func TestAttnDirectImplsBitExact(t *testing.T) {
 					}
 					acc = append(acc, -7, -7, -7) // must survive
 					a, b, c := slices.Clone(acc), slices.Clone(acc), slices.Clone(acc)
-					genericSet.attnAccumVF16(a, p, pStride, v, vStride, vHead, group, heads, rows, dim, alpha)
-					s.attnAccumVF16(b, p, pStride, v, vStride, vHead, group, heads, rows, dim, alpha)
+					genericSet.attnAccumVF16(a, p, pStride, v, vStride, vHead, group, heads, rows, dim, alpha, nil)
+					s.attnAccumVF16(b, p, pStride, v, vStride, vHead, group, heads, rows, dim, alpha, prefetchOf(r, v))
 					if !sameBits(a, b) {
 						t.Errorf("%s AttnAccumVF16 dim=%d rows=%d heads=%d group=%d vHead=%d differs", s.name, dim, rows, heads, group, vHead)
 					}
 					for h0 := 0; h0 < heads; h0 += group {
 						n := min(group, heads-h0)
-						genericSet.attnAccumVF16(c[h0*dim:], p[h0*pStride:], pStride, v[h0/group*vHead:], vStride, 0, n, n, rows, dim, alpha[h0:])
+						genericSet.attnAccumVF16(c[h0*dim:], p[h0*pStride:], pStride, v[h0/group*vHead:], vStride, 0, n, n, rows, dim, alpha[h0:], nil)
 					}
 					if !sameBits(a, c) {
 						t.Errorf("AttnAccumVF16 dim=%d rows=%d heads=%d group=%d vHead=%d: not the per-group calls' sums", dim, rows, heads, group, vHead)
@@ -109,7 +109,7 @@ func TestAttnDirectMatchesTile(t *testing.T) {
 			want := make([]float32, heads*rows8)
 			AttnScores(want, rows8, q, kt, heads, rows, dim)
 			got := make([]float32, heads*rows8)
-			AttnScoresF16(got, rows8, q, k, stride, 0, heads, heads, rows, dim)
+			AttnScoresF16(got, rows8, q, k, stride, 0, heads, heads, rows, dim, nil)
 			for g := 0; g < heads; g++ {
 				if !sameBits(want[g*rows8:g*rows8+rows], got[g*rows8:g*rows8+rows]) {
 					t.Errorf("dim=%d rows=%d: scores of head %d differ from the tile path's", dim, rows, g)
@@ -122,14 +122,29 @@ func TestAttnDirectMatchesTile(t *testing.T) {
 			wantAcc, gotAcc := slices.Clone(acc), slices.Clone(acc)
 			AttnAccumV(wantAcc, p, rows, vt, heads, rows, dim, alpha)
 			cut := rows / 2
-			AttnAccumVF16(gotAcc, p, rows, v, stride, 0, heads, heads, cut, dim, alpha)
+			AttnAccumVF16(gotAcc, p, rows, v, stride, 0, heads, heads, cut, dim, alpha, nil)
 			ones := []float32{1, 1, 1}[:heads]
-			AttnAccumVF16(gotAcc, p[cut:], rows, v[cut*stride:], stride, 0, heads, heads, rows-cut, dim, ones)
+			AttnAccumVF16(gotAcc, p[cut:], rows, v[cut*stride:], stride, 0, heads, heads, rows-cut, dim, ones, nil)
 			if !sameBits(wantAcc, gotAcc) {
 				t.Errorf("dim=%d rows=%d: accumulators differ from the tile path's", dim, rows)
 			}
 		}
 	}
+}
+
+// prefetchOf returns what a kernel's test asks it to prefetch: nothing, a
+// few halves or up to all of x from a random start (the kernels' passes
+// take shares of its lines; their results must not change).
+func prefetchOf(r *rand.Rand, x []uint16) []uint16 {
+	switch r.IntN(3) {
+	case 0:
+		return nil
+	case 1:
+		i := r.IntN(len(x))
+		return x[i:min(i+1+r.IntN(3), len(x))]
+	}
+	i := r.IntN(len(x))
+	return x[i:]
 }
 
 // BenchmarkAttnDirect times the f16-row attention kernels on one tile of
@@ -158,7 +173,7 @@ func BenchmarkAttnDirect(b *testing.B) {
 		b.Run(set.name+"/scores", func(b *testing.B) {
 			for b.Loop() {
 				for r0 := 0; r0 < rows; r0 += 8 { // as tileStepF16 calls it
-					set.attnScoresF16(s[r0:], rows, q, k[r0*kvDim:], kvDim, dim, group, heads, 8, dim)
+					set.attnScoresF16(s[r0:], rows, q, k[r0*kvDim:], kvDim, dim, group, heads, 8, dim, nil)
 				}
 			}
 			b.ReportMetric(macs*float64(b.N)/float64(b.Elapsed().Nanoseconds()), "MAC/ns")
@@ -166,7 +181,7 @@ func BenchmarkAttnDirect(b *testing.B) {
 		b.Run(set.name+"/accum", func(b *testing.B) {
 			for b.Loop() {
 				for r0 := 0; r0 < rows; r0 += 8 {
-					set.attnAccumVF16(acc, s[r0:], rows, v[r0*kvDim:], kvDim, dim, group, heads, 8, dim, alpha)
+					set.attnAccumVF16(acc, s[r0:], rows, v[r0*kvDim:], kvDim, dim, group, heads, 8, dim, alpha, nil)
 				}
 			}
 			b.ReportMetric(macs*float64(b.N)/float64(b.Elapsed().Nanoseconds()), "MAC/ns")

@@ -147,8 +147,8 @@ type kernelSet struct {
 	attnSoftmax     func(s []float32, sStride, heads, rows int, scale float32, m, l, alpha []float32)
 	attnAccumV      func(acc, p []float32, pStride int, v []float32, heads, rows, dim int, alpha []float32)
 	// The same over rows read from an f16 cache (attn_direct.go).
-	attnScoresF16 func(s []float32, sStride int, q []float32, k []uint16, kStride, kHead, group, heads, rows, dim int)
-	attnAccumVF16 func(acc, p []float32, pStride int, v []uint16, vStride, vHead, group, heads, rows, dim int, alpha []float32)
+	attnScoresF16 func(s []float32, sStride int, q []float32, k []uint16, kStride, kHead, group, heads, rows, dim int, pf []uint16)
+	attnAccumVF16 func(acc, p []float32, pStride int, v []uint16, vStride, vHead, group, heads, rows, dim int, alpha []float32, pf []uint16)
 	// llama.cpp's tiled flash attention, queries in the lanes (attn_tiled.go).
 	attnTileQK      func(s, qt []float32, nq int, k []float32, kStride, keys, dim int, scale float32)
 	attnTileSoftmax func(s []float32, nq, keys int, first, last []int32, m, l, ms []float32)
