@@ -185,9 +185,18 @@ func attnAccumVF16Asm(acc, p []float32, pStride int, v []uint16, vStride, vHead,
 
 // fillAVX512AttnDirect gives the AVX-512 sets the 512-bit GQA kernels
 // (attn_direct_avx512_amd64.s) for groups of two, four or more query heads
-// per KV head; other shapes keep the AVX2 kernels.
+// per KV head; other shapes keep the AVX2 kernels. An AMD Zen4 keeps the
+// AVX2 score kernels for every shape: the 512-bit ones build each
+// register's two rows with a shuffle, which takes one of the pipes the
+// multiply-adds run on there (BenchmarkAttnDirect, products per ns,
+// medians of five, AVX2 against 512-bit scores: groups of 8 heads of 64
+// 44.2 / 38.2, of 4 of 128 43.7 / 42.5, of 2 of 128 44.0 / 33.3; the
+// 512-bit value sums are the faster ones, 52 / 40 for groups of 4).
 func fillAVX512AttnDirect(s *kernelSet) {
 	s.attnScoresF16 = attnScoresF16AVX512Asm
+	if isZen4 {
+		s.attnScoresF16 = attnScoresF16Asm
+	}
 	s.attnAccumVF16 = attnAccumVF16AVX512Asm
 }
 

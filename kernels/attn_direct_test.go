@@ -13,7 +13,7 @@ import (
 func TestAttnDirectImplsBitExact(t *testing.T) {
 	r := rand.New(rand.NewPCG(91, 92))
 	scales := []float32{1, 1e-3, 30}
-	for _, s := range simdSets(t) {
+	for _, s := range append(simdSets(t), attnDirectTestSets(t)...) {
 		for _, dim := range []int{8, 16, 64, 72, 128, 136} {
 			for _, rows := range []int{1, 5, 8, 13, 16, 32} {
 				for _, heads := range []int{1, 2, 3, 4, 5, 8, 11, 16} {
@@ -148,43 +148,55 @@ func prefetchOf(r *rand.Rand, x []uint16) []uint16 {
 }
 
 // BenchmarkAttnDirect times the f16-row attention kernels on one tile of
-// decode attention in L1/L2 (TinyLlama's shape: 32 query heads in groups
-// of 8 over 4 KV heads of 64, 64 cached rows of 512 bytes): scores and
-// value sums apart, in products (multiply-adds) per nanosecond.
+// decode attention in L1/L2, 64 cached rows eight at a time (as split
+// decode calls them, engine.directRows): scores and value sums
+// apart, in products (multiply-adds) per nanosecond. Shapes: TinyLlama's
+// (32 query heads in groups of 8 over 4 KV heads of 64), Llama-3-8B's
+// (groups of 4, heads of 128), Qwen3's small models' (groups of 2, heads
+// of 128) and Llama-2-7B's (no GQA, 32 heads of 128).
 func BenchmarkAttnDirect(b *testing.B) {
-	r := rand.New(rand.NewPCG(93, 94))
-	const heads, kvHeads, dim, rows = 32, 4, 64, 64
-	const group, kvDim = heads / kvHeads, kvHeads * dim
-	q := randPadded(r, heads, dim, dim, 0, 1)
-	k, v := randHalves(r, rows*kvDim, 1), randHalves(r, rows*kvDim, 1)
-	s, acc := make([]float32, heads*rows), make([]float32, heads*dim)
-	alpha := make([]float32, heads)
-	for i := range alpha {
-		alpha[i] = 1
-	}
-	for i := range s {
-		s[i] = float32(r.Float64()) / rows
-	}
-	macs := float64(heads * rows * dim)
-	for _, set := range implementations {
-		if !set.available {
-			continue
+	for _, sh := range []struct {
+		name                string
+		heads, kvHeads, dim int
+	}{
+		{"g8d64", 32, 4, 64},
+		{"g4d128", 32, 8, 128},
+		{"g2d128", 16, 8, 128},
+		{"g1d128", 32, 32, 128},
+	} {
+		r := rand.New(rand.NewPCG(93, 94))
+		const rows = 64
+		const step = 8
+		heads, dim := sh.heads, sh.dim
+		group, kvDim := heads/sh.kvHeads, sh.kvHeads*sh.dim
+		q := randPadded(r, heads, dim, dim, 0, 1)
+		k, v := randHalves(r, rows*kvDim, 1), randHalves(r, rows*kvDim, 1)
+		s, acc := make([]float32, heads*rows), make([]float32, heads*dim)
+		alpha := make([]float32, heads)
+		for i := range alpha {
+			alpha[i] = 1
 		}
-		b.Run(set.name+"/scores", func(b *testing.B) {
-			for b.Loop() {
-				for r0 := 0; r0 < rows; r0 += 8 { // as tileStepF16 calls it
-					set.attnScoresF16(s[r0:], rows, q, k[r0*kvDim:], kvDim, dim, group, heads, 8, dim, nil)
+		for i := range s {
+			s[i] = float32(r.Float64()) / rows
+		}
+		macs := float64(heads * rows * dim)
+		for _, set := range append(simdSets(b), attnDirectTestSets(b)...) {
+			b.Run(sh.name+"/"+set.name+"/scores", func(b *testing.B) {
+				for b.Loop() {
+					for r0 := 0; r0 < rows; r0 += step {
+						set.attnScoresF16(s[r0:], rows, q, k[r0*kvDim:], kvDim, dim, group, heads, step, dim, nil)
+					}
 				}
-			}
-			b.ReportMetric(macs*float64(b.N)/float64(b.Elapsed().Nanoseconds()), "MAC/ns")
-		})
-		b.Run(set.name+"/accum", func(b *testing.B) {
-			for b.Loop() {
-				for r0 := 0; r0 < rows; r0 += 8 {
-					set.attnAccumVF16(acc, s[r0:], rows, v[r0*kvDim:], kvDim, dim, group, heads, 8, dim, alpha, nil)
+				b.ReportMetric(macs*float64(b.N)/float64(b.Elapsed().Nanoseconds()), "MAC/ns")
+			})
+			b.Run(sh.name+"/"+set.name+"/accum", func(b *testing.B) {
+				for b.Loop() {
+					for r0 := 0; r0 < rows; r0 += step {
+						set.attnAccumVF16(acc, s[r0:], rows, v[r0*kvDim:], kvDim, dim, group, heads, step, dim, alpha, nil)
+					}
 				}
-			}
-			b.ReportMetric(macs*float64(b.N)/float64(b.Elapsed().Nanoseconds()), "MAC/ns")
-		})
+				b.ReportMetric(macs*float64(b.N)/float64(b.Elapsed().Nanoseconds()), "MAC/ns")
+			})
+		}
 	}
 }
