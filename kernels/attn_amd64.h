@@ -31,9 +31,10 @@
 
 // GQA_SCORES_ARGS loads the GQA score kernels' arguments (func(s
 // *float32, sStride int, q *float32, k *uint16, kStride, kHead, group,
-// heads, rowSets, dim8 int, pf uintptr, pfLines, pfPer int)) for 1<<HL heads a pass: DI the scores, SI
-// the queries, R11 kStride, R10 the passes over heads, the passes left in
-// the group in the frame, R15 one query's bytes and R8 three's.
+// heads, rowSets, dim8 int, pf uintptr, pfLines, pfPer int)) for 1<<HL
+// heads a pass: DI the scores, SI the queries, R11 kStride, R10 the
+// passes over heads, the passes left in the group in the frame, R15 one
+// query's bytes and R8 three's.
 #define GQA_SCORES_ARGS(HL) \
 	MOVQ s+0(FP), DI          \
 	MOVQ q+16(FP), SI         \
@@ -110,10 +111,12 @@ same:
 
 // GQA_ACCV is the body of the GQA value kernels (func(acc *float32,
 // strips int, p *float32, pStride int, v *uint16, vStride, vHead, group,
-// heads, rows int, alpha *float32, pf uintptr, pfLines, pfPer int), heads and group multiples of 1<<HL,
-// rows > 0): per 1<<HL heads of one group, strips of their accumulators held in
-// registers while every row's values of the strip are widened once and
-// take each head's weight. A head's strip is STRIPF bytes of
+// heads, rows int, alpha *float32, pf uintptr, pfLines, pfPer int), heads
+// and group multiples of 1<<HL, rows > 0): per 1<<HL heads of one group,
+// after the pass's share of the prefetch (ATTN_PF_PASS), strips of their
+// accumulators held in registers while every row's values of the strip
+// are widened once and take each head's weight. A head's strip is STRIPF
+// bytes of
 // accumulators and STRIPH of values, 1<<SHIFT bytes per strip in the
 // strips argument; LOADS sets the registers from the accumulators at AX
 // (a head's, CX bytes apart) times alpha at R13, ROW adds the row at BX

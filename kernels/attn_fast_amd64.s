@@ -212,10 +212,11 @@ cvtnext:
 
 // func attnPrefetchRows(src *uint16, stride, rows, lines int)
 // PREFETCHT1 of lines 64-byte lines from each row's start (rounded down to
-// its line); stride in bytes. Into the L2, not the L1: with PREFETCHT0
-// split decode read Llama-3-8B's cache at 10-12 GB/s, with PREFETCHT1 at
-// 16-22 (AMD Zen4, BenchmarkAttendSplitLayers; TinyLlama's no slower,
-// batched decode at depth no slower).
+// its line); stride in bytes. Into the L2, not the L1 (as ATTN_PF_PASS):
+// split decode calling the kernels KV head by KV head, each after its
+// share of the rows' prefetch, read Llama-3-8B's cache at 10-12 GB/s with
+// PREFETCHT0, 16-22 with PREFETCHT1 (AMD Zen4, BenchmarkAttendSplitLayers;
+// TinyLlama's and batched decode at depth 1024 no slower).
 TEXT ·attnPrefetchRows(SB), NOSPLIT, $0-32
 	MOVQ src+0(FP), SI
 	ANDQ $-64, SI
