@@ -76,7 +76,7 @@ type attnJob struct {
 	qq    []byte    // [item][Q8_0 row of HeadDim] query as Q8_0 (q8_0 cache)
 	acc16 []uint16  // [item][HeadDimV] f16 accumulator (f16 cache)
 	acc32 []float32 // [item][HeadDimV] f32 accumulator (other caches); softmax factors (f16 cache)
-	vtmp  []float32 // [item][HeadDimV] a dequantized V row (q8_0 cache); scores (f16 cache)
+	vtmp  []float32 // [item][HeadDimV] scores (f16 cache)
 }
 
 func (j *attnJob) run(lo, hi int) {
@@ -306,7 +306,6 @@ func (j *attnJob) attendF32Acc(item int, v *kvcache.View, lo, n, kvh int, q, out
 		qq = j.qq[item*kHead : (item+1)*kHead]
 		kernels.QuantizeRow(ggml.Q8_0, q, qq)
 	}
-	vrow := j.vtmp[item*hdv : (item+1)*hdv]
 	runMax := float32(math.Inf(-1))
 	var runSum float32
 	for b := lo / v.BlockLen; b < len(v.K); b++ {
@@ -320,10 +319,8 @@ func (j *attnJob) attendF32Acc(item int, v *kvcache.View, lo, n, kvh int, q, out
 			var s float32
 			if q8 {
 				s = kernels.VecDot(ggml.Q8_0, hd, k, qq)
-				dequantQ8_0(vr, vrow)
 			} else {
 				s = kernels.Dot(q, bytesAsF32(k))
-				copy(vrow, bytesAsF32(vr))
 			}
 			if j.softcap != 0 {
 				s = j.softcap * kernels.Tanhf(s*j.capScale)
@@ -338,7 +335,11 @@ func (j *attnJob) attendF32Acc(item int, v *kvcache.View, lo, n, kvh int, q, out
 			} else {
 				vs = kernels.Expf(s - runMax)
 			}
-			kernels.Axpy(acc, vs, vrow)
+			if q8 { // dequantized and added in one pass, the same bits
+				kernels.AxpyQ8_0(acc, vs, vr)
+			} else {
+				kernels.Axpy(acc, vs, bytesAsF32(vr))
+			}
 			runSum = fma32(runSum, ms, vs)
 		}
 	}

@@ -8,7 +8,6 @@ import (
 	"github.com/gollm/gollm/ggml"
 	"github.com/gollm/gollm/kernels"
 	"github.com/gollm/gollm/kvcache"
-	"github.com/gollm/gollm/quant"
 )
 
 // fastAttnMinPositions is the number of cached positions past which a
@@ -361,9 +360,9 @@ func (j *attnJob) widenRows(kt, vTile []float32, sc *fastScratch, v *kvcache.Vie
 		for n := 0; n < cnt; n++ {
 			kr := v.K[b][(i+n)*v.KRowBytes+kvh*kHead : (i+n)*v.KRowBytes+(kvh+1)*kHead]
 			vr := v.V[b][(i+n)*v.VRowBytes+kvh*vHead : (i+n)*v.VRowBytes+(kvh+1)*vHead]
-			quant.DequantizeRowQ8_0(kr, sc.krow[:hd])
+			kernels.DequantizeQ8_0(sc.krow[:hd], kr)
 			kernels.AttnPutKRow(kt, f.hdp, r+n, sc.krow[:hd])
-			quant.DequantizeRowQ8_0(vr, vt[n*f.hdvp:n*f.hdvp+hdv])
+			kernels.DequantizeQ8_0(vt[n*f.hdvp:n*f.hdvp+hdv], vr)
 		}
 	}
 }

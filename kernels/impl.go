@@ -115,11 +115,15 @@ type kernelSet struct {
 	// tokens) compute this order.
 	vecDotQuad [maxType]vecDotFunc
 
-	dot      func(a, b []float32) float32
-	axpy     func(y []float32, a float32, x []float32)
-	dotF16   func(q []float32, k []uint16) float32
-	axpyF16  func(y []float32, a float32, v []uint16)
-	f32ToF16 func(dst []uint16, src []float32)
+	dot     func(a, b []float32) float32
+	axpy    func(y []float32, a float32, x []float32)
+	dotF16  func(q []float32, k []uint16) float32
+	axpyF16 func(y []float32, a float32, v []uint16)
+
+	// The one-row attention helpers of a q8_0 cache (attn_q8.go).
+	axpyQ8_0    func(y []float32, a float32, src []byte)
+	dequantQ8_0 func(dst []float32, src []byte)
+	f32ToF16    func(dst []uint16, src []float32)
 
 	// The f16 helpers of the flash-attention loop (attn_f16.go).
 	dotF16F16 func(x, y []uint16) float32
@@ -233,6 +237,8 @@ func newGenericSet() *kernelSet {
 	s.axpy = axpyGeneric
 	s.dotF16 = dotF16Generic
 	s.axpyF16 = axpyF16Generic
+	s.axpyQ8_0 = axpyQ8_0Generic
+	s.dequantQ8_0 = dequantQ8_0Generic
 	s.f32ToF16 = f32ToF16Generic
 	s.dotF16F16 = dotF16F16Generic
 	s.madF16 = madF16Generic

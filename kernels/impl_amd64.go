@@ -27,6 +27,7 @@ var (
 		fillAVX2AttnFast(s)            // attn_fast_amd64.go
 		fillAVX2AttnTiled(s)           // attn_tiled_amd64.go
 		fillAVX2AttnDirect(s)          // attn_direct_amd64.go
+		fillAVX2AttnQ8(s)              // attn_q8_amd64.go
 		s.expfN = expfNAsm             // expf_amd64.go
 		s.swiglu = swigluAsm           // silu_amd64.go
 		s.geglu = gegluAsm             // gelu_amd64.go

@@ -1,0 +1,53 @@
+package kernels
+
+import (
+	"encoding/binary"
+
+	"github.com/gollm/gollm/quant"
+)
+
+// The one-row attention helpers of a q8_0 KV cache (llama.cpp's VKQ32
+// path: scores as Q8_0 dot products, each value row dequantized to f32
+// and added with its weight). The value step read the row through
+// quant.DequantizeRowQ8_0 and a scalar Axpy, 60% of a q8_0 cache's
+// prompt time at depth; AxpyQ8_0 does both in one pass with the same
+// roundings.
+
+// AxpyQ8_0 sets y[i] += a * x[i] for the values x of the Q8_0 row src
+// (x = d*q as quant.DequantizeRowQ8_0 computes it, then a*x rounded, then
+// the sum rounded: dequantizing and Axpy's bits). len(y) is a multiple of
+// 32 and src holds len(y)/32 blocks.
+func AxpyQ8_0(y []float32, a float32, src []byte) {
+	if len(y)%32 != 0 {
+		panic("kernels: AxpyQ8_0 needs a multiple of 32 values")
+	}
+	_ = src[len(y)/32*34-1]
+	active.axpyQ8_0(y, a, src)
+}
+
+// DequantizeQ8_0 sets dst to the values of the Q8_0 row src
+// (quant.DequantizeRowQ8_0's bits): len(dst) is a multiple of 32 and src
+// holds len(dst)/32 blocks.
+func DequantizeQ8_0(dst []float32, src []byte) {
+	if len(dst)%32 != 0 {
+		panic("kernels: DequantizeQ8_0 needs a multiple of 32 values")
+	}
+	_ = src[len(dst)/32*34-1]
+	active.dequantQ8_0(dst, src)
+}
+
+func axpyQ8_0Generic(y []float32, a float32, src []byte) {
+	for b := 0; b < len(y)/32; b++ {
+		blk := src[b*34 : (b+1)*34]
+		d := quant.FP16ToFP32(binary.LittleEndian.Uint16(blk))
+		yb := y[b*32 : (b+1)*32]
+		for j, q := range blk[2:] {
+			x := float32(int8(q)) * d
+			yb[j] += float32(a * x) // the conversion keeps a*x rounded (no fused add)
+		}
+	}
+}
+
+func dequantQ8_0Generic(dst []float32, src []byte) {
+	quant.DequantizeRowQ8_0(src[:len(dst)/32*34], dst)
+}
