@@ -87,6 +87,8 @@ func newRunState(c *Config, batch int) *runState {
 		acc32: make([]float32, items*c.HeadDimV),
 		vtmp:  make([]float32, items*c.HeadDimV),
 
+		rowExp: make([]float32, items*exactChunk),
+
 		fastMin:  fastAttnMinPositions,
 		tiledMin: tiledAttnMinTokens,
 		fast:     newFastAttn(c, batch),
