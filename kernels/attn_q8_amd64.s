@@ -12,10 +12,27 @@
 	VCVTDQ2PS Y, Y       \
 	VMULPS    Y15, Y, Y
 
-// Q8_SCALE sets Y15 to the block at SI's scale in every lane.
-#define Q8_SCALE \
+// Q8_BLOCK sets Y0-Y3 to the 32 values of the block at SI (its scale in
+// every lane of Y15).
+#define Q8_BLOCK \
 	VPBROADCASTW (SI), X15 \
-	VCVTPH2PS    X15, Y15
+	VCVTPH2PS    X15, Y15  \
+	Q8DQ(2, Y0)            \
+	Q8DQ(10, Y1)           \
+	Q8DQ(18, Y2)           \
+	Q8DQ(26, Y3)
+
+// Q8_NEXT stores Y0-Y3 at DI and moves on to the next block and its 32
+// outputs, back to l while blocks are left in CX.
+#define Q8_NEXT(l) \
+	VMOVUPS Y0, 0(DI)  \
+	VMOVUPS Y1, 32(DI) \
+	VMOVUPS Y2, 64(DI) \
+	VMOVUPS Y3, 96(DI) \
+	ADDQ    $34, SI    \
+	ADDQ    $128, DI   \
+	DECQ    CX         \
+	JNZ     l
 
 // func axpyQ8_0AVX2(y *float32, a float32, src *byte, blocks int)
 // y += a*x, a*x rounded before the sum (VMULPS, VADDPS: Axpy's bits).
@@ -26,11 +43,7 @@ TEXT ·axpyQ8_0AVX2(SB), NOSPLIT, $0-32
 	MOVQ         blocks+24(FP), CX
 
 aqblock:
-	Q8_SCALE
-	Q8DQ(2, Y0)
-	Q8DQ(10, Y1)
-	Q8DQ(18, Y2)
-	Q8DQ(26, Y3)
+	Q8_BLOCK
 	VMULPS  Y14, Y0, Y0
 	VMULPS  Y14, Y1, Y1
 	VMULPS  Y14, Y2, Y2
@@ -39,14 +52,7 @@ aqblock:
 	VADDPS  32(DI), Y1, Y1
 	VADDPS  64(DI), Y2, Y2
 	VADDPS  96(DI), Y3, Y3
-	VMOVUPS Y0, 0(DI)
-	VMOVUPS Y1, 32(DI)
-	VMOVUPS Y2, 64(DI)
-	VMOVUPS Y3, 96(DI)
-	ADDQ    $34, SI
-	ADDQ    $128, DI
-	DECQ    CX
-	JNZ     aqblock
+	Q8_NEXT(aqblock)
 	VZEROUPPER
 	RET
 
@@ -57,18 +63,7 @@ TEXT ·dequantQ8_0AVX2(SB), NOSPLIT, $0-24
 	MOVQ blocks+16(FP), CX
 
 dqblock:
-	Q8_SCALE
-	Q8DQ(2, Y0)
-	Q8DQ(10, Y1)
-	Q8DQ(18, Y2)
-	Q8DQ(26, Y3)
-	VMOVUPS Y0, 0(DI)
-	VMOVUPS Y1, 32(DI)
-	VMOVUPS Y2, 64(DI)
-	VMOVUPS Y3, 96(DI)
-	ADDQ    $34, SI
-	ADDQ    $128, DI
-	DECQ    CX
-	JNZ     dqblock
+	Q8_BLOCK
+	Q8_NEXT(dqblock)
 	VZEROUPPER
 	RET
