@@ -91,7 +91,6 @@ type fastScratch struct {
 	q, acc, s, k, v []float32
 	m, l, alpha     []float32 // online-softmax state per head
 	ones            []float32 // alpha 1 for the later row segments of a direct tile step
-	krow            []float32 // one dequantized key row (q8_0 caches)
 
 	// attendFast's per-range partials: [token of the block][range][head]
 	// maximum and sum, [token][range][head][hdvp] accumulator.
@@ -133,7 +132,6 @@ func (f *fastAttn) newScratch() *fastScratch {
 		k: make([]float32, f.kvChunk*f.kTile), v: make([]float32, f.kvChunk*f.vTile),
 		m: make([]float32, h), l: make([]float32, h), alpha: make([]float32, hs),
 		ones: make([]float32, hs),
-		krow: make([]float32, f.hdp),
 		pm:   make([]float32, fastBlock*fastSplits*h), pl: make([]float32, fastBlock*fastSplits*h),
 		pacc: make([]float32, fastBlock*fastSplits*h*f.hdvp),
 
@@ -360,8 +358,7 @@ func (j *attnJob) widenRows(kt, vTile []float32, sc *fastScratch, v *kvcache.Vie
 		for n := 0; n < cnt; n++ {
 			kr := v.K[b][(i+n)*v.KRowBytes+kvh*kHead : (i+n)*v.KRowBytes+(kvh+1)*kHead]
 			vr := v.V[b][(i+n)*v.VRowBytes+kvh*vHead : (i+n)*v.VRowBytes+(kvh+1)*vHead]
-			kernels.DequantizeQ8_0(sc.krow[:hd], kr)
-			kernels.AttnPutKRow(kt, f.hdp, r+n, sc.krow[:hd])
+			kernels.AttnDequantKQ8_0(kt, f.hdp, r+n, kr, hd)
 			kernels.DequantizeQ8_0(vt[n*f.hdvp:n*f.hdvp+hdv], vr)
 		}
 	}

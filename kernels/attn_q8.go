@@ -32,8 +32,28 @@ func DequantizeQ8_0(dst []float32, src []byte) {
 	if len(dst)%32 != 0 {
 		panic("kernels: DequantizeQ8_0 needs a multiple of 32 values")
 	}
+	if len(dst) == 0 {
+		return
+	}
 	_ = src[len(dst)/32*34-1]
-	active.dequantQ8_0(dst, src)
+	active.dequantQ8_0(dst, 8, src, len(dst)/32)
+}
+
+// AttnDequantKQ8_0 is DequantizeQ8_0 into row row of the K tile k of row
+// length dim (AttnPutKRow's layout, whose 8-value runs of a row lie 16
+// floats apart): the n values of the Q8_0 row src, n a multiple of 32 and
+// at most dim.
+func AttnDequantKQ8_0(k []float32, dim, row int, src []byte, n int) {
+	if n%32 != 0 || n > dim || dim%8 != 0 || row < 0 {
+		panic("kernels: AttnDequantKQ8_0 needs n%32 == 0, n <= dim, dim%8 == 0 and row >= 0")
+	}
+	if n == 0 {
+		return
+	}
+	_ = src[n/32*34-1]
+	at := kTileIndex(row, 0, dim)
+	_ = k[at+(n/8-1)*16+7]
+	active.dequantQ8_0(k[at:], 16, src, n/32)
 }
 
 func axpyQ8_0Generic(y []float32, a float32, src []byte) {
@@ -48,6 +68,14 @@ func axpyQ8_0Generic(y []float32, a float32, src []byte) {
 	}
 }
 
-func dequantQ8_0Generic(dst []float32, src []byte) {
-	quant.DequantizeRowQ8_0(src[:len(dst)/32*34], dst)
+// dequantQ8_0Generic writes blocks blocks of src, each run of 8 values
+// stride floats after the last run's start (8: in a row).
+func dequantQ8_0Generic(dst []float32, stride int, src []byte, blocks int) {
+	var x [32]float32
+	for b := range blocks {
+		quant.DequantizeRowQ8_0(src[b*34:(b+1)*34], x[:])
+		for c := range 4 {
+			copy(dst[(4*b+c)*stride:][:8], x[8*c:8*c+8])
+		}
+	}
 }

@@ -13,7 +13,7 @@ func fillAVX2AttnQ8(s *kernelSet) {
 func axpyQ8_0AVX2(y *float32, a float32, src *byte, blocks int)
 
 //go:noescape
-func dequantQ8_0AVX2(dst *float32, src *byte, blocks int)
+func dequantQ8_0AVX2(dst *float32, stride int, src *byte, blocks int)
 
 func axpyQ8_0Asm(y []float32, a float32, src []byte) {
 	if len(y) >= 32 {
@@ -21,8 +21,8 @@ func axpyQ8_0Asm(y []float32, a float32, src []byte) {
 	}
 }
 
-func dequantQ8_0Asm(dst []float32, src []byte) {
-	if len(dst) >= 32 {
-		dequantQ8_0AVX2(&dst[0], &src[0], len(dst)/32)
+func dequantQ8_0Asm(dst []float32, stride int, src []byte, blocks int) {
+	if blocks > 0 {
+		dequantQ8_0AVX2(&dst[0], 4*stride, &src[0], blocks)
 	}
 }

@@ -56,14 +56,25 @@ aqblock:
 	VZEROUPPER
 	RET
 
-// func dequantQ8_0AVX2(dst *float32, src *byte, blocks int)
-TEXT ·dequantQ8_0AVX2(SB), NOSPLIT, $0-24
+// func dequantQ8_0AVX2(dst *float32, stride int, src *byte, blocks int)
+// Each run of 8 values stride bytes after the last (32: in a row; 64: a
+// row of a K tile, AttnDequantKQ8_0).
+TEXT ·dequantQ8_0AVX2(SB), NOSPLIT, $0-32
 	MOVQ dst+0(FP), DI
-	MOVQ src+8(FP), SI
-	MOVQ blocks+16(FP), CX
+	MOVQ stride+8(FP), R8
+	LEAQ (R8)(R8*2), R9
+	MOVQ src+16(FP), SI
+	MOVQ blocks+24(FP), CX
 
 dqblock:
 	Q8_BLOCK
-	Q8_NEXT(dqblock)
+	VMOVUPS Y0, (DI)
+	VMOVUPS Y1, (DI)(R8*1)
+	VMOVUPS Y2, (DI)(R8*2)
+	VMOVUPS Y3, (DI)(R9*1)
+	ADDQ    $34, SI
+	LEAQ    (DI)(R8*4), DI
+	DECQ    CX
+	JNZ     dqblock
 	VZEROUPPER
 	RET

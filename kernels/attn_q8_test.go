@@ -51,13 +51,62 @@ func TestAttnQ8ImplsBitExact(t *testing.T) {
 					t.Errorf("AxpyQ8_0 n=%d a=%v: not DequantizeRowQ8_0 and Axpy", n, a)
 				}
 
-				dw, dg := make([]float32, n+1), make([]float32, n+1)
-				dw[n], dg[n] = -7, -7
-				genericSet.dequantQ8_0(dw[:n], src)
-				s.dequantQ8_0(dg[:n], src)
-				if !sameBits(dw, dg) {
-					t.Errorf("%s DequantizeQ8_0 n=%d differs", s.name, n)
+				// Runs of 8 in a row (DequantizeQ8_0) and 16 floats apart
+				// (AttnDequantKQ8_0's K tile rows); the floats between
+				// runs and after the last must survive.
+				for _, stride := range []int{8, 16} {
+					m := (n/8-1)*stride + 8
+					dw, dg := make([]float32, m+1), make([]float32, m+1)
+					for i := range dw {
+						dw[i], dg[i] = -7, -7
+					}
+					genericSet.dequantQ8_0(dw, stride, src, n/32)
+					s.dequantQ8_0(dg, stride, src, n/32)
+					if !sameBits(dw, dg) {
+						t.Errorf("%s dequantQ8_0 n=%d stride=%d differs", s.name, n, stride)
+					}
+					if stride == 8 && !sameBits(dw[:n], x) {
+						t.Errorf("dequantQ8_0 n=%d: not DequantizeRowQ8_0", n)
+					}
 				}
+			}
+		}
+	}
+}
+
+// TestAttnDequantKQ8_0 checks that a Q8_0 row dequantized into a K tile
+// is AttnPutKRow of the dequantized row, for rows in every place of the
+// tile's groups of eight, and leaves the other rows alone.
+func TestAttnDequantKQ8_0(t *testing.T) {
+	r := rand.New(rand.NewPCG(99, 100))
+	// nil: the exported function on the active set; the others through
+	// their kernel as it calls it.
+	for _, s := range append([]*kernelSet{nil, genericSet}, simdSets(t)...) {
+		name := "active"
+		if s != nil {
+			name = s.name
+		}
+		for _, dim := range []int{32, 64, 72, 128} {
+			n := dim &^ 31
+			const rows = 16
+			want := make([]float32, AttnKTileLen(rows, dim))
+			for i := range want {
+				want[i] = float32(i)
+			}
+			got := slices.Clone(want)
+			x := make([]float32, n)
+			for row := range rows {
+				src := randQ8Row(r, n, r.IntN(3))
+				quant.DequantizeRowQ8_0(src, x)
+				AttnPutKRow(want, dim, row, x)
+				if s == nil {
+					AttnDequantKQ8_0(got, dim, row, src, n)
+				} else {
+					s.dequantQ8_0(got[kTileIndex(row, 0, dim):], 16, src, n/32)
+				}
+			}
+			if !sameBits(want, got) {
+				t.Errorf("%s AttnDequantKQ8_0 dim=%d: not AttnPutKRow of the dequantized rows", name, dim)
 			}
 		}
 	}
@@ -74,7 +123,7 @@ func BenchmarkAttnQ8(b *testing.B) {
 	for _, s := range append([]*kernelSet{genericSet}, simdSets(b)...) {
 		b.Run(s.name+"/dequant+axpy", func(b *testing.B) {
 			for b.Loop() {
-				s.dequantQ8_0(x, src)
+				s.dequantQ8_0(x, 8, src, n/32)
 				s.axpy(y, 0.5, x)
 			}
 		})

@@ -122,7 +122,7 @@ type kernelSet struct {
 
 	// The one-row attention helpers of a q8_0 cache (attn_q8.go).
 	axpyQ8_0    func(y []float32, a float32, src []byte)
-	dequantQ8_0 func(dst []float32, src []byte)
+	dequantQ8_0 func(dst []float32, stride int, src []byte, blocks int)
 	f32ToF16    func(dst []uint16, src []float32)
 
 	// The f16 helpers of the flash-attention loop (attn_f16.go).
