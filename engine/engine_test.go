@@ -35,9 +35,10 @@ func tinyModel(t testing.TB, typ string, opt Options) *Model {
 }
 
 func TestDecodeAllocatesNothing(t *testing.T) {
-	for _, typ := range []string{"Q4_0", "Q4_K_M", "F16"} {
-		t.Run(typ, func(t *testing.T) {
-			m := tinyModel(t, typ, Options{Threads: 2, Context: 512})
+	for _, tc := range []struct{ typ, kv string }{{"Q4_0", "f16"}, {"Q4_K_M", "f16"}, {"F16", "f16"}, {"Q4_0", "q8_0"}, {"Q4_0", "f32"}} {
+		typ := tc.typ
+		t.Run(typ+"/kv="+tc.kv, func(t *testing.T) {
+			m := tinyModel(t, typ, Options{Threads: 2, Context: 512, KVType: tc.kv})
 			smp, err := sampler.New(sampler.Config{Temperature: 0.8, TopK: 40, TopP: 0.95, MinP: 0.05, RepeatPenalty: 1.1, PenaltyLastN: 64, Seed: 1}, m.Config.Vocab)
 			if err != nil {
 				t.Fatal(err)
