@@ -1,10 +1,6 @@
 package kernels
 
-import (
-	"encoding/binary"
-
-	"github.com/gollm/gollm/quant"
-)
+import "github.com/gollm/gollm/quant"
 
 // The one-row attention helpers of a q8_0 KV cache (llama.cpp's VKQ32
 // path: scores as Q8_0 dot products, each value row dequantized to f32
@@ -57,13 +53,11 @@ func AttnDequantKQ8_0(k []float32, dim, row int, src []byte, n int) {
 }
 
 func axpyQ8_0Generic(y []float32, a float32, src []byte) {
+	var x [32]float32
 	for b := 0; b < len(y)/32; b++ {
-		blk := src[b*34 : (b+1)*34]
-		d := quant.FP16ToFP32(binary.LittleEndian.Uint16(blk))
-		yb := y[b*32 : (b+1)*32]
-		for j, q := range blk[2:] {
-			x := float32(int8(q)) * d
-			yb[j] += float32(a * x) // the conversion keeps a*x rounded (no fused add)
+		quant.DequantizeRowQ8_0(src[b*34:(b+1)*34], x[:])
+		for j, v := range x {
+			y[b*32+j] += float32(a * v) // the conversion keeps a*v rounded (no fused add)
 		}
 	}
 }

@@ -22,18 +22,6 @@
 	Q8DQ(18, Y2)           \
 	Q8DQ(26, Y3)
 
-// Q8_NEXT stores Y0-Y3 at DI and moves on to the next block and its 32
-// outputs, back to l while blocks are left in CX.
-#define Q8_NEXT(l) \
-	VMOVUPS Y0, 0(DI)  \
-	VMOVUPS Y1, 32(DI) \
-	VMOVUPS Y2, 64(DI) \
-	VMOVUPS Y3, 96(DI) \
-	ADDQ    $34, SI    \
-	ADDQ    $128, DI   \
-	DECQ    CX         \
-	JNZ     l
-
 // func axpyQ8_0AVX2(y *float32, a float32, src *byte, blocks int)
 // y += a*x, a*x rounded before the sum (VMULPS, VADDPS: Axpy's bits).
 TEXT ·axpyQ8_0AVX2(SB), NOSPLIT, $0-32
@@ -52,7 +40,14 @@ aqblock:
 	VADDPS  32(DI), Y1, Y1
 	VADDPS  64(DI), Y2, Y2
 	VADDPS  96(DI), Y3, Y3
-	Q8_NEXT(aqblock)
+	VMOVUPS Y0, 0(DI)
+	VMOVUPS Y1, 32(DI)
+	VMOVUPS Y2, 64(DI)
+	VMOVUPS Y3, 96(DI)
+	ADDQ    $34, SI
+	ADDQ    $128, DI
+	DECQ    CX
+	JNZ     aqblock
 	VZEROUPPER
 	RET
 

@@ -65,6 +65,17 @@
 	TESTQ CX, CX              \
 	JZ    done
 
+// HALFR4_NEXT moves the four rows and the token on by a step of 32
+// halves, back to loop while steps are left in CX.
+#define HALFR4_NEXT(loop) \
+	ADDQ $64, SI  \
+	ADDQ $64, R8  \
+	ADDQ $64, R9  \
+	ADDQ $64, R10 \
+	ADDQ $64, DI  \
+	DECQ CX       \
+	JNZ  loop
+
 #define HALFR4_LOOP(GROUP, PF, loop) \
 loop:                               \
 	PF                              \
@@ -72,13 +83,7 @@ loop:                               \
 	GROUP(16, Y1, Y5, Y9, Y13)      \
 	GROUP(32, Y2, Y6, Y10, Y14)     \
 	GROUP(48, Y3, Y7, Y11, Y15)     \
-	ADDQ $64, SI                    \
-	ADDQ $64, R8                    \
-	ADDQ $64, R9                    \
-	ADDQ $64, R10                   \
-	ADDQ $64, DI                    \
-	DECQ CX                         \
-	JNZ  loop
+	HALFR4_NEXT(loop)
 
 #define HALFR4_OUT \
 	MOVQ out+32(FP), DX      \
@@ -997,13 +1002,7 @@ loop:                                                       \
 	PF                                                      \
 	BF16R4U_HALF(0, Y0, Y1, Y4, Y5, Y8, Y9, Y12, Y13)       \
 	BF16R4U_HALF(32, Y2, Y3, Y6, Y7, Y10, Y11, Y14, Y15)    \
-	ADDQ $64, SI                                            \
-	ADDQ $64, R8                                            \
-	ADDQ $64, R9                                            \
-	ADDQ $64, R10                                           \
-	ADDQ $64, DI                                            \
-	DECQ CX                                                 \
-	JNZ  loop                                               \
+	HALFR4_NEXT(loop)                                       \
 	BF16R4U_UNPERM(Y0, Y1, Y2, Y3)                          \
 	BF16R4U_UNPERM(Y4, Y5, Y6, Y7)                          \
 	BF16R4U_UNPERM(Y8, Y9, Y10, Y11)                        \
