@@ -198,7 +198,7 @@ func (j *attnJob) attendFast(sc *fastScratch, toks []int, h0, nh, lo int, v *kvc
 			clear(acc)
 		}
 	}
-	j.prefetchRows(v, lo, min(lo+tile, end), kvh)
+	j.prefetchRows(v, lo, min(lo+tile, end), kvh, 1)
 	for p0 := lo; p0 < end; p0 += tile {
 		rows := min(tile, end-p0)
 		for r := 0; r < rows; {
@@ -207,7 +207,7 @@ func (j *attnJob) attendFast(sc *fastScratch, toks []int, h0, nh, lo int, v *kvc
 			j.widenRows(sc.k, sc.v, sc, v, b, i, cnt, kvh, r)
 			r += cnt
 		}
-		j.prefetchRows(v, p0+tile, min(p0+2*tile, end), kvh)
+		j.prefetchRows(v, p0+tile, min(p0+2*tile, end), kvh, 1)
 		for b := range toks {
 			if p0 >= ns[b] {
 				continue
@@ -319,19 +319,16 @@ func (j *attnJob) tileStep(sc *fastScratch, k, v, q []float32, nh, rows int, m, 
 	kernels.AttnAccumV(acc, sc.s, f.tile, v, nh, rows, f.hdvp, sc.alpha)
 }
 
-// prefetchRows starts loading KV head kvh's K and V of positions
-// [from, to) of an f16 cache into the cache hierarchy.
-func (j *attnJob) prefetchRows(v *kvcache.View, from, to, kvh int) {
-	if v.Type != ggml.F16 {
-		return
-	}
-	c := j.c
-	kvDim, vDim := c.KVDim(), c.VDim()
+// prefetchRows starts loading KV heads k0..k0+nk-1's K and V of positions
+// [from, to) into the cache hierarchy: each cached row's slice of those
+// heads (adjacent in the row), whatever the cache's type.
+func (j *attnJob) prefetchRows(v *kvcache.View, from, to, k0, nk int) {
+	kHead, vHead := v.KRowBytes/j.c.KVHeads, v.VRowBytes/j.c.KVHeads
 	for p := from; p < to; {
 		b, i := p/v.BlockLen, p%v.BlockLen
 		cnt := min(v.BlockLen-i, to-p)
-		kernels.AttnPrefetch(v.KF16(b)[i*kvDim+kvh*c.HeadDim:], kvDim, cnt, c.HeadDim)
-		kernels.AttnPrefetch(v.VF16(b)[i*vDim+kvh*c.HeadDimV:], vDim, cnt, c.HeadDimV)
+		kernels.AttnPrefetchBytes(v.K[b][i*v.KRowBytes+k0*kHead:], v.KRowBytes, cnt, nk*kHead)
+		kernels.AttnPrefetchBytes(v.V[b][i*v.VRowBytes+k0*vHead:], v.VRowBytes, cnt, nk*vHead)
 		p += cnt
 	}
 }
@@ -355,11 +352,7 @@ func (j *attnJob) widenRows(kt, vTile []float32, sc *fastScratch, v *kvcache.Vie
 		}
 	default: // Q8_0: whole blocks of 32 per head (checked at load)
 		kHead, vHead := hd/32*34, hdv/32*34
-		for n := 0; n < cnt; n++ {
-			kr := v.K[b][(i+n)*v.KRowBytes+kvh*kHead : (i+n)*v.KRowBytes+(kvh+1)*kHead]
-			vr := v.V[b][(i+n)*v.VRowBytes+kvh*vHead : (i+n)*v.VRowBytes+(kvh+1)*vHead]
-			kernels.AttnDequantKQ8_0(kt, f.hdp, r+n, kr, hd)
-			kernels.DequantizeQ8_0(vt[n*f.hdvp:n*f.hdvp+hdv], vr)
-		}
+		kernels.AttnDequantKHeadsQ8_0(kt, len(kt), f.hdp, r, v.K[b][i*v.KRowBytes+kvh*kHead:], v.KRowBytes, kHead, 1, cnt, hd)
+		kernels.DequantizeQ8_0Heads(vt, len(vt), f.hdvp, v.V[b][i*v.VRowBytes+kvh*vHead:], v.VRowBytes, vHead, 1, cnt, hdv)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/gollm/gollm/ggml"
@@ -247,6 +248,8 @@ func TestAttendFast(t *testing.T) {
 		{4, 2, 64, 32, 16, ggml.F16},
 		{4, 2, 40, 72, 16, ggml.F32},
 		{4, 2, 64, 64, 16, ggml.Q8_0},
+		{16, 8, 64, 64, 16, ggml.Q8_0}, // split decode widens two chunks of KV heads
+		{8, 8, 128, 128, 7, ggml.Q8_0}, // the same, blocks that cut the tiles' groups of 8
 	}
 	for _, sh := range shapes {
 		c := Config{Heads: sh.heads, KVHeads: sh.kvHeads, HeadDim: sh.hd, HeadDimV: sh.hdv}
@@ -352,7 +355,12 @@ func TestAttendFastNoAlloc(t *testing.T) {
 // job (one layer's view in j.views, the query random, scale 0.125) and the
 // views of every layer.
 func decodeAttnBench(b testing.TB, c *Config, layers, n int, r *rand.Rand) (*attnJob, []kvcache.View) {
-	cache, err := kvcache.New(kvcache.Config{Layers: layers, KVDim: c.KVDim(), VDim: c.VDim(), Type: ggml.F16, MaxPositions: n})
+	return decodeAttnBenchType(b, c, layers, n, r, ggml.F16)
+}
+
+// decodeAttnBenchType is decodeAttnBench over a cache of type typ.
+func decodeAttnBenchType(b testing.TB, c *Config, layers, n int, r *rand.Rand, typ ggml.Type) (*attnJob, []kvcache.View) {
+	cache, err := kvcache.New(kvcache.Config{Layers: layers, KVDim: c.KVDim(), VDim: c.VDim(), Type: typ, MaxPositions: n})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -427,21 +435,28 @@ func BenchmarkAttendSplitLayers(b *testing.B) {
 		{"llama3.2-1b", Config{Heads: 32, KVHeads: 8, HeadDim: 64, HeadDimV: 64}, 16},
 		{"llama3.2-3b", Config{Heads: 24, KVHeads: 8, HeadDim: 128, HeadDimV: 128}, 28},
 	} {
-		b.Run(sh.name, func(b *testing.B) {
-			c := sh.c
-			const n = 2048
-			j, views := decodeAttnBench(b, &c, sh.layers, n, rand.New(rand.NewPCG(89, 90)))
-			j.fastMin = 0
-			pool := kernels.NewPool(0)
-			defer pool.Close()
-			for b.Loop() {
-				for l := range views {
-					j.views = views[l : l+1]
-					pool.For(c.Heads, j.run)
-				}
+		for _, typ := range []ggml.Type{ggml.F16, ggml.Q8_0} {
+			name := sh.name
+			if typ != ggml.F16 {
+				name += "/" + strings.ToLower(typ.String())
 			}
-			bytes := float64(sh.layers * n * (c.KVDim() + c.VDim()) * 2)
-			b.ReportMetric(bytes*float64(b.N)/float64(b.Elapsed().Nanoseconds()), "GB/s")
-		})
+			b.Run(name, func(b *testing.B) {
+				c := sh.c
+				const n = 2048
+				j, views := decodeAttnBenchType(b, &c, sh.layers, n, rand.New(rand.NewPCG(89, 90)), typ)
+				j.fastMin = 0
+				pool := kernels.NewPool(0)
+				defer pool.Close()
+				for b.Loop() {
+					for l := range views {
+						j.views = views[l : l+1]
+						pool.For(c.Heads, j.run)
+					}
+				}
+				rb, _ := ggml.RowBytes(typ, int64(c.KVDim()+c.VDim()))
+				bytes := float64(sh.layers * n * int(rb))
+				b.ReportMetric(bytes*float64(b.N)/float64(b.Elapsed().Nanoseconds()), "GB/s")
+			})
+		}
 	}
 }

@@ -91,7 +91,20 @@ func (j *attnJob) attendSplit(sc *fastScratch, tok, sp, splits, chunk, lo, n int
 		for k0 := 0; k0 < c.KVHeads; k0 += f.kvChunk {
 			nk := min(f.kvChunk, c.KVHeads-k0)
 			j.widenHeads(sc, v, p0, rows, k0, nk)
+			// The next chunk's rows load while this one's heads compute,
+			// a share of them before each head.
+			pf0, pf1, pk0, pnk := p0, p0, 0, 0
+			if k1 := k0 + nk; k1 < c.KVHeads {
+				pf1, pk0, pnk = p0+rows, k1, min(f.kvChunk, c.KVHeads-k1)
+			} else if p0+rows < to {
+				pf0, pf1, pnk = p0+rows, min(p0+rows+tile, to), min(f.kvChunk, c.KVHeads)
+			}
+			share := (pf1 - pf0 + nk - 1) / nk
 			for kvh := k0; kvh < k0+nk; kvh++ {
+				if pnk > 0 {
+					a := pf0 + (kvh-k0)*share
+					j.prefetchRows(v, a, min(a+share, pf1), pk0, pnk)
+				}
 				kt, vt := sc.k[(kvh-k0)*f.kTile:][:f.kTile], sc.v[(kvh-k0)*f.vTile:][:f.vTile]
 				for h0 := kvh * group; h0 < (kvh+1)*group; h0 += f.heads {
 					nh := min(f.heads, (kvh+1)*group-h0)
@@ -154,8 +167,9 @@ func (j *attnJob) combineHead(out, ms, ls []float32, accs [][]float32) {
 // widenHeads writes cached positions p0..p0+rows-1 of KV heads k0..k0+nk-1
 // into the scratch's tiles, head k0+h's into sc.k[h*kTile:] and
 // sc.v[h*vTile:]. An f16 cache is read row by row over all nk heads
-// (kernels.AttnWidenKHeads): the rows' slices of the heads are adjacent,
-// so each cached row's part is read once, in address order.
+// (kernels.AttnWidenKHeads), a q8_0 cache likewise dequantized
+// (kernels.AttnDequantKHeadsQ8_0): the rows' slices of the heads are
+// adjacent, so each cached row's part is read once, in address order.
 func (j *attnJob) widenHeads(sc *fastScratch, v *kvcache.View, p0, rows, k0, nk int) {
 	c, f := j.c, j.fast
 	hd, hdv := c.HeadDim, c.HeadDimV
@@ -163,10 +177,15 @@ func (j *attnJob) widenHeads(sc *fastScratch, v *kvcache.View, p0, rows, k0, nk 
 	for r := 0; r < rows; {
 		b, i := (p0+r)/v.BlockLen, (p0+r)%v.BlockLen
 		cnt := min(v.BlockLen-i, rows-r)
-		if v.Type == ggml.F16 {
+		switch v.Type {
+		case ggml.F16:
 			kernels.AttnWidenKHeads(sc.k, f.kTile, f.hdp, r, v.KF16(b)[i*kvDim+k0*hd:], kvDim, hd, nk, cnt, hd)
 			kernels.F16RowsToF32Heads(sc.v[r*f.hdvp:], f.vTile, f.hdvp, v.VF16(b)[i*vDim+k0*hdv:], vDim, hdv, nk, cnt, hdv)
-		} else {
+		case ggml.Q8_0: // whole blocks of 32 per head (checked at load)
+			kHead, vHead := hd/32*34, hdv/32*34
+			kernels.AttnDequantKHeadsQ8_0(sc.k, f.kTile, f.hdp, r, v.K[b][i*v.KRowBytes+k0*kHead:], v.KRowBytes, kHead, nk, cnt, hd)
+			kernels.DequantizeQ8_0Heads(sc.v[r*f.hdvp:], f.vTile, f.hdvp, v.V[b][i*v.VRowBytes+k0*vHead:], v.VRowBytes, vHead, nk, cnt, hdv)
+		default:
 			for h := 0; h < nk; h++ {
 				j.widenRows(sc.k[h*f.kTile:][:f.kTile], sc.v[h*f.vTile:][:f.vTile], sc, v, b, i, cnt, k0+h, r)
 			}

@@ -150,7 +150,7 @@ func (j *attnJob) attendTiled(sc *tiledScratch, toks []int, kvh int, v *kvcache.
 			}
 		}
 		j.widenTile(sc, v, t0, keys, kvh)
-		j.prefetchRows(v, t0+t, min(t0+2*t, end), kvh)
+		j.prefetchRows(v, t0+t, min(t0+2*t, end), kvh, 1)
 		s := sc.s[:t*nq] // the rows past keys are the kernels' scratch
 		kernels.AttnTileQK(s, qt, nq, sc.k, hd, keys, hd, scale)
 		if j.softcap != 0 {

@@ -116,7 +116,7 @@ func pfSpread(pf []uint16, passes int) (at uintptr, lines, per int) {
 // passes to spread them over).
 func prefetchAll(pf []uint16) {
 	if len(pf) > 0 {
-		attnPrefetchAsm(pf, 0, 1, len(pf))
+		attnPrefetchAsm(unsafe.Slice((*byte)(unsafe.Pointer(&pf[0])), 2*len(pf)), 0, 1, 2*len(pf))
 	}
 }
 

@@ -1,5 +1,7 @@
 package kernels
 
+import "unsafe"
+
 // The kernels of the long-context attention path. llama.cpp's f16
 // flash-attention arithmetic (attn_f16.go) rounds its accumulator to f16
 // after every cached row and reduces every score horizontally; reproducing
@@ -119,6 +121,16 @@ func AttnPutKRow(k []float32, dim, row int, src []float32) {
 // values, while the current one is computed (a KV head's slice of each
 // cached row is too scattered for the hardware prefetchers).
 func AttnPrefetch(src []uint16, stride, rows, n int) {
+	if rows <= 0 || n <= 0 {
+		return
+	}
+	_ = src[(rows-1)*stride+n-1]
+	active.attnPrefetch(unsafe.Slice((*byte)(unsafe.Pointer(&src[0])), 2*((rows-1)*stride+n)), 2*stride, rows, 2*n)
+}
+
+// AttnPrefetchBytes is AttnPrefetch for rows of n bytes, stride bytes
+// apart (a quantized cache's rows).
+func AttnPrefetchBytes(src []byte, stride, rows, n int) {
 	if rows <= 0 || n <= 0 {
 		return
 	}

@@ -22,7 +22,7 @@ func fillAVX2AttnFast(s *kernelSet) {
 func f16RowsToF32AVX2(dst *float32, dstStride int, src *uint16, srcStride, rows, n8 int)
 
 //go:noescape
-func attnPrefetchRows(src *uint16, stride, rows, lines int)
+func attnPrefetchRows(src *byte, stride, rows, lines int)
 
 //go:noescape
 func attnWidenKAVX2(k *float32, dim8, row int, src *uint16, srcStride, rows, n8 int)
@@ -49,9 +49,9 @@ func f16RowsToF32Asm(dst []float32, dstStride int, src []uint16, srcStride, rows
 // attnPrefetchAsm touches the 64-byte lines of each row, counted for the
 // first row's alignment (with a stride that is not a multiple of 64 a
 // row's last line may be left out: it is only a hint).
-func attnPrefetchAsm(src []uint16, stride, rows, n int) {
+func attnPrefetchAsm(src []byte, stride, rows, n int) {
 	start := int(uintptr(unsafe.Pointer(&src[0])) & 63)
-	attnPrefetchRows(&src[0], 2*stride, rows, (start+2*n+63)/64)
+	attnPrefetchRows(&src[0], stride, rows, (start+n+63)/64)
 }
 
 func attnWidenKAsm(k []float32, dim, row int, src []uint16, srcStride, rows, n int) {

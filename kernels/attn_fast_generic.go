@@ -39,7 +39,7 @@ func attnWidenKFrom(k []float32, dim, row int, src []uint16, srcStride, rows, d0
 }
 
 // attnPrefetchGeneric: Go has no prefetch instruction.
-func attnPrefetchGeneric(src []uint16, stride, rows, n int) {}
+func attnPrefetchGeneric(src []byte, stride, rows, n int) {}
 
 func attnScoresGeneric(s []float32, sStride int, q, k []float32, heads, rows8, dim int) {
 	for g := 0; g < heads; g++ {

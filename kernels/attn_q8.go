@@ -21,35 +21,41 @@ func AxpyQ8_0(y []float32, a float32, src []byte) {
 	active.axpyQ8_0(y, a, src)
 }
 
-// DequantizeQ8_0 sets dst to the values of the Q8_0 row src
-// (quant.DequantizeRowQ8_0's bits): len(dst) is a multiple of 32 and src
-// holds len(dst)/32 blocks.
-func DequantizeQ8_0(dst []float32, src []byte) {
-	if len(dst)%32 != 0 {
-		panic("kernels: DequantizeQ8_0 needs a multiple of 32 values")
+// DequantizeQ8_0Heads writes heads KV heads' values of rows cached Q8_0
+// rows: head h's n values of row i, src[i*srcStride+h*headStride:] (n/32
+// blocks), go to dst[h*tileLen+i*dstStride:][:n], with
+// quant.DequantizeRowQ8_0's bits. n is a multiple of 32. Each cached row
+// is read once, from its first head's slice to its last (in address
+// order, as AttnWidenKHeads reads an f16 cache), in one call: per row and
+// head, two calls of a one-row dequantizer cost about as much as the
+// dequantizing (a q8_0 cache's split decode).
+func DequantizeQ8_0Heads(dst []float32, tileLen, dstStride int, src []byte, srcStride, headStride, heads, rows, n int) {
+	if n%32 != 0 {
+		panic("kernels: DequantizeQ8_0Heads needs a multiple of 32 values")
 	}
-	if len(dst) == 0 {
+	if rows <= 0 || n <= 0 || heads <= 0 {
 		return
 	}
-	_ = src[len(dst)/32*34-1]
-	active.dequantQ8_0(dst, 8, src, len(dst)/32)
+	_ = dst[(heads-1)*tileLen+(rows-1)*dstStride+n-1]
+	_ = src[(rows-1)*srcStride+(heads-1)*headStride+n/32*34-1]
+	active.dequantQ8_0Rows(dst, tileLen, 0, 0, dstStride, src, srcStride, headStride, heads, rows, n/32)
 }
 
-// AttnDequantKQ8_0 is DequantizeQ8_0 into row row of the K tile k of row
-// length dim (AttnPutKRow's layout, whose 8-value runs of a row lie 16
-// floats apart): the n values of the Q8_0 row src, n a multiple of 32 and
-// at most dim.
-func AttnDequantKQ8_0(k []float32, dim, row int, src []byte, n int) {
-	if n%32 != 0 || n > dim || dim%8 != 0 || row < 0 {
-		panic("kernels: AttnDequantKQ8_0 needs n%32 == 0, n <= dim, dim%8 == 0 and row >= 0")
+// AttnDequantKHeadsQ8_0 is DequantizeQ8_0Heads into K tiles of row length
+// dim (AttnPutKRow's layout, whose 8-value runs of a row lie 16 floats
+// apart): head h's n values of cached row i go to row row+i of the tile
+// k[h*tileLen:] (tileLen >= AttnKTileLen(row+rows, dim)); n is a multiple
+// of 32 and at most dim.
+func AttnDequantKHeadsQ8_0(k []float32, tileLen, dim, row int, src []byte, srcStride, headStride, heads, rows, n int) {
+	if n%32 != 0 || n > dim || dim%8 != 0 || row < 0 || tileLen < AttnKTileLen(row+rows, dim) {
+		panic("kernels: AttnDequantKHeadsQ8_0 needs n%32 == 0, n <= dim, dim%8 == 0, row >= 0 and tiles of the rows")
 	}
-	if n == 0 {
+	if rows <= 0 || n <= 0 || heads <= 0 {
 		return
 	}
-	_ = src[n/32*34-1]
-	at := kTileIndex(row, 0, dim)
-	_ = k[at+(n/8-1)*16+7]
-	active.dequantQ8_0(k[at:], 16, src, n/32)
+	_ = k[(heads-1)*tileLen+AttnKTileLen(row+rows, dim)-1]
+	_ = src[(rows-1)*srcStride+(heads-1)*headStride+n/32*34-1]
+	active.dequantQ8_0Rows(k, tileLen, dim, row, 0, src, srcStride, headStride, heads, rows, n/32)
 }
 
 func axpyQ8_0Generic(y []float32, a float32, src []byte) {
@@ -62,14 +68,28 @@ func axpyQ8_0Generic(y []float32, a float32, src []byte) {
 	}
 }
 
-// dequantQ8_0Generic writes blocks blocks of src, each run of 8 values
-// stride floats after the last run's start (8: in a row).
-func dequantQ8_0Generic(dst []float32, stride int, src []byte, blocks int) {
+// dequantQ8_0RowsGeneric is the loop of DequantizeQ8_0Heads (kDim 0) and
+// AttnDequantKHeadsQ8_0 (kDim the tiles' row length): blocks blocks per
+// head and row.
+func dequantQ8_0RowsGeneric(dst []float32, tileLen, kDim, row, dstStride int, src []byte, srcStride, headStride, heads, rows, blocks int) {
 	var x [32]float32
-	for b := range blocks {
-		quant.DequantizeRowQ8_0(src[b*34:(b+1)*34], x[:])
-		for c := range 4 {
-			copy(dst[(4*b+c)*stride:][:8], x[8*c:8*c+8])
+	run := 8 // floats from one run of 8 values to the next
+	if kDim > 0 {
+		run = 16
+	}
+	for i := 0; i < rows; i++ {
+		base := i * dstStride
+		if kDim > 0 {
+			base = kTileIndex(row+i, 0, kDim)
+		}
+		for h := 0; h < heads; h++ {
+			s, d := src[i*srcStride+h*headStride:], dst[h*tileLen+base:]
+			for b := 0; b < blocks; b++ {
+				quant.DequantizeRowQ8_0(s[b*34:(b+1)*34], x[:])
+				for c := range 4 {
+					copy(d[(4*b+c)*run:][:8], x[8*c:8*c+8])
+				}
+			}
 		}
 	}
 }

@@ -51,25 +51,70 @@ aqblock:
 	VZEROUPPER
 	RET
 
-// func dequantQ8_0AVX2(dst *float32, stride int, src *byte, blocks int)
-// Each run of 8 values stride bytes after the last (32: in a row; 64: a
-// row of a K tile, AttnDequantKQ8_0).
-TEXT ·dequantQ8_0AVX2(SB), NOSPLIT, $0-32
-	MOVQ dst+0(FP), DI
-	MOVQ stride+8(FP), R8
-	LEAQ (R8)(R8*2), R9
-	MOVQ src+16(FP), SI
-	MOVQ blocks+24(FP), CX
+// func dequantQ8_0RowsAVX2(dst *float32, tileBytes, kDim, row, dstStride int, src *byte, srcStride, headStride, heads, rows, blocks int)
+// dequantQ8_0RowsGeneric's loop, row by row, each row head by head, each
+// head's blocks in turn. kDim 0: row i's values at dst+i*dstStride (bytes),
+// runs of 8 in a row; else rows row.. of K tiles of kDim floats, whose
+// rows start at ((r&^7) + (r&3)*2)*kDim + ((r>>2)&1)*8 floats (kTileIndex)
+// and hold their runs 16 floats apart. Heads tileBytes apart.
+TEXT ·dequantQ8_0RowsAVX2(SB), NOSPLIT, $0-88
+	MOVQ row+24(FP), AX
+	MOVQ rows+72(FP), R13
+	ADDQ AX, R13          // the end row
+	MOVQ src+40(FP), R12  // the row's source
+	MOVQ dst+0(FP), R14   // the row's destination (kDim 0)
+	MOVQ $32, R8          // bytes from a run to the next
+	CMPQ kDim+16(FP), $0
+	JEQ  dqrstride
+	MOVQ $64, R8
 
-dqblock:
+dqrstride:
+	LEAQ (R8)(R8*2), R11
+
+dqrrow:
+	MOVQ R14, BX
+	CMPQ kDim+16(FP), $0
+	JEQ  dqrheads
+	MOVQ AX, BX
+	ANDQ $-8, BX
+	MOVQ AX, DX
+	ANDQ $3, DX
+	LEAQ (BX)(DX*2), BX
+	IMULQ kDim+16(FP), BX
+	MOVQ AX, DX
+	SHRQ $2, DX
+	ANDQ $1, DX
+	LEAQ (BX)(DX*8), BX
+	SHLQ $2, BX
+	ADDQ dst+0(FP), BX
+
+dqrheads:
+	MOVQ R12, R10 // the head's source
+	MOVQ heads+64(FP), R9
+
+dqrhead:
+	MOVQ BX, DI
+	MOVQ R10, SI
+	MOVQ blocks+80(FP), CX
+
+dqrblock:
 	Q8_BLOCK
 	VMOVUPS Y0, (DI)
 	VMOVUPS Y1, (DI)(R8*1)
 	VMOVUPS Y2, (DI)(R8*2)
-	VMOVUPS Y3, (DI)(R9*1)
+	VMOVUPS Y3, (DI)(R11*1)
 	ADDQ    $34, SI
 	LEAQ    (DI)(R8*4), DI
 	DECQ    CX
-	JNZ     dqblock
+	JNZ     dqrblock
+	ADDQ    headStride+56(FP), R10
+	ADDQ    tileBytes+8(FP), BX
+	DECQ    R9
+	JNZ     dqrhead
+	ADDQ    srcStride+48(FP), R12
+	ADDQ    dstStride+32(FP), R14
+	INCQ    AX
+	CMPQ    AX, R13
+	JLT     dqrrow
 	VZEROUPPER
 	RET

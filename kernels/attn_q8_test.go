@@ -51,62 +51,87 @@ func TestAttnQ8ImplsBitExact(t *testing.T) {
 					t.Errorf("AxpyQ8_0 n=%d a=%v: not DequantizeRowQ8_0 and Axpy", n, a)
 				}
 
-				// Runs of 8 in a row (DequantizeQ8_0) and 16 floats apart
-				// (AttnDequantKQ8_0's K tile rows); the floats between
-				// runs and after the last must survive.
-				for _, stride := range []int{8, 16} {
-					m := (n/8-1)*stride + 8
-					dw, dg := make([]float32, m+1), make([]float32, m+1)
-					for i := range dw {
-						dw[i], dg[i] = -7, -7
-					}
-					genericSet.dequantQ8_0(dw, stride, src, n/32)
-					s.dequantQ8_0(dg, stride, src, n/32)
-					if !sameBits(dw, dg) {
-						t.Errorf("%s dequantQ8_0 n=%d stride=%d differs", s.name, n, stride)
-					}
-					if stride == 8 && !sameBits(dw[:n], x) {
-						t.Errorf("dequantQ8_0 n=%d: not DequantizeRowQ8_0", n)
-					}
+				// One row of one head: DequantizeRowQ8_0's values, nothing
+				// written past them.
+				dw := make([]float32, n+1)
+				dw[n] = -7
+				s.dequantQ8_0Rows(dw, 0, 0, 0, 0, src, 0, 0, 1, 1, n/32)
+				if !sameBits(dw[:n], x) || dw[n] != -7 {
+					t.Errorf("%s dequantQ8_0Rows n=%d: not DequantizeRowQ8_0", s.name, n)
 				}
 			}
 		}
 	}
 }
 
-// TestAttnDequantKQ8_0 checks that a Q8_0 row dequantized into a K tile
-// is AttnPutKRow of the dequantized row, for rows in every place of the
-// tile's groups of eight, and leaves the other rows alone.
-func TestAttnDequantKQ8_0(t *testing.T) {
+// TestDequantQ8_0Heads checks DequantizeQ8_0Heads and
+// AttnDequantKHeadsQ8_0 (the exported functions on the active set, and
+// every set's kernel) against quant.DequantizeRowQ8_0 of each head's
+// slice, copied (values) or placed with AttnPutKRow (K tiles): several
+// heads and rows, K tile rows starting anywhere in a group of eight,
+// padded and unaligned source rows; what lies outside the written runs
+// must survive.
+func TestDequantQ8_0Heads(t *testing.T) {
 	r := rand.New(rand.NewPCG(99, 100))
-	// nil: the exported function on the active set; the others through
-	// their kernel as it calls it.
 	for _, s := range append([]*kernelSet{nil, genericSet}, simdSets(t)...) {
 		name := "active"
 		if s != nil {
 			name = s.name
 		}
-		for _, dim := range []int{32, 64, 72, 128} {
+		for trial := 0; trial < 24; trial++ {
+			dim := []int{32, 64, 72, 128}[r.IntN(4)]
 			n := dim &^ 31
-			const rows = 16
-			want := make([]float32, AttnKTileLen(rows, dim))
+			heads, rows := 1+r.IntN(4), 1+r.IntN(17)
+			row := r.IntN(9)
+			headStride := n/32*34 + r.IntN(2)*34
+			srcStride := heads*headStride + r.IntN(40)
+			off := r.IntN(5)
+			src := randQ8Row(r, 32*((off+rows*srcStride)/34+1), 0)[off:]
+			x := make([]float32, n)
+
+			// Values: rows dstStride floats apart, tiles tileLen apart.
+			dstStride := n + r.IntN(9)
+			tileLen := rows*dstStride + r.IntN(7)
+			want := make([]float32, heads*tileLen)
+			for i := range want {
+				want[i] = -7
+			}
+			got := slices.Clone(want)
+			for i := range rows {
+				for h := range heads {
+					quant.DequantizeRowQ8_0(src[i*srcStride+h*headStride:][:n/32*34], x)
+					copy(want[h*tileLen+i*dstStride:], x)
+				}
+			}
+			if s == nil {
+				DequantizeQ8_0Heads(got, tileLen, dstStride, src, srcStride, headStride, heads, rows, n)
+			} else {
+				s.dequantQ8_0Rows(got, tileLen, 0, 0, dstStride, src, srcStride, headStride, heads, rows, n/32)
+			}
+			if !sameBits(want, got) {
+				t.Errorf("%s DequantizeQ8_0Heads dim=%d heads=%d rows=%d: wrong values", name, dim, heads, rows)
+			}
+
+			// K tiles from row row.
+			tileLen = AttnKTileLen(row+rows, dim) + 8*r.IntN(2)
+			want = make([]float32, heads*tileLen)
 			for i := range want {
 				want[i] = float32(i)
 			}
-			got := slices.Clone(want)
-			x := make([]float32, n)
-			for row := range rows {
-				src := randQ8Row(r, n, r.IntN(3))
-				quant.DequantizeRowQ8_0(src, x)
-				AttnPutKRow(want, dim, row, x)
-				if s == nil {
-					AttnDequantKQ8_0(got, dim, row, src, n)
-				} else {
-					s.dequantQ8_0(got[kTileIndex(row, 0, dim):], 16, src, n/32)
+			got = slices.Clone(want)
+			for i := range rows {
+				for h := range heads {
+					quant.DequantizeRowQ8_0(src[i*srcStride+h*headStride:][:n/32*34], x)
+					AttnPutKRow(want[h*tileLen:], dim, row+i, x)
 				}
 			}
+			if s == nil {
+				AttnDequantKHeadsQ8_0(got, tileLen, dim, row, src, srcStride, headStride, heads, rows, n)
+			} else {
+				s.dequantQ8_0Rows(got, tileLen, dim, row, 0, src, srcStride, headStride, heads, rows, n/32)
+			}
 			if !sameBits(want, got) {
-				t.Errorf("%s AttnDequantKQ8_0 dim=%d: not AttnPutKRow of the dequantized rows", name, dim)
+				t.Errorf("%s AttnDequantKHeadsQ8_0 dim=%d row=%d heads=%d rows=%d: not AttnPutKRow of the dequantized rows", name, dim, row, heads, rows)
 			}
 		}
 	}
@@ -123,7 +148,7 @@ func BenchmarkAttnQ8(b *testing.B) {
 	for _, s := range append([]*kernelSet{genericSet}, simdSets(b)...) {
 		b.Run(s.name+"/dequant+axpy", func(b *testing.B) {
 			for b.Loop() {
-				s.dequantQ8_0(x, 8, src, n/32)
+				s.dequantQ8_0Rows(x, 0, 0, 0, 0, src, 0, 0, 1, 1, n/32)
 				s.axpy(y, 0.5, x)
 			}
 		})

@@ -121,9 +121,11 @@ type kernelSet struct {
 	axpyF16 func(y []float32, a float32, v []uint16)
 
 	// The one-row attention helpers of a q8_0 cache (attn_q8.go).
-	axpyQ8_0    func(y []float32, a float32, src []byte)
-	dequantQ8_0 func(dst []float32, stride int, src []byte, blocks int)
-	f32ToF16    func(dst []uint16, src []float32)
+	axpyQ8_0 func(y []float32, a float32, src []byte)
+	// dequantQ8_0Rows: the loop of DequantizeQ8_0Heads and
+	// AttnDequantKHeadsQ8_0 (dequantQ8_0RowsGeneric).
+	dequantQ8_0Rows func(dst []float32, tileLen, kDim, row, dstStride int, src []byte, srcStride, headStride, heads, rows, blocks int)
+	f32ToF16        func(dst []uint16, src []float32)
 
 	// The f16 helpers of the flash-attention loop (attn_f16.go).
 	dotF16F16 func(x, y []uint16) float32
@@ -146,7 +148,7 @@ type kernelSet struct {
 	attnWidenK   func(k []float32, dim, row int, src []uint16, srcStride, rows, n int)
 	// attnWidenKHeads: AttnWidenKHeads's loop, row by row over the heads.
 	attnWidenKHeads func(k []float32, tileLen, dim, row int, src []uint16, srcStride, headStride, heads, rows, n int)
-	attnPrefetch    func(src []uint16, stride, rows, n int)
+	attnPrefetch    func(src []byte, stride, rows, n int) // (bytes)
 	attnScores      func(s []float32, sStride int, q, k []float32, heads, rows8, dim int)
 	attnSoftmax     func(s []float32, sStride, heads, rows int, scale float32, m, l, alpha []float32)
 	attnAccumV      func(acc, p []float32, pStride int, v []float32, heads, rows, dim int, alpha []float32)
@@ -238,7 +240,7 @@ func newGenericSet() *kernelSet {
 	s.dotF16 = dotF16Generic
 	s.axpyF16 = axpyF16Generic
 	s.axpyQ8_0 = axpyQ8_0Generic
-	s.dequantQ8_0 = dequantQ8_0Generic
+	s.dequantQ8_0Rows = dequantQ8_0RowsGeneric
 	s.f32ToF16 = f32ToF16Generic
 	s.dotF16F16 = dotF16F16Generic
 	s.madF16 = madF16Generic
