@@ -77,7 +77,8 @@ type attnJob struct {
 	acc16 []uint16  // [item][HeadDimV] f16 accumulator (f16 cache)
 	acc32 []float32 // [item][HeadDimV] f32 accumulator (other caches); softmax factors (f16 cache)
 	vtmp  []float32 // [item][HeadDimV] scores (f16 cache)
-	// [item][exactChunk] softmax factors of attendF32Acc (f32, q8_0 cache)
+	// [item][4][exactChunk] attendF32Acc's softmax factors (f32, q8_0
+	// cache), and the q8_0 cache's scores, rescales and weights
 	rowExp []float32
 }
 
@@ -318,8 +319,11 @@ func (j *attnJob) attendF32Acc(item int, v *kvcache.View, lo, n, kvh int, q, out
 		qq = j.qq[item*kHead : (item+1)*kHead]
 		kernels.QuantizeRow(ggml.Q8_0, q, qq)
 	}
-	ex := j.rowExp[item*exactChunk : (item+1)*exactChunk] // softmax factors' exponents, then the factors
-	var grew [exactChunk]bool                             // the row raised the maximum (ex: its rescale)
+	rf := j.rowExp[item*4*exactChunk : (item+1)*4*exactChunk]
+	ex := rf[:exactChunk] // softmax factors' exponents, then the factors
+	// q8_0: the rows' scores, rescales and weights.
+	sc, ms, vs := rf[exactChunk:2*exactChunk], rf[2*exactChunk:3*exactChunk], rf[3*exactChunk:]
+	var grew [exactChunk]bool // the row raised the maximum (ex: its rescale)
 	runMax := float32(math.Inf(-1))
 	var runSum float32
 	for b := lo / v.BlockLen; b < len(v.K); b++ {
@@ -329,14 +333,16 @@ func (j *attnJob) attendF32Acc(item int, v *kvcache.View, lo, n, kvh int, q, out
 		}
 		for i0 := max(lo-b*v.BlockLen, 0); i0 < rows; i0 += exactChunk {
 			cnt := min(exactChunk, rows-i0)
+			if q8 {
+				kernels.VecDotQ8_0Rows(sc[:cnt], hd, v.K[b][i0*v.KRowBytes+kvh*kHead:], v.KRowBytes, qq)
+			}
 			for r := range cnt {
-				i := i0 + r
-				k := v.K[b][i*v.KRowBytes+kvh*kHead : i*v.KRowBytes+(kvh+1)*kHead]
 				var s float32
 				if q8 {
-					s = kernels.VecDot(ggml.Q8_0, hd, k, qq)
+					s = sc[r]
 				} else {
-					s = kernels.Dot(q, bytesAsF32(k))
+					i := i0 + r
+					s = kernels.Dot(q, bytesAsF32(v.K[b][i*v.KRowBytes+kvh*kHead:i*v.KRowBytes+(kvh+1)*kHead]))
 				}
 				if j.softcap != 0 {
 					s = j.softcap * kernels.Tanhf(s*j.capScale)
@@ -352,6 +358,20 @@ func (j *attnJob) attendF32Acc(item int, v *kvcache.View, lo, n, kvh int, q, out
 				}
 			}
 			kernels.ExpfN(ex[:cnt], ex[:cnt])
+			if q8 {
+				// The rows' rescales and weights, then the value rows
+				// dequantized and added in one call (the same bits as
+				// Scale and a dequantized row's Axpy row by row).
+				for r := range cnt {
+					ms[r], vs[r] = 1, ex[r]
+					if grew[r] {
+						ms[r], vs[r] = ex[r], 1
+					}
+					runSum = fma32(runSum, ms[r], vs[r])
+				}
+				kernels.AxpyQ8_0Rows(acc, v.V[b][i0*v.VRowBytes+kvh*vHead:], v.VRowBytes, ms[:cnt], vs[:cnt])
+				continue
+			}
 			for r := range cnt {
 				i := i0 + r
 				vr := v.V[b][i*v.VRowBytes+kvh*vHead : i*v.VRowBytes+(kvh+1)*vHead]
@@ -360,11 +380,7 @@ func (j *attnJob) attendF32Acc(item int, v *kvcache.View, lo, n, kvh int, q, out
 					ms, vs = ex[r], 1
 					kernels.Scale(acc, ms)
 				}
-				if q8 { // dequantized and added in one pass, the same bits
-					kernels.AxpyQ8_0(acc, vs, vr)
-				} else {
-					kernels.Axpy(acc, vs, bytesAsF32(vr))
-				}
+				kernels.Axpy(acc, vs, bytesAsF32(vr))
 				runSum = fma32(runSum, ms, vs)
 			}
 		}

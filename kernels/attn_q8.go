@@ -4,21 +4,55 @@ import "github.com/gollm/gollm/quant"
 
 // The one-row attention helpers of a q8_0 KV cache (llama.cpp's VKQ32
 // path: scores as Q8_0 dot products, each value row dequantized to f32
-// and added with its weight). The value step read the row through
-// quant.DequantizeRowQ8_0 and a scalar Axpy, 60% of a q8_0 cache's
-// prompt time at depth; AxpyQ8_0 does both in one pass with the same
-// roundings.
+// and added with its weight), and the split decode's dequantizers. The
+// value step read each row through quant.DequantizeRowQ8_0 and a scalar
+// Axpy (60% of a q8_0 cache's prompt time at depth); AxpyQ8_0Rows does
+// both in one pass with the same roundings, over a run of rows.
 
-// AxpyQ8_0 sets y[i] += a * x[i] for the values x of the Q8_0 row src
-// (x = d*q as quant.DequantizeRowQ8_0 computes it, then a*x rounded, then
-// the sum rounded: dequantizing and Axpy's bits). len(y) is a multiple of
-// 32 and src holds len(y)/32 blocks.
-func AxpyQ8_0(y []float32, a float32, src []byte) {
-	if len(y)%32 != 0 {
-		panic("kernels: AxpyQ8_0 needs a multiple of 32 values")
+// VecDotQ8_0Rows sets out[r] = VecDot(ggml.Q8_0, n, k[r*stride:], q) for
+// every r < len(out), with the same bits: the scores of a q8_0 cache's
+// rows (one KV head's slice of each, stride bytes apart) against a query
+// quantized to Q8_0, in one call (one VecDot call per row cost as much as
+// its arithmetic). n is a multiple of 32.
+func VecDotQ8_0Rows(out []float32, n int, k []byte, stride int, q []byte) {
+	if n%32 != 0 {
+		panic("kernels: VecDotQ8_0Rows needs a multiple of 32 values")
 	}
-	_ = src[len(y)/32*34-1]
-	active.axpyQ8_0(y, a, src)
+	if len(out) == 0 {
+		return
+	}
+	if n == 0 {
+		clear(out)
+		return
+	}
+	nb := n / 32
+	_ = k[(len(out)-1)*stride+nb*34-1]
+	_ = q[nb*34-1]
+	active.vecDotQ8_0Rows(out, nb, k, stride, q)
+}
+
+// AxpyQ8_0Rows runs, for each row r < len(vs) in order, Scale(y, ms[r])
+// where ms[r] != 1 and then y[i] += vs[r] * x[i] for the values x of the
+// Q8_0 row v[r*stride:] (dequantized as quant.DequantizeRowQ8_0 does, then
+// Axpy's roundings), with the bits of those steps row by row: the value
+// step of a q8_0 cache's rows (one KV head's slice of each, stride bytes
+// apart) and the online softmax's rescales between them, in one call.
+// len(y) is a multiple of 32; ms holds len(vs) factors.
+func AxpyQ8_0Rows(y []float32, v []byte, stride int, ms, vs []float32) {
+	if len(y)%32 != 0 {
+		panic("kernels: AxpyQ8_0Rows needs a multiple of 32 values")
+	}
+	if len(vs) == 0 || len(y) == 0 {
+		for r := range vs {
+			if ms[r] != 1 {
+				Scale(y, ms[r])
+			}
+		}
+		return
+	}
+	_ = ms[len(vs)-1]
+	_ = v[(len(vs)-1)*stride+len(y)/32*34-1]
+	active.axpyQ8_0Rows(y, v, stride, ms, vs)
 }
 
 // DequantizeQ8_0Heads writes heads KV heads' values of rows cached Q8_0
@@ -58,6 +92,10 @@ func AttnDequantKHeadsQ8_0(k []float32, tileLen, dim, row int, src []byte, srcSt
 	active.dequantQ8_0Rows(k, tileLen, dim, row, 0, src, srcStride, headStride, heads, rows, n/32)
 }
 
+// axpyQ8_0Generic sets y[i] += a * x[i] for the values x of the Q8_0 row
+// src (x = d*q as quant.DequantizeRowQ8_0 computes it, then a*x rounded,
+// then the sum rounded: dequantizing and Axpy's bits): one row of
+// AxpyQ8_0Rows.
 func axpyQ8_0Generic(y []float32, a float32, src []byte) {
 	var x [32]float32
 	for b := 0; b < len(y)/32; b++ {
@@ -65,6 +103,23 @@ func axpyQ8_0Generic(y []float32, a float32, src []byte) {
 		for j, v := range x {
 			y[b*32+j] += float32(a * v) // the conversion keeps a*v rounded (no fused add)
 		}
+	}
+}
+
+// vecDotQ8_0RowsLanes is VecDotQ8_0Rows's loop over the lane-order Q8_0
+// kernel of the generic set (and of sets whose VecDot it is).
+func vecDotQ8_0RowsLanes(out []float32, nb int, k []byte, stride int, q []byte) {
+	for r := range out {
+		out[r] = vecDotQ8_0Q8_0Generic(32*nb, k[r*stride:r*stride+nb*34], q)
+	}
+}
+
+func axpyQ8_0RowsGeneric(y []float32, v []byte, stride int, ms, vs []float32) {
+	for r, a := range vs {
+		if ms[r] != 1 {
+			Scale(y, ms[r])
+		}
+		axpyQ8_0Generic(y, a, v[r*stride:])
 	}
 }
 

@@ -5,20 +5,28 @@ package kernels
 // fillAVX2AttnQ8 gives the AVX2 sets (and the AVX-512 ones, which copy
 // them) the q8_0 cache helpers of attn_q8_amd64.s.
 func fillAVX2AttnQ8(s *kernelSet) {
-	s.axpyQ8_0 = axpyQ8_0Asm
+	s.vecDotQ8_0Rows = vecDotQ8_0RowsAsm
+	s.axpyQ8_0Rows = axpyQ8_0RowsAsm
 	s.dequantQ8_0Rows = dequantQ8_0RowsAsm
 }
 
 //go:noescape
-func axpyQ8_0AVX2(y *float32, a float32, src *byte, blocks int)
-
-//go:noescape
 func dequantQ8_0RowsAVX2(dst *float32, tileBytes, kDim, row, dstStride int, src *byte, srcStride, headStride, heads, rows, blocks int)
 
-func axpyQ8_0Asm(y []float32, a float32, src []byte) {
-	if len(y) >= 32 {
-		axpyQ8_0AVX2(&y[0], a, &src[0], len(y)/32)
-	}
+//go:noescape
+func vecDotQ8_0RowsAVX2(nb int, k *byte, stride int, q *byte, out *float32, rows int)
+
+//go:noescape
+func axpyQ8_0RowsAVX2(y *float32, blocks int, v *byte, stride int, ms, vs *float32, rows int)
+
+// vecDotQ8_0RowsAsm is vecDotQ8_0Q8_0AVX2 (the AVX2 sets' VecDot for
+// Q8_0, whose order the AVX-512 sets keep) row by row.
+func vecDotQ8_0RowsAsm(out []float32, nb int, k []byte, stride int, q []byte) {
+	vecDotQ8_0RowsAVX2(nb, &k[0], stride, &q[0], &out[0], len(out))
+}
+
+func axpyQ8_0RowsAsm(y []float32, v []byte, stride int, ms, vs []float32) {
+	axpyQ8_0RowsAVX2(&y[0], len(y)/32, &v[0], stride, &ms[0], &vs[0], len(vs))
 }
 
 func dequantQ8_0RowsAsm(dst []float32, tileLen, kDim, row, dstStride int, src []byte, srcStride, headStride, heads, rows, blocks int) {

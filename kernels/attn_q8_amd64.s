@@ -22,35 +22,6 @@
 	Q8DQ(18, Y2)           \
 	Q8DQ(26, Y3)
 
-// func axpyQ8_0AVX2(y *float32, a float32, src *byte, blocks int)
-// y += a*x, a*x rounded before the sum (VMULPS, VADDPS: Axpy's bits).
-TEXT ·axpyQ8_0AVX2(SB), NOSPLIT, $0-32
-	MOVQ         y+0(FP), DI
-	VBROADCASTSS a+8(FP), Y14
-	MOVQ         src+16(FP), SI
-	MOVQ         blocks+24(FP), CX
-
-aqblock:
-	Q8_BLOCK
-	VMULPS  Y14, Y0, Y0
-	VMULPS  Y14, Y1, Y1
-	VMULPS  Y14, Y2, Y2
-	VMULPS  Y14, Y3, Y3
-	VADDPS  0(DI), Y0, Y0
-	VADDPS  32(DI), Y1, Y1
-	VADDPS  64(DI), Y2, Y2
-	VADDPS  96(DI), Y3, Y3
-	VMOVUPS Y0, 0(DI)
-	VMOVUPS Y1, 32(DI)
-	VMOVUPS Y2, 64(DI)
-	VMOVUPS Y3, 96(DI)
-	ADDQ    $34, SI
-	ADDQ    $128, DI
-	DECQ    CX
-	JNZ     aqblock
-	VZEROUPPER
-	RET
-
 // func dequantQ8_0RowsAVX2(dst *float32, tileBytes, kDim, row, dstStride int, src *byte, srcStride, headStride, heads, rows, blocks int)
 // dequantQ8_0RowsGeneric's loop, row by row, each row head by head, each
 // head's blocks in turn. kDim 0: row i's values at dst+i*dstStride (bytes),
@@ -116,5 +87,61 @@ dqrblock:
 	INCQ    AX
 	CMPQ    AX, R13
 	JLT     dqrrow
+	VZEROUPPER
+	RET
+
+// func axpyQ8_0RowsAVX2(y *float32, blocks int, v *byte, stride int, ms, vs *float32, rows int)
+// axpyQ8_0RowsGeneric: for each row, y *= ms[r] where ms[r] is not 1,
+// then y += vs[r]*x (axpyQ8_0AVX2's roundings). Block column by block
+// column, its 32 accumulators held in Y8-Y11 over the rows (each value
+// gets the same operations in the same order as row by row).
+TEXT ·axpyQ8_0RowsAVX2(SB), NOSPLIT, $0-56
+	MOVQ y+0(FP), DI
+	MOVQ blocks+8(FP), BX
+	MOVQ v+16(FP), R8 // the block column's first row
+
+aqrcol:
+	VMOVUPS 0(DI), Y8
+	VMOVUPS 32(DI), Y9
+	VMOVUPS 64(DI), Y10
+	VMOVUPS 96(DI), Y11
+	MOVQ    R8, SI
+	MOVQ    ms+32(FP), R11
+	MOVQ    vs+40(FP), R12
+	MOVQ    rows+48(FP), CX
+
+aqrrow:
+	CMPL (R11), $0x3f800000 // 1.0: no rescale
+	JEQ  aqradd
+	VBROADCASTSS (R11), Y14
+	VMULPS       Y14, Y8, Y8
+	VMULPS       Y14, Y9, Y9
+	VMULPS       Y14, Y10, Y10
+	VMULPS       Y14, Y11, Y11
+
+aqradd:
+	Q8_BLOCK
+	VBROADCASTSS (R12), Y14
+	VMULPS       Y14, Y0, Y0
+	VMULPS       Y14, Y1, Y1
+	VMULPS       Y14, Y2, Y2
+	VMULPS       Y14, Y3, Y3
+	VADDPS       Y0, Y8, Y8
+	VADDPS       Y1, Y9, Y9
+	VADDPS       Y2, Y10, Y10
+	VADDPS       Y3, Y11, Y11
+	ADDQ         stride+24(FP), SI
+	ADDQ         $4, R11
+	ADDQ         $4, R12
+	DECQ         CX
+	JNZ          aqrrow
+	VMOVUPS      Y8, 0(DI)
+	VMOVUPS      Y9, 32(DI)
+	VMOVUPS      Y10, 64(DI)
+	VMOVUPS      Y11, 96(DI)
+	ADDQ         $128, DI
+	ADDQ         $34, R8
+	DECQ         BX
+	JNZ          aqrcol
 	VZEROUPPER
 	RET

@@ -2,10 +2,12 @@ package kernels
 
 import (
 	"encoding/binary"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"testing"
 
+	"github.com/gollm/gollm/ggml"
 	"github.com/gollm/gollm/quant"
 )
 
@@ -24,35 +26,29 @@ func randQ8Row(r *rand.Rand, n, off int) []byte {
 	return row
 }
 
-// TestAttnQ8ImplsBitExact checks the q8_0 cache helpers of every
-// implementation against the generic ones, and the generic AxpyQ8_0
-// against what it replaced (quant.DequantizeRowQ8_0, then Axpy's
-// y += a*x): lengths of one to eight blocks, unaligned rows and
-// accumulators, weights 0, 1 and others, no write past y or dst.
+// TestAttnQ8ImplsBitExact checks the one-row steps of the q8_0 cache
+// helpers: axpyQ8_0Generic (AxpyQ8_0Rows' step) against what it replaced
+// (quant.DequantizeRowQ8_0, then Axpy's y += a*x), and every set's
+// dequantizer on one row of one head against quant.DequantizeRowQ8_0:
+// lengths of one to eight blocks, unaligned rows and accumulators, weights
+// 0, 1 and others, no write past y or dst.
 func TestAttnQ8ImplsBitExact(t *testing.T) {
 	r := rand.New(rand.NewPCG(95, 96))
-	for _, s := range simdSets(t) {
-		for _, n := range []int{32, 64, 96, 128, 256} {
-			for trial := 0; trial < 8; trial++ {
-				src := randQ8Row(r, n, r.IntN(5))
-				a := []float32{0, 1, -0.75, float32(r.NormFloat64())}[r.IntN(4)]
-				y := randPadded(r, 1, n, n, r.IntN(4), 2)
-				y = append(y, -7) // must survive
-				want, got, ref := slices.Clone(y), slices.Clone(y), slices.Clone(y)
-				genericSet.axpyQ8_0(want[:n], a, src)
-				s.axpyQ8_0(got[:n], a, src)
-				if !sameBits(want, got) {
-					t.Errorf("%s AxpyQ8_0 n=%d a=%v differs", s.name, n, a)
-				}
-				x := make([]float32, n)
-				quant.DequantizeRowQ8_0(src, x)
-				axpyGeneric(ref[:n], a, x)
-				if !sameBits(want, ref) {
-					t.Errorf("AxpyQ8_0 n=%d a=%v: not DequantizeRowQ8_0 and Axpy", n, a)
-				}
-
-				// One row of one head: DequantizeRowQ8_0's values, nothing
-				// written past them.
+	for _, n := range []int{32, 64, 96, 128, 256} {
+		for trial := 0; trial < 8; trial++ {
+			src := randQ8Row(r, n, r.IntN(5))
+			a := []float32{0, 1, -0.75, float32(r.NormFloat64())}[r.IntN(4)]
+			y := randPadded(r, 1, n, n, r.IntN(4), 2)
+			y = append(y, -7) // must survive
+			got, ref := slices.Clone(y), slices.Clone(y)
+			axpyQ8_0Generic(got[:n], a, src)
+			x := make([]float32, n)
+			quant.DequantizeRowQ8_0(src, x)
+			axpyGeneric(ref[:n], a, x)
+			if !sameBits(got, ref) {
+				t.Errorf("axpyQ8_0Generic n=%d a=%v: not DequantizeRowQ8_0 and Axpy", n, a)
+			}
+			for _, s := range append([]*kernelSet{genericSet}, simdSets(t)...) {
 				dw := make([]float32, n+1)
 				dw[n] = -7
 				s.dequantQ8_0Rows(dw, 0, 0, 0, 0, src, 0, 0, 1, 1, n/32)
@@ -137,25 +133,138 @@ func TestDequantQ8_0Heads(t *testing.T) {
 	}
 }
 
-// BenchmarkAttnQ8 times the q8_0 cache's value step on one head of 64
-// (TinyLlama's): dequantizing and adding in two calls, as the one-row
-// path did, against AxpyQ8_0.
+// BenchmarkAttnQ8 times the q8_0 cache's one-row attention steps on 16
+// rows of one head of 64 (TinyLlama's; a block of the cache, 4 KV heads
+// per row): the scores (VecDotQ8_0Rows, and VecDot row by row as the
+// path called it before) and the value step (AxpyQ8_0Rows).
 func BenchmarkAttnQ8(b *testing.B) {
 	r := rand.New(rand.NewPCG(97, 98))
-	const n = 64
-	src := randQ8Row(r, n, 0)
-	y, x := make([]float32, n), make([]float32, n)
+	const n, rows, stride = 64, 16, 4 * 68
+	k := randQ8Row(r, 32*rows*stride/34, 0)
+	for i := range k { // no -128 quants (the dot products' sign trick)
+		if k[i] == 0x80 {
+			k[i] = 0x81
+		}
+	}
+	q := k[:68]
+	out := make([]float32, rows)
+	y := make([]float32, n)
+	ms, vs := make([]float32, rows), make([]float32, rows)
+	for i := range rows {
+		ms[i], vs[i] = 1, 0.5
+	}
+	ms[3], vs[3] = 0.25, 1
 	for _, s := range append([]*kernelSet{genericSet}, simdSets(b)...) {
-		b.Run(s.name+"/dequant+axpy", func(b *testing.B) {
+		rowDot := s.rowDot[ggml.Q8_0]
+		if rowDot == nil {
+			rowDot = s.vecDot[ggml.Q8_0]
+		}
+		b.Run(s.name+"/scores/rows", func(b *testing.B) {
 			for b.Loop() {
-				s.dequantQ8_0Rows(x, 0, 0, 0, 0, src, 0, 0, 1, 1, n/32)
-				s.axpy(y, 0.5, x)
+				s.vecDotQ8_0Rows(out, n/32, k, stride, q)
 			}
 		})
-		b.Run(s.name+"/AxpyQ8_0", func(b *testing.B) {
+		b.Run(s.name+"/scores/one-by-one", func(b *testing.B) {
 			for b.Loop() {
-				s.axpyQ8_0(y, 0.5, src)
+				for i := range rows {
+					out[i] = rowDot(n, k[i*stride:i*stride+68], q)
+				}
 			}
 		})
+		b.Run(s.name+"/values/rows", func(b *testing.B) {
+			for b.Loop() {
+				s.axpyQ8_0Rows(y, k, stride, ms, vs)
+			}
+		})
+	}
+}
+
+// TestAttnQ8RowsBitExact checks the row-loop kernels of a q8_0 cache's
+// one-row attention in every implementation: VecDotQ8_0Rows against the
+// set's VecDot kernel row by row, AxpyQ8_0Rows against Scale and the
+// generic one-row step row by row (rescales of 1, 0 and others); rows
+// stride bytes apart (padded, unaligned), one to seventeen of them, and
+// nothing written past the outputs.
+func TestAttnQ8RowsBitExact(t *testing.T) {
+	r := rand.New(rand.NewPCG(101, 102))
+	for _, s := range append([]*kernelSet{genericSet}, simdSets(t)...) {
+		rowDot := s.rowDot[ggml.Q8_0]
+		if rowDot == nil {
+			rowDot = s.vecDot[ggml.Q8_0]
+		}
+		for trial := 0; trial < 40; trial++ {
+			n := 32 * (1 + r.IntN(8))
+			rows := 1 + r.IntN(17)
+			rb := n / 32 * 34
+			stride := rb + r.IntN(3)*34 + r.IntN(7)
+			off := r.IntN(5)
+			buf := make([]byte, off+rows*stride)
+			x := make([]float32, n)
+			for i := range rows {
+				for j := range x {
+					x[j] = float32(r.NormFloat64()) * []float32{1, 1e-3, 50}[r.IntN(3)]
+				}
+				quant.QuantizeRowQ8_0(x, buf[off+i*stride:off+i*stride+rb])
+			}
+			k := buf[off:]
+			for j := range x {
+				x[j] = float32(r.NormFloat64())
+			}
+			q := make([]byte, rb)
+			quant.QuantizeRowQ8_0(x, q)
+
+			want := make([]float32, rows+1)
+			got := slices.Clone(want)
+			want[rows], got[rows] = -7, -7
+			for i := range rows {
+				want[i] = rowDot(n, k[i*stride:i*stride+rb], q)
+			}
+			s.vecDotQ8_0Rows(got[:rows], n/32, k, stride, q)
+			if !sameBits(want, got) {
+				t.Errorf("%s vecDotQ8_0Rows n=%d rows=%d stride=%d: not its VecDot row by row", s.name, n, rows, stride)
+			}
+
+			ms, vs := make([]float32, rows), make([]float32, rows)
+			for i := range rows {
+				ms[i], vs[i] = 1, float32(r.Float64())
+				switch r.IntN(4) {
+				case 0:
+					ms[i], vs[i] = float32(r.Float64()), 1
+				case 1:
+					ms[i], vs[i] = 0, 1
+				}
+			}
+			y := randPadded(r, 1, n, n, r.IntN(4), 2)
+			y = append(y, -7) // must survive
+			wantY, gotY := slices.Clone(y), slices.Clone(y)
+			for i := range rows {
+				if ms[i] != 1 {
+					Scale(wantY[:n], ms[i])
+				}
+				axpyQ8_0Generic(wantY[:n], vs[i], k[i*stride:])
+			}
+			s.axpyQ8_0Rows(gotY[:n], k, stride, ms, vs)
+			if !sameBits(wantY, gotY) {
+				t.Errorf("%s axpyQ8_0Rows n=%d rows=%d stride=%d: not Scale and axpyQ8_0Generic row by row", s.name, n, rows, stride)
+			}
+		}
+	}
+	// The exported functions on the active set.
+	const n, rows, stride = 64, 5, 3 * 34
+	k := make([]byte, rows*stride)
+	x := make([]float32, n)
+	for i := range rows {
+		for j := range x {
+			x[j] = float32(r.NormFloat64())
+		}
+		quant.QuantizeRowQ8_0(x, k[i*stride:i*stride+68])
+	}
+	q := k[:68]
+	out := make([]float32, rows)
+	VecDotQ8_0Rows(out, n, k, stride, q)
+	for i := range rows {
+		if got := VecDot(ggml.Q8_0, n, k[i*stride:i*stride+68], q); math.Float32bits(got) != math.Float32bits(out[i]) {
+			t.Errorf("VecDotQ8_0Rows row %d: %v, VecDot %v", i, out[i], got)
+		}
 	}
 }

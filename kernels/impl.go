@@ -121,7 +121,10 @@ type kernelSet struct {
 	axpyF16 func(y []float32, a float32, v []uint16)
 
 	// The one-row attention helpers of a q8_0 cache (attn_q8.go).
-	axpyQ8_0 func(y []float32, a float32, src []byte)
+	// VecDotQ8_0Rows (the set's VecDot for Q8_0 row by row, same bits)
+	// and AxpyQ8_0Rows.
+	vecDotQ8_0Rows func(out []float32, nb int, k []byte, stride int, q []byte)
+	axpyQ8_0Rows   func(y []float32, v []byte, stride int, ms, vs []float32)
 	// dequantQ8_0Rows: the loop of DequantizeQ8_0Heads and
 	// AttnDequantKHeadsQ8_0 (dequantQ8_0RowsGeneric).
 	dequantQ8_0Rows func(dst []float32, tileLen, kDim, row, dstStride int, src []byte, srcStride, headStride, heads, rows, blocks int)
@@ -239,7 +242,8 @@ func newGenericSet() *kernelSet {
 	s.axpy = axpyGeneric
 	s.dotF16 = dotF16Generic
 	s.axpyF16 = axpyF16Generic
-	s.axpyQ8_0 = axpyQ8_0Generic
+	s.vecDotQ8_0Rows = vecDotQ8_0RowsLanes
+	s.axpyQ8_0Rows = axpyQ8_0RowsGeneric
 	s.dequantQ8_0Rows = dequantQ8_0RowsGeneric
 	s.f32ToF16 = f32ToF16Generic
 	s.dotF16F16 = dotF16F16Generic

@@ -449,6 +449,47 @@ q80done:
 	MOVSS X0, ret+24(FP)
 	RET
 
+// func vecDotQ8_0RowsAVX2(nb int, k *byte, stride int, q *byte, out *float32, rows int)
+// vecDotQ8_0Q8_0AVX2 on rows rows stride bytes apart (a q8_0 cache's
+// rows, VecDotQ8_0Rows), out[r] each; no software prefetch (rows are short).
+TEXT ·vecDotQ8_0RowsAVX2(SB), NOSPLIT, $0-48
+	MOVQ k+8(FP), R8
+	MOVQ out+32(FP), R9
+	MOVQ rows+40(FP), R10
+	NIBBLE_CONSTS
+
+q80rrow:
+	MOVQ   nb+0(FP), CX
+	MOVQ   R8, SI
+	MOVQ   q+24(FP), DI
+	VXORPS Y0, Y0, Y0
+	MOVQ   CX, DX
+	SHRQ   $1, DX
+	JZ     q80rtail
+
+q80rloop:
+	Q8_0_BLOCK(0, 0, Y0)
+	Q8_0_BLOCK(34, 34, Y0)
+	ADDQ $68, SI
+	ADDQ $68, DI
+	DECQ DX
+	JNZ  q80rloop
+
+q80rtail:
+	TESTQ $1, CX
+	JZ    q80rdone
+	Q8_0_BLOCK(0, 0, Y0)
+
+q80rdone:
+	HSUM(Y0, X0, X1)
+	VMOVSS X0, (R9)
+	ADDQ   $4, R9
+	ADDQ   stride+16(FP), R8
+	DECQ   R10
+	JNZ    q80rrow
+	VZEROUPPER
+	RET
+
 // func vecDotQ4_1Q8_1AVX2(nb int, w, a *byte) float32
 TEXT ·vecDotQ4_1Q8_1AVX2(SB), NOSPLIT, $0-28
 	MOVQ nb+0(FP), CX
