@@ -417,34 +417,41 @@ GLOBL shufBits<>(SB), RODATA|NOPTR, $32
 	VZEROUPPER               \
 	RET
 
+// Q8_0_ROW sets X0 to the dot product of the CX Q8_0 blocks at SI and DI
+// (ggml's order: the blocks' scaled lane sums into one accumulator, in
+// pairs, the odd block last, then HSUM), advancing SI and DI; PF (a
+// software prefetch, or Q80_NOPF) runs before each pair. Clobbers DX and
+// Y1-Y6; needs NIBBLE_CONSTS' Y13.
+#define Q8_0_ROW(PF, loop, tail, done) \
+	VXORPS Y0, Y0, Y0    \
+	MOVQ   CX, DX        \
+	SHRQ   $1, DX        \
+	JZ     tail          \
+loop:                    \
+	PF                   \
+	Q8_0_BLOCK(0, 0, Y0)   \
+	Q8_0_BLOCK(34, 34, Y0) \
+	ADDQ   $68, SI       \
+	ADDQ   $68, DI       \
+	DECQ   DX            \
+	JNZ    loop          \
+tail:                    \
+	TESTQ  $1, CX        \
+	JZ     done          \
+	Q8_0_BLOCK(0, 0, Y0) \
+done:                    \
+	HSUM(Y0, X0, X1)
+
+#define Q80_PF PREFETCHT0 PF(SI)
+#define Q80_NOPF
+
 // func vecDotQ8_0Q8_0AVX2(nb int, w, a *byte) float32
 TEXT ·vecDotQ8_0Q8_0AVX2(SB), NOSPLIT, $0-28
 	MOVQ nb+0(FP), CX
 	MOVQ w+8(FP), SI
 	MOVQ a+16(FP), DI
-	VXORPS Y0, Y0, Y0
-	VXORPS Y1, Y1, Y1
 	NIBBLE_CONSTS
-	MOVQ CX, DX
-	SHRQ $1, DX
-	JZ   q80tail
-
-q80loop:
-	PREFETCHT0 PF(SI)
-	Q8_0_BLOCK(0, 0, Y0)
-	Q8_0_BLOCK(34, 34, Y0)
-	ADDQ $68, SI
-	ADDQ $68, DI
-	DECQ DX
-	JNZ  q80loop
-
-q80tail:
-	TESTQ $1, CX
-	JZ    q80done
-	Q8_0_BLOCK(0, 0, Y0)
-
-q80done:
-	HSUM(Y0, X0, X1)
+	Q8_0_ROW(Q80_PF, q80loop, q80tail, q80done)
 	VZEROUPPER
 	MOVSS X0, ret+24(FP)
 	RET
@@ -459,29 +466,10 @@ TEXT ·vecDotQ8_0RowsAVX2(SB), NOSPLIT, $0-48
 	NIBBLE_CONSTS
 
 q80rrow:
-	MOVQ   nb+0(FP), CX
-	MOVQ   R8, SI
-	MOVQ   q+24(FP), DI
-	VXORPS Y0, Y0, Y0
-	MOVQ   CX, DX
-	SHRQ   $1, DX
-	JZ     q80rtail
-
-q80rloop:
-	Q8_0_BLOCK(0, 0, Y0)
-	Q8_0_BLOCK(34, 34, Y0)
-	ADDQ $68, SI
-	ADDQ $68, DI
-	DECQ DX
-	JNZ  q80rloop
-
-q80rtail:
-	TESTQ $1, CX
-	JZ    q80rdone
-	Q8_0_BLOCK(0, 0, Y0)
-
-q80rdone:
-	HSUM(Y0, X0, X1)
+	MOVQ nb+0(FP), CX
+	MOVQ R8, SI
+	MOVQ q+24(FP), DI
+	Q8_0_ROW(Q80_NOPF, q80rloop, q80rtail, q80rdone)
 	VMOVSS X0, (R9)
 	ADDQ   $4, R9
 	ADDQ   stride+16(FP), R8
