@@ -107,7 +107,7 @@ func axpyQ8_0Generic(y []float32, a float32, src []byte) {
 }
 
 // vecDotQ8_0RowsLanes is VecDotQ8_0Rows's loop over the lane-order Q8_0
-// kernel of the generic set (and of sets whose VecDot it is).
+// kernel, the generic set's.
 func vecDotQ8_0RowsLanes(out []float32, nb int, k []byte, stride int, q []byte) {
 	for r := range out {
 		out[r] = vecDotQ8_0Q8_0Generic(32*nb, k[r*stride:r*stride+nb*34], q)

@@ -92,7 +92,7 @@ dqrblock:
 
 // func axpyQ8_0RowsAVX2(y *float32, blocks int, v *byte, stride int, ms, vs *float32, rows int)
 // axpyQ8_0RowsGeneric: for each row, y *= ms[r] where ms[r] is not 1,
-// then y += vs[r]*x (axpyQ8_0AVX2's roundings). Block column by block
+// then y += vs[r]*x (vs*x rounded, then the sum: Axpy's). Block column by block
 // column, its 32 accumulators held in Y8-Y11 over the rows (each value
 // gets the same operations in the same order as row by row).
 TEXT ·axpyQ8_0RowsAVX2(SB), NOSPLIT, $0-56
