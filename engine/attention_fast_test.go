@@ -331,12 +331,17 @@ func TestAttendFastPool(t *testing.T) {
 // TestAttendFastNoAlloc: the fast path allocates nothing per call.
 func TestAttendFastNoAlloc(t *testing.T) {
 	r := rand.New(rand.NewPCG(85, 86))
-	for _, c := range []Config{
-		{Heads: 16, KVHeads: 1, HeadDim: 64, HeadDimV: 64}, // split decode widens
-		{Heads: 8, KVHeads: 2, HeadDim: 64, HeadDimV: 64},  // direct, GQA
-		{Heads: 4, KVHeads: 4, HeadDim: 64, HeadDimV: 64},  // direct, no GQA
+	for _, tc := range []struct {
+		c   Config
+		typ ggml.Type
+	}{
+		{Config{Heads: 16, KVHeads: 1, HeadDim: 64, HeadDimV: 64}, ggml.F16},  // split decode widens
+		{Config{Heads: 8, KVHeads: 2, HeadDim: 64, HeadDimV: 64}, ggml.F16},   // direct, GQA
+		{Config{Heads: 4, KVHeads: 4, HeadDim: 64, HeadDimV: 64}, ggml.F16},   // direct, no GQA
+		{Config{Heads: 16, KVHeads: 8, HeadDim: 64, HeadDimV: 64}, ggml.Q8_0}, // dequantized in chunks, prefetched
 	} {
-		ac := newAttnCase(t, r, c, 16, ggml.F16, 1)
+		c := tc.c
+		ac := newAttnCase(t, r, c, 16, tc.typ, 1)
 		for _, per := range []int{len(ac.tokPos), 2} { // group and split items
 			s := newRunState(&c, per)
 			j := &s.attn
@@ -344,7 +349,7 @@ func TestAttendFastNoAlloc(t *testing.T) {
 			j.out = make([]float32, per*c.Heads*c.HeadDimV)
 			j.fastMin = 0
 			if n := testing.AllocsPerRun(5, func() { j.run(0, per*c.Heads) }); n != 0 {
-				t.Errorf("%d heads, %d KV heads, %d tokens per pass: %v allocations per call", c.Heads, c.KVHeads, per, n)
+				t.Errorf("%v cache, %d heads, %d KV heads, %d tokens per pass: %v allocations per call", tc.typ, c.Heads, c.KVHeads, per, n)
 			}
 		}
 	}
