@@ -77,8 +77,8 @@ type attnJob struct {
 	acc16 []uint16  // [item][HeadDimV] f16 accumulator (f16 cache)
 	acc32 []float32 // [item][HeadDimV] f32 accumulator (other caches); softmax factors (f16 cache)
 	vtmp  []float32 // [item][HeadDimV] scores (f16 cache)
-	// [item][4][exactChunk] attendF32Acc's softmax factors (f32, q8_0
-	// cache), and the q8_0 cache's scores, rescales and weights
+	// [item][3][exactChunk] attendF32Acc's softmax factors (f32 cache), or
+	// attendQ8's scores, rescales and weights (q8_0 cache)
 	rowExp []float32
 }
 
@@ -143,6 +143,12 @@ func (j *attnJob) run(lo, hi int) {
 			item++
 		case v.Type == ggml.F16:
 			j.attendF16(item, 1, v, lo, n, kvh)
+		case v.Type == ggml.Q8_0 && item+1 < hi && h+1 < c.Heads && (h+1)/group == kvh:
+			// Two query heads of one KV head: each row read once.
+			j.attendQ8(item, 2, v, lo, n, kvh)
+			item++
+		case v.Type == ggml.Q8_0:
+			j.attendQ8(item, 1, v, lo, n, kvh)
 		default:
 			j.attendF32Acc(item, v, lo, n, kvh, q, out)
 		}
@@ -294,36 +300,26 @@ func softmaxSum(newMax uint64, i int, ms, vs []float32, s float32) float32 {
 	return s + vs[i]
 }
 
-// exactChunk is the most cached rows attendF32Acc scores before it
-// exponentiates their softmax factors together (kernels.ExpfN, the same
+// exactChunk is the most cached rows attendF32Acc and attendQ8 score before
+// they exponentiate their softmax factors together (kernels.ExpfN, the same
 // bits as one Expf per row: the scalar Expf took 20% of a q8_0 cache's
 // prompt time at depth).
 const exactChunk = 16
 
-// attendF32Acc serves the f32 and q8_0 caches: scores in the K storage's
-// dot-product type, V accumulated in f32 (llama.cpp's VKQ32 path), over
-// positions [lo, n). Each row's online-softmax step is llama.cpp's: a
-// score above the running maximum rescales the accumulator by
-// e^(old max - score) and adds its row with weight 1, any other adds its
-// row with weight e^(score - max); the rows of a chunk are scored first,
-// their exponents found in order, the factors exponentiated together.
+// attendF32Acc serves the f32 cache: scores as float32 dot products, V
+// accumulated in f32 (llama.cpp's VKQ32 path), over positions [lo, n).
+// Each row's online-softmax step is llama.cpp's: a score above the running
+// maximum rescales the accumulator by e^(old max - score) and adds its row
+// with weight 1, any other adds its row with weight e^(score - max); the
+// rows of a chunk are scored first, their exponents found in order, the
+// factors exponentiated together.
 func (j *attnJob) attendF32Acc(item int, v *kvcache.View, lo, n, kvh int, q, out []float32) {
 	hd, hdv := j.c.HeadDim, j.c.HeadDimV
 	acc := j.acc32[item*hdv : (item+1)*hdv]
 	clear(acc)
-	q8 := v.Type == ggml.Q8_0
-	var qq []byte
-	kHead, vHead := hd*4, hdv*4 // bytes of one head in a row
-	if q8 {
-		kHead, vHead = hd/32*34, hdv/32*34
-		qq = j.qq[item*kHead : (item+1)*kHead]
-		kernels.QuantizeRow(ggml.Q8_0, q, qq)
-	}
-	rf := j.rowExp[item*4*exactChunk : (item+1)*4*exactChunk]
-	ex := rf[:exactChunk] // softmax factors' exponents, then the factors
-	// q8_0: the rows' scores, rescales and weights.
-	sc, ms, vs := rf[exactChunk:2*exactChunk], rf[2*exactChunk:3*exactChunk], rf[3*exactChunk:]
-	var grew [exactChunk]bool // the row raised the maximum (ex: its rescale)
+	kHead, vHead := hd*4, hdv*4                                      // bytes of one head in a row
+	ex := j.rowExp[item*3*exactChunk : item*3*exactChunk+exactChunk] // softmax factors' exponents, then the factors
+	var grew [exactChunk]bool                                        // the row raised the maximum (ex: its rescale)
 	runMax := float32(math.Inf(-1))
 	var runSum float32
 	for b := lo / v.BlockLen; b < len(v.K); b++ {
@@ -333,17 +329,9 @@ func (j *attnJob) attendF32Acc(item int, v *kvcache.View, lo, n, kvh int, q, out
 		}
 		for i0 := max(lo-b*v.BlockLen, 0); i0 < rows; i0 += exactChunk {
 			cnt := min(exactChunk, rows-i0)
-			if q8 {
-				kernels.VecDotQ8_0Rows(sc[:cnt], hd, v.K[b][i0*v.KRowBytes+kvh*kHead:], v.KRowBytes, qq)
-			}
 			for r := range cnt {
-				var s float32
-				if q8 {
-					s = sc[r]
-				} else {
-					i := i0 + r
-					s = kernels.Dot(q, bytesAsF32(v.K[b][i*v.KRowBytes+kvh*kHead:i*v.KRowBytes+(kvh+1)*kHead]))
-				}
+				i := i0 + r
+				s := kernels.Dot(q, bytesAsF32(v.K[b][i*v.KRowBytes+kvh*kHead:i*v.KRowBytes+(kvh+1)*kHead]))
 				if j.softcap != 0 {
 					s = j.softcap * kernels.Tanhf(s*j.capScale)
 				} else {
@@ -358,20 +346,6 @@ func (j *attnJob) attendF32Acc(item int, v *kvcache.View, lo, n, kvh int, q, out
 				}
 			}
 			kernels.ExpfN(ex[:cnt], ex[:cnt])
-			if q8 {
-				// The rows' rescales and weights, then the value rows
-				// dequantized and added in one call (the same bits as
-				// Scale and a dequantized row's Axpy row by row).
-				for r := range cnt {
-					ms[r], vs[r] = 1, ex[r]
-					if grew[r] {
-						ms[r], vs[r] = ex[r], 1
-					}
-					runSum = fma32(runSum, ms[r], vs[r])
-				}
-				kernels.AxpyQ8_0Rows(acc, v.V[b][i0*v.VRowBytes+kvh*vHead:], v.VRowBytes, ms[:cnt], vs[:cnt])
-				continue
-			}
 			for r := range cnt {
 				i := i0 + r
 				vr := v.V[b][i*v.VRowBytes+kvh*vHead : i*v.VRowBytes+(kvh+1)*vHead]
@@ -387,6 +361,67 @@ func (j *attnJob) attendF32Acc(item int, v *kvcache.View, lo, n, kvh int, q, out
 	}
 	copy(out, acc)
 	kernels.Scale(out, safeInv(runSum))
+}
+
+// attendQ8 is attendF32Acc's arithmetic over a q8_0 cache (scores as
+// Q8_0 dot products against the query quantized to Q8_0, each value row
+// dequantized and added in f32) for nh (1 or 2) query heads first.. of KV
+// head kvh: a chunk of rows is scored (kernels.VecDotQ8_0Rows), its
+// softmax steps found as attendF16's (softmaxArgs, softmaxSum: the same
+// arithmetic as attendF32Acc's row by row), its value rows added
+// (kernels.AxpyQ8_0Rows); with two heads the kernels read each row once
+// for both. Each head's bits are the same whether it runs alone or not.
+func (j *attnJob) attendQ8(first, nh int, v *kvcache.View, lo, n, kvh int) {
+	hd, hdv := j.c.HeadDim, j.c.HeadDimV
+	kHead, vHead := hd/32*34, hdv/32*34 // bytes of one head in a row (whole blocks, checked at load)
+	var (
+		acc, sc, ms, vs [2][]float32
+		qq              [2][]byte
+		newMax          [2]uint64
+		runMax, runSum  [2]float32
+	)
+	for k := 0; k < nh; k++ {
+		item := first + k
+		acc[k] = j.acc32[item*hdv : (item+1)*hdv]
+		clear(acc[k])
+		qq[k] = j.qq[item*kHead : (item+1)*kHead]
+		kernels.QuantizeRow(ggml.Q8_0, j.q[item*hd:(item+1)*hd], qq[k])
+		rf := j.rowExp[item*3*exactChunk : (item+1)*3*exactChunk]
+		sc[k], ms[k], vs[k] = rf[:exactChunk], rf[exactChunk:2*exactChunk], rf[2*exactChunk:]
+		runMax[k] = float32(math.Inf(-1))
+	}
+	for b := lo / v.BlockLen; b < len(v.K); b++ {
+		rows := min(v.BlockLen, n-b*v.BlockLen)
+		if rows <= 0 {
+			break
+		}
+		for i0 := max(lo-b*v.BlockLen, 0); i0 < rows; i0 += exactChunk {
+			cnt := min(exactChunk, rows-i0)
+			krows, vrows := v.K[b][i0*v.KRowBytes+kvh*kHead:], v.V[b][i0*v.VRowBytes+kvh*vHead:]
+			if nh == 2 {
+				kernels.VecDotQ8_0Rows2(sc[0][:cnt], sc[1][:cnt], hd, krows, v.KRowBytes, qq[0], qq[1])
+			} else {
+				kernels.VecDotQ8_0Rows(sc[0][:cnt], hd, krows, v.KRowBytes, qq[0])
+			}
+			for k := 0; k < nh; k++ {
+				newMax[k], runMax[k] = j.softmaxArgs(sc[k][:cnt], ms[k][:cnt], runMax[k])
+				kernels.ExpfN(vs[k][:cnt], ms[k][:cnt])
+				for r := 0; r < cnt; r++ {
+					runSum[k] = softmaxSum(newMax[k], r, ms[k], vs[k], runSum[k])
+				}
+			}
+			if nh == 2 {
+				kernels.AxpyQ8_0Rows2(acc[0], acc[1], vrows, v.VRowBytes, ms[0][:cnt], vs[0][:cnt], ms[1][:cnt], vs[1][:cnt])
+			} else {
+				kernels.AxpyQ8_0Rows(acc[0], vrows, v.VRowBytes, ms[0][:cnt], vs[0][:cnt])
+			}
+		}
+	}
+	for k := 0; k < nh; k++ {
+		out := j.out[(first+k)*hdv : (first+k+1)*hdv]
+		copy(out, acc[k])
+		kernels.Scale(out, safeInv(runSum[k]))
+	}
 }
 
 // windowStart is the first position a query over positions [0, n) sees.

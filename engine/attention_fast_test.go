@@ -465,3 +465,33 @@ func BenchmarkAttendSplitLayers(b *testing.B) {
 		}
 	}
 }
+
+// TestAttendQ8Pairs: two query heads of one KV head served together over
+// a q8_0 cache (attendQ8 with the two-head kernels) get the bits each gets
+// alone, for llama.cpp's one-row arithmetic.
+func TestAttendQ8Pairs(t *testing.T) {
+	r := rand.New(rand.NewPCG(103, 104))
+	for _, c := range []Config{
+		{Heads: 8, KVHeads: 2, HeadDim: 64, HeadDimV: 64},
+		{Heads: 6, KVHeads: 3, HeadDim: 128, HeadDimV: 64},
+		{Heads: 3, KVHeads: 1, HeadDim: 32, HeadDimV: 96}, // an odd head out of the pairs
+	} {
+		ac := newAttnCase(t, r, c, 7, ggml.Q8_0, 4)
+		s := newRunState(&c, len(ac.tokPos))
+		j := &s.attn
+		j.views, j.tokSeq, j.tokPos, j.scale, j.q = ac.views, ac.tokSeq, ac.tokPos, ac.scale, ac.q
+		j.fastMin = math.MaxInt
+		items := len(ac.tokPos) * c.Heads
+		together := make([]float32, items*c.HeadDimV)
+		j.out = together
+		j.run(0, items)
+		alone := make([]float32, items*c.HeadDimV)
+		j.out = alone
+		for i := 0; i < items; i++ {
+			j.run(i, i+1)
+		}
+		if !slices.Equal(together, alone) {
+			t.Errorf("%d heads, %d KV heads: heads served in pairs differ from alone", c.Heads, c.KVHeads)
+		}
+	}
+}

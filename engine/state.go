@@ -87,7 +87,7 @@ func newRunState(c *Config, batch int) *runState {
 		acc32: make([]float32, items*c.HeadDimV),
 		vtmp:  make([]float32, items*c.HeadDimV),
 
-		rowExp: make([]float32, items*4*exactChunk),
+		rowExp: make([]float32, items*3*exactChunk),
 
 		fastMin:  fastAttnMinPositions,
 		tiledMin: tiledAttnMinTokens,

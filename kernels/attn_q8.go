@@ -55,6 +55,45 @@ func AxpyQ8_0Rows(y []float32, v []byte, stride int, ms, vs []float32) {
 	active.axpyQ8_0Rows(y, v, stride, ms, vs)
 }
 
+// VecDotQ8_0Rows2 is VecDotQ8_0Rows for two queries of one KV head (q1
+// into out1, q2 into out2, len(out1) rows), each row's quants read once
+// for both; the same bits as two VecDotQ8_0Rows calls.
+func VecDotQ8_0Rows2(out1, out2 []float32, n int, k []byte, stride int, q1, q2 []byte) {
+	if n%32 != 0 || len(out2) < len(out1) {
+		panic("kernels: VecDotQ8_0Rows2 needs a multiple of 32 values and outputs for every row")
+	}
+	if len(out1) == 0 {
+		return
+	}
+	if n == 0 {
+		clear(out1)
+		clear(out2[:len(out1)])
+		return
+	}
+	nb := n / 32
+	_ = k[(len(out1)-1)*stride+nb*34-1]
+	_, _ = q1[nb*34-1], q2[nb*34-1]
+	active.vecDotQ8_0Rows2(out1, out2[:len(out1)], nb, k, stride, q1, q2)
+}
+
+// AxpyQ8_0Rows2 is AxpyQ8_0Rows for two heads of one KV head (y1 with
+// ms1 and vs1, y2 with ms2 and vs2, len(vs1) rows, len(y2) == len(y1)),
+// each value row dequantized once for both; the same bits as two
+// AxpyQ8_0Rows calls.
+func AxpyQ8_0Rows2(y1, y2 []float32, v []byte, stride int, ms1, vs1, ms2, vs2 []float32) {
+	rows := len(vs1)
+	if len(y1)%32 != 0 || len(y2) != len(y1) || len(ms1) < rows || len(ms2) < rows || len(vs2) < rows {
+		panic("kernels: AxpyQ8_0Rows2 needs two equal multiples of 32 values and factors for every row")
+	}
+	if rows == 0 || len(y1) == 0 {
+		AxpyQ8_0Rows(y1, v, stride, ms1[:rows], vs1)
+		AxpyQ8_0Rows(y2, v, stride, ms2[:rows], vs2[:rows])
+		return
+	}
+	_ = v[(rows-1)*stride+len(y1)/32*34-1]
+	active.axpyQ8_0Rows2(y1, y2, v, stride, ms1[:rows], vs1, ms2[:rows], vs2[:rows])
+}
+
 // DequantizeQ8_0Heads writes heads KV heads' values of rows cached Q8_0
 // rows: head h's n values of row i, src[i*srcStride+h*headStride:] (n/32
 // blocks), go to dst[h*tileLen+i*dstStride:][:n], with
@@ -121,6 +160,18 @@ func axpyQ8_0RowsGeneric(y []float32, v []byte, stride int, ms, vs []float32) {
 		}
 		axpyQ8_0Generic(y, a, v[r*stride:])
 	}
+}
+
+// vecDotQ8_0Rows2Twice and axpyQ8_0Rows2Twice are the two-head kernels
+// of the generic set: the one-head kernels twice.
+func vecDotQ8_0Rows2Twice(out1, out2 []float32, nb int, k []byte, stride int, q1, q2 []byte) {
+	vecDotQ8_0RowsLanes(out1, nb, k, stride, q1)
+	vecDotQ8_0RowsLanes(out2, nb, k, stride, q2)
+}
+
+func axpyQ8_0Rows2Twice(y1, y2 []float32, v []byte, stride int, ms1, vs1, ms2, vs2 []float32) {
+	axpyQ8_0RowsGeneric(y1, v, stride, ms1, vs1)
+	axpyQ8_0RowsGeneric(y2, v, stride, ms2, vs2)
 }
 
 // dequantQ8_0RowsGeneric is the loop of DequantizeQ8_0Heads (kDim 0) and

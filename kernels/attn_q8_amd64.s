@@ -145,3 +145,89 @@ aqradd:
 	JNZ          aqrcol
 	VZEROUPPER
 	RET
+
+// func axpyQ8_0Rows2AVX2(y1, y2 *float32, blocks int, v *byte, stride int, ms1, vs1, ms2, vs2 *float32, rows int)
+// axpyQ8_0RowsAVX2 for two heads at once (y1 in Y8-Y11, y2 in Y4-Y7),
+// each value block dequantized once; the same steps for each.
+TEXT ·axpyQ8_0Rows2AVX2(SB), NOSPLIT, $0-80
+	MOVQ y1+0(FP), DI
+	MOVQ y2+8(FP), DX
+	MOVQ blocks+16(FP), BX
+	MOVQ v+24(FP), R8 // the block column's first row
+
+aq2col:
+	VMOVUPS 0(DI), Y8
+	VMOVUPS 32(DI), Y9
+	VMOVUPS 64(DI), Y10
+	VMOVUPS 96(DI), Y11
+	VMOVUPS 0(DX), Y4
+	VMOVUPS 32(DX), Y5
+	VMOVUPS 64(DX), Y6
+	VMOVUPS 96(DX), Y7
+	MOVQ    R8, SI
+	MOVQ    ms1+40(FP), R11
+	MOVQ    vs1+48(FP), R12
+	MOVQ    ms2+56(FP), R13
+	MOVQ    vs2+64(FP), R14
+	MOVQ    rows+72(FP), CX
+
+aq2row:
+	CMPL (R11), $0x3f800000 // 1.0: no rescale
+	JEQ  aq2rescale2
+	VBROADCASTSS (R11), Y14
+	VMULPS       Y14, Y8, Y8
+	VMULPS       Y14, Y9, Y9
+	VMULPS       Y14, Y10, Y10
+	VMULPS       Y14, Y11, Y11
+
+aq2rescale2:
+	CMPL (R13), $0x3f800000
+	JEQ  aq2add
+	VBROADCASTSS (R13), Y14
+	VMULPS       Y14, Y4, Y4
+	VMULPS       Y14, Y5, Y5
+	VMULPS       Y14, Y6, Y6
+	VMULPS       Y14, Y7, Y7
+
+aq2add:
+	Q8_BLOCK
+	VBROADCASTSS (R12), Y14
+	VMULPS       Y14, Y0, Y12
+	VADDPS       Y12, Y8, Y8
+	VMULPS       Y14, Y1, Y12
+	VADDPS       Y12, Y9, Y9
+	VMULPS       Y14, Y2, Y12
+	VADDPS       Y12, Y10, Y10
+	VMULPS       Y14, Y3, Y12
+	VADDPS       Y12, Y11, Y11
+	VBROADCASTSS (R14), Y14
+	VMULPS       Y14, Y0, Y12
+	VADDPS       Y12, Y4, Y4
+	VMULPS       Y14, Y1, Y12
+	VADDPS       Y12, Y5, Y5
+	VMULPS       Y14, Y2, Y12
+	VADDPS       Y12, Y6, Y6
+	VMULPS       Y14, Y3, Y12
+	VADDPS       Y12, Y7, Y7
+	ADDQ         stride+32(FP), SI
+	ADDQ         $4, R11
+	ADDQ         $4, R12
+	ADDQ         $4, R13
+	ADDQ         $4, R14
+	DECQ         CX
+	JNZ          aq2row
+	VMOVUPS      Y8, 0(DI)
+	VMOVUPS      Y9, 32(DI)
+	VMOVUPS      Y10, 64(DI)
+	VMOVUPS      Y11, 96(DI)
+	VMOVUPS      Y4, 0(DX)
+	VMOVUPS      Y5, 32(DX)
+	VMOVUPS      Y6, 64(DX)
+	VMOVUPS      Y7, 96(DX)
+	ADDQ         $128, DI
+	ADDQ         $128, DX
+	ADDQ         $34, R8
+	DECQ         BX
+	JNZ          aq2col
+	VZEROUPPER
+	RET

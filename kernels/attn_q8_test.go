@@ -136,7 +136,8 @@ func TestDequantQ8_0Heads(t *testing.T) {
 // BenchmarkAttnQ8 times the q8_0 cache's one-row attention steps on 16
 // rows of one head of 64 (TinyLlama's; a block of the cache, 4 KV heads
 // per row): the scores (VecDotQ8_0Rows, and VecDot row by row as the
-// path called it before) and the value step (AxpyQ8_0Rows).
+// path called it before) and the value step (AxpyQ8_0Rows), for one head
+// and for two (the two-head kernels).
 func BenchmarkAttnQ8(b *testing.B) {
 	r := rand.New(rand.NewPCG(97, 98))
 	const n, rows, stride = 64, 16, 4 * 68
@@ -176,12 +177,25 @@ func BenchmarkAttnQ8(b *testing.B) {
 				s.axpyQ8_0Rows(y, k, stride, ms, vs)
 			}
 		})
+		// Two heads of the KV head at once (ns per op: both heads).
+		out2, y2 := make([]float32, rows), make([]float32, n)
+		b.Run(s.name+"/scores/rows2", func(b *testing.B) {
+			for b.Loop() {
+				s.vecDotQ8_0Rows2(out, out2, n/32, k, stride, q, q)
+			}
+		})
+		b.Run(s.name+"/values/rows2", func(b *testing.B) {
+			for b.Loop() {
+				s.axpyQ8_0Rows2(y, y2, k, stride, ms, vs, ms, vs)
+			}
+		})
 	}
 }
 
 // TestAttnQ8RowsBitExact checks the row-loop kernels of a q8_0 cache's
-// one-row attention in every implementation: VecDotQ8_0Rows against the
-// set's VecDot kernel row by row, AxpyQ8_0Rows against Scale and the
+// one-row attention in every implementation: VecDotQ8_0Rows (and its
+// two-query twin) against the set's VecDot kernel row by row,
+// AxpyQ8_0Rows (and its two-head twin) against Scale and the
 // generic one-row step row by row (rescales of 1, 0 and others); rows
 // stride bytes apart (padded, unaligned), one to seventeen of them, and
 // nothing written past the outputs.
@@ -224,28 +238,64 @@ func TestAttnQ8RowsBitExact(t *testing.T) {
 				t.Errorf("%s vecDotQ8_0Rows n=%d rows=%d stride=%d: not its VecDot row by row", s.name, n, rows, stride)
 			}
 
-			ms, vs := make([]float32, rows), make([]float32, rows)
+			// Two queries at once: each as alone.
+			for j := range x {
+				x[j] = float32(r.NormFloat64())
+			}
+			q2 := make([]byte, rb)
+			quant.QuantizeRowQ8_0(x, q2)
+			want2 := make([]float32, rows+1)
+			want2[rows] = -7
 			for i := range rows {
-				ms[i], vs[i] = 1, float32(r.Float64())
-				switch r.IntN(4) {
-				case 0:
-					ms[i], vs[i] = float32(r.Float64()), 1
-				case 1:
-					ms[i], vs[i] = 0, 1
+				want2[i] = rowDot(n, k[i*stride:i*stride+rb], q2)
+			}
+			got1, got2 := slices.Clone(want2), slices.Clone(want2)
+			for i := range rows {
+				got1[i], got2[i] = 0, 0
+			}
+			s.vecDotQ8_0Rows2(got1[:rows], got2[:rows], n/32, k, stride, q, q2)
+			if !sameBits(want, got1) || !sameBits(want2, got2) {
+				t.Errorf("%s vecDotQ8_0Rows2 n=%d rows=%d stride=%d: not its VecDot row by row", s.name, n, rows, stride)
+			}
+
+			factors := func() (ms, vs []float32) {
+				ms, vs = make([]float32, rows), make([]float32, rows)
+				for i := range rows {
+					ms[i], vs[i] = 1, float32(r.Float64())
+					switch r.IntN(4) {
+					case 0:
+						ms[i], vs[i] = float32(r.Float64()), 1
+					case 1:
+						ms[i], vs[i] = 0, 1
+					}
+				}
+				return ms, vs
+			}
+			ms, vs := factors()
+			ms2, vs2 := factors()
+			rowByRow := func(y, ms, vs []float32) {
+				for i := range rows {
+					if ms[i] != 1 {
+						Scale(y[:n], ms[i])
+					}
+					axpyQ8_0Generic(y[:n], vs[i], k[i*stride:])
 				}
 			}
 			y := randPadded(r, 1, n, n, r.IntN(4), 2)
 			y = append(y, -7) // must survive
 			wantY, gotY := slices.Clone(y), slices.Clone(y)
-			for i := range rows {
-				if ms[i] != 1 {
-					Scale(wantY[:n], ms[i])
-				}
-				axpyQ8_0Generic(wantY[:n], vs[i], k[i*stride:])
-			}
+			rowByRow(wantY, ms, vs)
 			s.axpyQ8_0Rows(gotY[:n], k, stride, ms, vs)
 			if !sameBits(wantY, gotY) {
 				t.Errorf("%s axpyQ8_0Rows n=%d rows=%d stride=%d: not Scale and axpyQ8_0Generic row by row", s.name, n, rows, stride)
+			}
+			y2 := randPadded(r, 1, n, n, r.IntN(4), 2)
+			y2 = append(y2, -7)
+			wantY2, gotY1, gotY2 := slices.Clone(y2), slices.Clone(y), slices.Clone(y2)
+			rowByRow(wantY2, ms2, vs2)
+			s.axpyQ8_0Rows2(gotY1[:n], gotY2[:n], k, stride, ms, vs, ms2, vs2)
+			if !sameBits(wantY, gotY1) || !sameBits(wantY2, gotY2) {
+				t.Errorf("%s axpyQ8_0Rows2 n=%d rows=%d stride=%d: not each head row by row", s.name, n, rows, stride)
 			}
 		}
 	}

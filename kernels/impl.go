@@ -125,6 +125,9 @@ type kernelSet struct {
 	// and AxpyQ8_0Rows.
 	vecDotQ8_0Rows func(out []float32, nb int, k []byte, stride int, q []byte)
 	axpyQ8_0Rows   func(y []float32, v []byte, stride int, ms, vs []float32)
+	// Two query heads of one KV head (VecDotQ8_0Rows2, AxpyQ8_0Rows2).
+	vecDotQ8_0Rows2 func(out1, out2 []float32, nb int, k []byte, stride int, q1, q2 []byte)
+	axpyQ8_0Rows2   func(y1, y2 []float32, v []byte, stride int, ms1, vs1, ms2, vs2 []float32)
 	// dequantQ8_0Rows: the loop of DequantizeQ8_0Heads and
 	// AttnDequantKHeadsQ8_0 (dequantQ8_0RowsGeneric).
 	dequantQ8_0Rows func(dst []float32, tileLen, kDim, row, dstStride int, src []byte, srcStride, headStride, heads, rows, blocks int)
@@ -244,6 +247,8 @@ func newGenericSet() *kernelSet {
 	s.axpyF16 = axpyF16Generic
 	s.vecDotQ8_0Rows = vecDotQ8_0RowsLanes
 	s.axpyQ8_0Rows = axpyQ8_0RowsGeneric
+	s.vecDotQ8_0Rows2 = vecDotQ8_0Rows2Twice
+	s.axpyQ8_0Rows2 = axpyQ8_0Rows2Twice
 	s.dequantQ8_0Rows = dequantQ8_0RowsGeneric
 	s.f32ToF16 = f32ToF16Generic
 	s.dotF16F16 = dotF16F16Generic

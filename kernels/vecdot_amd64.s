@@ -478,6 +478,69 @@ q80rrow:
 	VZEROUPPER
 	RET
 
+// Q8_0_BLOCK2 adds the Q8_0 block at SI times the blocks at DI and R11
+// to Y0 and Y1 (Q8_0_BLOCK's steps for each, the row's quants and their
+// absolute values loaded once). Y2-Y7 scratch.
+#define Q8_0_BLOCK2 \
+	VPBROADCASTW (SI), X2    \
+	VCVTPH2PS    X2, Y2      \
+	VPBROADCASTW (DI), X3    \
+	VCVTPH2PS    X3, Y3      \
+	VPBROADCASTW (R11), X7   \
+	VCVTPH2PS    X7, Y7      \
+	VMULPS       Y2, Y7, Y7  \
+	VMULPS       Y2, Y3, Y2  \
+	VMOVDQU      2(SI), Y4   \
+	VPSIGNB      Y4, Y4, Y6  \
+	VMOVDQU      2(DI), Y5   \
+	VPSIGNB      Y4, Y5, Y5  \
+	VPMADDUBSW   Y5, Y6, Y5  \
+	VPMADDWD     Y13, Y5, Y5 \
+	VCVTDQ2PS    Y5, Y5      \
+	VFMADD231PS  Y5, Y2, Y0  \
+	VMOVDQU      2(R11), Y5  \
+	VPSIGNB      Y4, Y5, Y5  \
+	VPMADDUBSW   Y5, Y6, Y5  \
+	VPMADDWD     Y13, Y5, Y5 \
+	VCVTDQ2PS    Y5, Y5      \
+	VFMADD231PS  Y5, Y7, Y1
+
+// func vecDotQ8_0Rows2AVX2(nb int, k *byte, stride int, q1, q2 *byte, out1, out2 *float32, rows int)
+// vecDotQ8_0RowsAVX2 for two queries at once (the same bits for each).
+TEXT ·vecDotQ8_0Rows2AVX2(SB), NOSPLIT, $0-64
+	MOVQ k+8(FP), R8
+	MOVQ out1+40(FP), R9
+	MOVQ out2+48(FP), R12
+	MOVQ rows+56(FP), R10
+	NIBBLE_CONSTS
+
+q82row:
+	MOVQ   nb+0(FP), CX
+	MOVQ   R8, SI
+	MOVQ   q1+24(FP), DI
+	MOVQ   q2+32(FP), R11
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+
+q82block:
+	Q8_0_BLOCK2
+	ADDQ $34, SI
+	ADDQ $34, DI
+	ADDQ $34, R11
+	DECQ CX
+	JNZ  q82block
+	HSUM(Y0, X0, X2)
+	HSUM(Y1, X1, X2)
+	VMOVSS X0, (R9)
+	VMOVSS X1, (R12)
+	ADDQ   $4, R9
+	ADDQ   $4, R12
+	ADDQ   stride+16(FP), R8
+	DECQ   R10
+	JNZ    q82row
+	VZEROUPPER
+	RET
+
 // func vecDotQ4_1Q8_1AVX2(nb int, w, a *byte) float32
 TEXT ·vecDotQ4_1Q8_1AVX2(SB), NOSPLIT, $0-28
 	MOVQ nb+0(FP), CX
