@@ -22,6 +22,31 @@
 	Q8DQ(18, Y2)           \
 	Q8DQ(26, Y3)
 
+// Q8_RESCALE multiplies the accumulators a0-a3 by the factor at (R),
+// unless it is 1.0: then it jumps to skip. Y14 scratch.
+#define Q8_RESCALE(R, skip, a0, a1, a2, a3) \
+	CMPL         (R), $0x3f800000 \
+	JEQ          skip             \
+	VBROADCASTSS (R), Y14         \
+	VMULPS       Y14, a0, a0      \
+	VMULPS       Y14, a1, a1      \
+	VMULPS       Y14, a2, a2      \
+	VMULPS       Y14, a3, a3
+
+// Q8_ADD adds the weight at (R) times Q8_BLOCK's values Y0-Y3 to the
+// accumulators a0-a3 (the product rounded, then the sum: Axpy's bits).
+// Y12, Y14 scratch.
+#define Q8_ADD(R, a0, a1, a2, a3) \
+	VBROADCASTSS (R), Y14 \
+	VMULPS       Y14, Y0, Y12 \
+	VADDPS       Y12, a0, a0  \
+	VMULPS       Y14, Y1, Y12 \
+	VADDPS       Y12, a1, a1  \
+	VMULPS       Y14, Y2, Y12 \
+	VADDPS       Y12, a2, a2  \
+	VMULPS       Y14, Y3, Y12 \
+	VADDPS       Y12, a3, a3
+
 // func dequantQ8_0RowsAVX2(dst *float32, tileBytes, kDim, row, dstStride int, src *byte, srcStride, headStride, heads, rows, blocks int)
 // dequantQ8_0RowsGeneric's loop, row by row, each row head by head, each
 // head's blocks in turn. kDim 0: row i's values at dst+i*dstStride (bytes),
@@ -111,25 +136,11 @@ aqrcol:
 	MOVQ    rows+48(FP), CX
 
 aqrrow:
-	CMPL (R11), $0x3f800000 // 1.0: no rescale
-	JEQ  aqradd
-	VBROADCASTSS (R11), Y14
-	VMULPS       Y14, Y8, Y8
-	VMULPS       Y14, Y9, Y9
-	VMULPS       Y14, Y10, Y10
-	VMULPS       Y14, Y11, Y11
+	Q8_RESCALE(R11, aqradd, Y8, Y9, Y10, Y11)
 
 aqradd:
 	Q8_BLOCK
-	VBROADCASTSS (R12), Y14
-	VMULPS       Y14, Y0, Y0
-	VMULPS       Y14, Y1, Y1
-	VMULPS       Y14, Y2, Y2
-	VMULPS       Y14, Y3, Y3
-	VADDPS       Y0, Y8, Y8
-	VADDPS       Y1, Y9, Y9
-	VADDPS       Y2, Y10, Y10
-	VADDPS       Y3, Y11, Y11
+	Q8_ADD(R12, Y8, Y9, Y10, Y11)
 	ADDQ         stride+24(FP), SI
 	ADDQ         $4, R11
 	ADDQ         $4, R12
@@ -172,43 +183,15 @@ aq2col:
 	MOVQ    rows+72(FP), CX
 
 aq2row:
-	CMPL (R11), $0x3f800000 // 1.0: no rescale
-	JEQ  aq2rescale2
-	VBROADCASTSS (R11), Y14
-	VMULPS       Y14, Y8, Y8
-	VMULPS       Y14, Y9, Y9
-	VMULPS       Y14, Y10, Y10
-	VMULPS       Y14, Y11, Y11
+	Q8_RESCALE(R11, aq2rescale2, Y8, Y9, Y10, Y11)
 
 aq2rescale2:
-	CMPL (R13), $0x3f800000
-	JEQ  aq2add
-	VBROADCASTSS (R13), Y14
-	VMULPS       Y14, Y4, Y4
-	VMULPS       Y14, Y5, Y5
-	VMULPS       Y14, Y6, Y6
-	VMULPS       Y14, Y7, Y7
+	Q8_RESCALE(R13, aq2add, Y4, Y5, Y6, Y7)
 
 aq2add:
 	Q8_BLOCK
-	VBROADCASTSS (R12), Y14
-	VMULPS       Y14, Y0, Y12
-	VADDPS       Y12, Y8, Y8
-	VMULPS       Y14, Y1, Y12
-	VADDPS       Y12, Y9, Y9
-	VMULPS       Y14, Y2, Y12
-	VADDPS       Y12, Y10, Y10
-	VMULPS       Y14, Y3, Y12
-	VADDPS       Y12, Y11, Y11
-	VBROADCASTSS (R14), Y14
-	VMULPS       Y14, Y0, Y12
-	VADDPS       Y12, Y4, Y4
-	VMULPS       Y14, Y1, Y12
-	VADDPS       Y12, Y5, Y5
-	VMULPS       Y14, Y2, Y12
-	VADDPS       Y12, Y6, Y6
-	VMULPS       Y14, Y3, Y12
-	VADDPS       Y12, Y7, Y7
+	Q8_ADD(R12, Y8, Y9, Y10, Y11)
+	Q8_ADD(R14, Y4, Y5, Y6, Y7)
 	ADDQ         stride+32(FP), SI
 	ADDQ         $4, R11
 	ADDQ         $4, R12
