@@ -77,8 +77,8 @@ type attnJob struct {
 	acc16 []uint16  // [item][HeadDimV] f16 accumulator (f16 cache)
 	acc32 []float32 // [item][HeadDimV] f32 accumulator (other caches); softmax factors (f16 cache)
 	vtmp  []float32 // [item][HeadDimV] scores (f16 cache)
-	// [item][3][exactChunk] attendF32Acc's softmax factors (f32 cache), or
-	// attendQ8's scores, rescales and weights (q8_0 cache)
+	// [item][3][exactChunk] attendF32Acc's scores, rescales and weights
+	// (f32, q8_0 cache)
 	rowExp []float32
 }
 
@@ -130,8 +130,6 @@ func (j *attnJob) run(lo, hi int) {
 			}
 			continue
 		}
-		q := j.q[item*c.HeadDim : (item+1)*c.HeadDim]
-		out := j.out[item*c.HeadDimV : (item+1)*c.HeadDimV]
 		switch {
 		case v.Type == ggml.F16 && item+3 < hi && h+3 < c.Heads && (h+3)/group == kvh:
 			// Four query heads of one KV head: their rows are read (and
@@ -145,12 +143,10 @@ func (j *attnJob) run(lo, hi int) {
 			j.attendF16(item, 1, v, lo, n, kvh)
 		case v.Type == ggml.Q8_0 && item+1 < hi && h+1 < c.Heads && (h+1)/group == kvh:
 			// Two query heads of one KV head: each row read once.
-			j.attendQ8(item, 2, v, lo, n, kvh)
+			j.attendF32Acc(item, 2, v, lo, n, kvh)
 			item++
-		case v.Type == ggml.Q8_0:
-			j.attendQ8(item, 1, v, lo, n, kvh)
 		default:
-			j.attendF32Acc(item, v, lo, n, kvh, q, out)
+			j.attendF32Acc(item, 1, v, lo, n, kvh)
 		}
 	}
 	if sc != nil {
@@ -300,92 +296,46 @@ func softmaxSum(newMax uint64, i int, ms, vs []float32, s float32) float32 {
 	return s + vs[i]
 }
 
-// exactChunk is the most cached rows attendF32Acc and attendQ8 score before
-// they exponentiate their softmax factors together (kernels.ExpfN, the same
+// exactChunk is the most cached rows attendF32Acc scores before it
+// exponentiates their softmax factors together (kernels.ExpfN, the same
 // bits as one Expf per row: the scalar Expf took 20% of a q8_0 cache's
 // prompt time at depth).
 const exactChunk = 16
 
-// attendF32Acc serves the f32 cache: scores as float32 dot products, V
-// accumulated in f32 (llama.cpp's VKQ32 path), over positions [lo, n).
+// attendF32Acc serves the f32 and q8_0 caches (llama.cpp's VKQ32 path)
+// for nh query heads first.. of KV head kvh (1, or 2 over a q8_0 cache),
+// over positions [lo, n): scores in the K storage's dot-product type (f32,
+// or Q8_0 against the query quantized to Q8_0), V accumulated in f32.
 // Each row's online-softmax step is llama.cpp's: a score above the running
 // maximum rescales the accumulator by e^(old max - score) and adds its row
-// with weight 1, any other adds its row with weight e^(score - max); the
-// rows of a chunk are scored first, their exponents found in order, the
-// factors exponentiated together.
-func (j *attnJob) attendF32Acc(item int, v *kvcache.View, lo, n, kvh int, q, out []float32) {
+// with weight 1, any other adds its row with weight e^(score - max). A
+// chunk of rows is scored first, its steps found as attendF16's
+// (softmaxArgs, softmaxSum), then its value rows added; over a q8_0 cache
+// the row kernels take the chunk (kernels.VecDotQ8_0Rows, AxpyQ8_0Rows),
+// with two heads reading each row once for both. Each head's bits are the
+// same whether it runs alone or not.
+func (j *attnJob) attendF32Acc(first, nh int, v *kvcache.View, lo, n, kvh int) {
 	hd, hdv := j.c.HeadDim, j.c.HeadDimV
-	acc := j.acc32[item*hdv : (item+1)*hdv]
-	clear(acc)
-	kHead, vHead := hd*4, hdv*4                                      // bytes of one head in a row
-	ex := j.rowExp[item*3*exactChunk : item*3*exactChunk+exactChunk] // softmax factors' exponents, then the factors
-	var grew [exactChunk]bool                                        // the row raised the maximum (ex: its rescale)
-	runMax := float32(math.Inf(-1))
-	var runSum float32
-	for b := lo / v.BlockLen; b < len(v.K); b++ {
-		rows := min(v.BlockLen, n-b*v.BlockLen)
-		if rows <= 0 {
-			break
-		}
-		for i0 := max(lo-b*v.BlockLen, 0); i0 < rows; i0 += exactChunk {
-			cnt := min(exactChunk, rows-i0)
-			for r := range cnt {
-				i := i0 + r
-				s := kernels.Dot(q, bytesAsF32(v.K[b][i*v.KRowBytes+kvh*kHead:i*v.KRowBytes+(kvh+1)*kHead]))
-				if j.softcap != 0 {
-					s = j.softcap * kernels.Tanhf(s*j.capScale)
-				} else {
-					s *= j.scale
-				}
-				grew[r] = s > runMax
-				if grew[r] {
-					ex[r] = runMax - s
-					runMax = s
-				} else {
-					ex[r] = s - runMax
-				}
-			}
-			kernels.ExpfN(ex[:cnt], ex[:cnt])
-			for r := range cnt {
-				i := i0 + r
-				vr := v.V[b][i*v.VRowBytes+kvh*vHead : i*v.VRowBytes+(kvh+1)*vHead]
-				ms, vs := float32(1), ex[r]
-				if grew[r] {
-					ms, vs = ex[r], 1
-					kernels.Scale(acc, ms)
-				}
-				kernels.Axpy(acc, vs, bytesAsF32(vr))
-				runSum = fma32(runSum, ms, vs)
-			}
-		}
+	q8 := v.Type == ggml.Q8_0
+	kHead, vHead := hd*4, hdv*4 // bytes of one head in a row
+	if q8 {
+		kHead, vHead = hd/32*34, hdv/32*34 // whole blocks (checked at load)
 	}
-	copy(out, acc)
-	kernels.Scale(out, safeInv(runSum))
-}
-
-// attendQ8 is attendF32Acc's arithmetic over a q8_0 cache (scores as
-// Q8_0 dot products against the query quantized to Q8_0, each value row
-// dequantized and added in f32) for nh (1 or 2) query heads first.. of KV
-// head kvh: a chunk of rows is scored (kernels.VecDotQ8_0Rows), its
-// softmax steps found as attendF16's (softmaxArgs, softmaxSum: the same
-// arithmetic as attendF32Acc's row by row), its value rows added
-// (kernels.AxpyQ8_0Rows); with two heads the kernels read each row once
-// for both. Each head's bits are the same whether it runs alone or not.
-func (j *attnJob) attendQ8(first, nh int, v *kvcache.View, lo, n, kvh int) {
-	hd, hdv := j.c.HeadDim, j.c.HeadDimV
-	kHead, vHead := hd/32*34, hdv/32*34 // bytes of one head in a row (whole blocks, checked at load)
 	var (
-		acc, sc, ms, vs [2][]float32
-		qq              [2][]byte
-		newMax          [2]uint64
-		runMax, runSum  [2]float32
+		q, acc, sc, ms, vs [2][]float32
+		qq                 [2][]byte
+		newMax             [2]uint64
+		runMax, runSum     [2]float32
 	)
 	for k := 0; k < nh; k++ {
 		item := first + k
+		q[k] = j.q[item*hd : (item+1)*hd]
 		acc[k] = j.acc32[item*hdv : (item+1)*hdv]
 		clear(acc[k])
-		qq[k] = j.qq[item*kHead : (item+1)*kHead]
-		kernels.QuantizeRow(ggml.Q8_0, j.q[item*hd:(item+1)*hd], qq[k])
+		if q8 {
+			qq[k] = j.qq[item*kHead : (item+1)*kHead]
+			kernels.QuantizeRow(ggml.Q8_0, q[k], qq[k])
+		}
 		rf := j.rowExp[item*3*exactChunk : (item+1)*3*exactChunk]
 		sc[k], ms[k], vs[k] = rf[:exactChunk], rf[exactChunk:2*exactChunk], rf[2*exactChunk:]
 		runMax[k] = float32(math.Inf(-1))
@@ -398,22 +348,35 @@ func (j *attnJob) attendQ8(first, nh int, v *kvcache.View, lo, n, kvh int) {
 		for i0 := max(lo-b*v.BlockLen, 0); i0 < rows; i0 += exactChunk {
 			cnt := min(exactChunk, rows-i0)
 			krows, vrows := v.K[b][i0*v.KRowBytes+kvh*kHead:], v.V[b][i0*v.VRowBytes+kvh*vHead:]
-			if nh == 2 {
+			switch {
+			case q8 && nh == 2:
 				kernels.VecDotQ8_0Rows2(sc[0][:cnt], sc[1][:cnt], hd, krows, v.KRowBytes, qq[0], qq[1])
-			} else {
+			case q8:
 				kernels.VecDotQ8_0Rows(sc[0][:cnt], hd, krows, v.KRowBytes, qq[0])
+			default:
+				for r := range cnt {
+					sc[0][r] = kernels.Dot(q[0], bytesAsF32(krows[r*v.KRowBytes:][:kHead]))
+				}
 			}
 			for k := 0; k < nh; k++ {
 				newMax[k], runMax[k] = j.softmaxArgs(sc[k][:cnt], ms[k][:cnt], runMax[k])
 				kernels.ExpfN(vs[k][:cnt], ms[k][:cnt])
-				for r := 0; r < cnt; r++ {
+				for r := range cnt {
 					runSum[k] = softmaxSum(newMax[k], r, ms[k], vs[k], runSum[k])
 				}
 			}
-			if nh == 2 {
+			switch {
+			case q8 && nh == 2:
 				kernels.AxpyQ8_0Rows2(acc[0], acc[1], vrows, v.VRowBytes, ms[0][:cnt], vs[0][:cnt], ms[1][:cnt], vs[1][:cnt])
-			} else {
+			case q8:
 				kernels.AxpyQ8_0Rows(acc[0], vrows, v.VRowBytes, ms[0][:cnt], vs[0][:cnt])
+			default:
+				for r := range cnt {
+					if ms[0][r] != 1 {
+						kernels.Scale(acc[0], ms[0][r])
+					}
+					kernels.Axpy(acc[0], vs[0][r], bytesAsF32(vrows[r*v.VRowBytes:][:vHead]))
+				}
 			}
 		}
 	}

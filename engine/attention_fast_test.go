@@ -467,7 +467,7 @@ func BenchmarkAttendSplitLayers(b *testing.B) {
 }
 
 // TestAttendQ8Pairs: two query heads of one KV head served together over
-// a q8_0 cache (attendQ8 with the two-head kernels) get the bits each gets
+// a q8_0 cache (attendF32Acc with the two-head kernels) get the bits each gets
 // alone, for llama.cpp's one-row arithmetic.
 func TestAttendQ8Pairs(t *testing.T) {
 	r := rand.New(rand.NewPCG(103, 104))
