@@ -197,8 +197,8 @@ type kernelSet struct {
 }
 
 // streamPrefetch makes the decode kernels that come in two forms (the
-// Q3_K, Q4_K and Q5_K four-group gemvs of the AVX2 and avx512zmm sets, the
-// AVX-512 and AVX2 F16 and BF16 four-row kernels) issue software
+// Q4_0, Q3_K, Q4_K and Q5_K four-group gemvs of the AVX2 and AVX-512 sets,
+// the AVX-512 and AVX2 F16 and BF16 four-row kernels) issue software
 // prefetches. On an Intel Xeon (2 cores; BenchmarkMatMulStream tok1,
 // alternating, GB/s without -> with) the AVX-512 ones streamed Q3_K
 // 15.8-21.4 -> 22.0-30.9, Q4_K 25.6-26.4 -> 28.7-37.5, Q5_K 18-21 ->
@@ -207,7 +207,9 @@ type kernelSet struct {
 // 17.4-19.1 -> 23.1-25.9, F16 18.1-19.6 -> 22.3-23.7, BF16 16.9-18.5 ->
 // 19.8-21.8; on AMD Zen3 and Zen4 the same kind of prefetch slowed the
 // Q4_K, Q3_K and F16 decode kernels (packed_amd64.s, packed_q3_k_amd64.s,
-// vecdot_half_amd64.s). A variable, so that tests run both forms.
+// vecdot_half_amd64.s), and the Q4_0 ones (AMD Zen4, 2 threads, matmuls
+// of 5632x2048 from DRAM alternating, GB/s with -> without: 39-41 ->
+// 46-49 while ReadStreams read 50-56, 30-34 -> 33-36 in slower minutes). A variable, so that tests run both forms.
 var streamPrefetch = cpuid.CPU.VendorID == cpuid.Intel
 
 var genericSet = newGenericSet()

@@ -65,12 +65,13 @@ func q4_0x8GemvAsm(nb int, w, a []byte, out []float32) {
 //go:noescape
 func q4_0x8Gemv4AVX2(nb int, w *byte, gstride int, a *byte, out *float32, ostride int)
 
+//go:noescape
+func q4_0x8Gemv4PfAVX2(nb int, w *byte, gstride int, a *byte, out *float32, ostride int)
+
+// q4_0x8Gemv4Asm is decode's Q4_0 kernel, with software prefetch where
+// streamPrefetch says so.
 func q4_0x8Gemv4Asm(nb int, w []byte, gstride int, a []byte, out []float32, ostride int) {
-	if nb == 0 {
-		clearGemv4Out(out, ostride)
-		return
-	}
-	q4_0x8Gemv4AVX2(gemv4Args(nb, q4_0GroupBytes, q8_0QuadBytes, w, gstride, a, out, ostride))
+	gemv4Call(q4_0x8Gemv4AVX2, q4_0x8Gemv4PfAVX2, q4_0GroupBytes, q8_0QuadBytes, nb, w, gstride, a, out, ostride)
 }
 
 // gemv4Args checks that w holds four groups of nb block columns gstride

@@ -209,44 +209,55 @@ q40gvdone:
 // Four groups gstride bytes apart in step, as q4_0x8Gemv4VNNI (four DRAM
 // streams per core); float accumulators Y7, Y6, Y8, Y9.
 
+// Q40_GEMV4 is the body of q4_0x8Gemv4AVX2 and its prefetching twin (PF
+// Q40_PF16 or Q40_NOPF at each block column, own labels).
+#define Q40_GEMV4(PF, loop, done) \
+	GEMV4_ARGS                 \
+	PK_CONSTS                  \
+	VXORPS Y7, Y7, Y7          \
+	VXORPS Y6, Y6, Y6          \
+	VXORPS Y8, Y8, Y8          \
+	VXORPS Y9, Y9, Y9          \
+	TESTQ  CX, CX              \
+	JZ     done                \
+loop:                          \
+	PF                         \
+	Q40_GV_COL(SI, Y7)         \
+	Q40_GV_COL(R8, Y6)         \
+	Q40_GV_COL(R9, Y8)         \
+	Q40_GV_COL(R10, Y9)        \
+	GEMV4_NEXT($144)           \
+	ADDQ $160, DI              \
+	DECQ CX                    \
+	JNZ  loop                  \
+done:                          \
+	GEMV4_OUT                  \
+	VMOVUPS Y7, (DX)           \
+	ADDQ    BX, DX             \
+	VMOVUPS Y6, (DX)           \
+	ADDQ    BX, DX             \
+	VMOVUPS Y8, (DX)           \
+	ADDQ    BX, DX             \
+	VMOVUPS Y9, (DX)           \
+	VZEROUPPER                 \
+	RET
+
+#define Q40_PF16 \
+	PK_PF4(SI)  \
+	PK_PF4(R8)  \
+	PK_PF4(R9)  \
+	PK_PF4(R10)
+
+#define Q40_NOPF
+
 // func q4_0x8Gemv4AVX2(nb int, w *byte, gstride int, a *byte, out *float32, ostride int)
 TEXT ·q4_0x8Gemv4AVX2(SB), NOSPLIT, $0-48
-	GEMV4_ARGS
-	PK_CONSTS
-	VXORPS Y7, Y7, Y7
-	VXORPS Y6, Y6, Y6
-	VXORPS Y8, Y8, Y8
-	VXORPS Y9, Y9, Y9
-	TESTQ  CX, CX
-	JZ     q40gv4done
+	Q40_GEMV4(Q40_NOPF, q40gv4loop, q40gv4done)
 
-q40gv4loop:
-	PK_PF4(SI)
-	PK_PF4(R8)
-	PK_PF4(R9)
-	PK_PF4(R10)
-	Q40_GV_COL(SI, Y7)
-	Q40_GV_COL(R8, Y6)
-	Q40_GV_COL(R9, Y8)
-	Q40_GV_COL(R10, Y9)
-	GEMV4_NEXT($144)
-	ADDQ $160, DI
-	DECQ CX
-	JNZ  q40gv4loop
-
-q40gv4done:
-	MOVQ    out+32(FP), DX
-	MOVQ    ostride+40(FP), BX
-	SHLQ    $2, BX
-	VMOVUPS Y7, (DX)
-	ADDQ    BX, DX
-	VMOVUPS Y6, (DX)
-	ADDQ    BX, DX
-	VMOVUPS Y8, (DX)
-	ADDQ    BX, DX
-	VMOVUPS Y9, (DX)
-	VZEROUPPER
-	RET
+// func q4_0x8Gemv4PfAVX2(nb int, w *byte, gstride int, a *byte, out *float32, ostride int)
+// q4_0x8Gemv4AVX2 with software prefetch.
+TEXT ·q4_0x8Gemv4PfAVX2(SB), NOSPLIT, $0-48
+	Q40_GEMV4(Q40_PF16, q40gv4ploop, q40gv4pdone)
 
 // Q4_0 x Q8_0, one group of eight rows against the first two, three or
 // four tokens of the quads: out[t*ostride+r] for t < ntok. Y0-Y3 are the

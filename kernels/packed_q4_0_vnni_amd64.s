@@ -69,38 +69,51 @@ vq40gvdone:
 // 1.4-1.9x on the reference VM), since each stream gets its own hardware
 // prefetch.
 
+// V40_GEMV4 is the body of q4_0x8Gemv4VNNI and its prefetching twin (PF
+// V40_PF16 or V40_NOPF at each block column, own labels; argument loads
+// from the header's macros, which go vet does not check against the
+// preceding function).
+#define V40_GEMV4(PF, loop, done) \
+	GEMV4_ARGS                   \
+	V_CONSTS                     \
+	VXORPS Y7, Y7, Y7            \
+	VXORPS Y6, Y6, Y6            \
+	VXORPS Y10, Y10, Y10         \
+	VXORPS Y11, Y11, Y11         \
+	TESTQ  CX, CX                \
+	JZ     done                  \
+loop:                            \
+	PF                           \
+	V40_GV_COL(SI, Y7)           \
+	V40_GV_COL(R8, Y6)           \
+	V40_GV_COL(R9, Y10)          \
+	V40_GV_COL(R10, Y11)         \
+	GEMV4_NEXT($144)             \
+	ADDQ $288, DI                \
+	DECQ CX                      \
+	JNZ  loop                    \
+done:                            \
+	GEMV4_OUT                    \
+	V_OUT4(Y7, Y6, Y10, Y11)     \
+	VZEROUPPER                   \
+	RET
+
+#define V40_PF16 \
+	V_PF4(SI)  \
+	V_PF4(R8)  \
+	V_PF4(R9)  \
+	V_PF4(R10)
+
+#define V40_NOPF
+
 // func q4_0x8Gemv4VNNI(nb int, w *byte, gstride int, a *byte, out *float32, ostride int)
 TEXT ·q4_0x8Gemv4VNNI(SB), NOSPLIT, $0-48
-	GEMV4_ARGS
-	V_CONSTS
-	VXORPS Y7, Y7, Y7
-	VXORPS Y6, Y6, Y6
-	VXORPS Y10, Y10, Y10
-	VXORPS Y11, Y11, Y11
-	TESTQ  CX, CX
-	JZ     vq40gv4done
+	V40_GEMV4(V40_NOPF, vq40gv4loop, vq40gv4done)
 
-vq40gv4loop:
-	V_PF4(SI)
-	V_PF4(R8)
-	V_PF4(R9)
-	V_PF4(R10)
-	V40_GV_COL(SI, Y7)
-	V40_GV_COL(R8, Y6)
-	V40_GV_COL(R9, Y10)
-	V40_GV_COL(R10, Y11)
-	GEMV4_NEXT($144)
-	ADDQ $288, DI
-	DECQ CX
-	JNZ  vq40gv4loop
-
-vq40gv4done:
-	MOVQ    out+32(FP), DX
-	MOVQ    ostride+40(FP), BX
-	SHLQ    $2, BX
-	V_OUT4(Y7, Y6, Y10, Y11)
-	VZEROUPPER
-	RET
+// func q4_0x8Gemv4VNNIPF(nb int, w *byte, gstride int, a *byte, out *float32, ostride int)
+// q4_0x8Gemv4VNNI with software prefetch.
+TEXT ·q4_0x8Gemv4VNNIPF(SB), NOSPLIT, $0-48
+	V40_GEMV4(V40_PF16, vq40gv4ploop, vq40gv4pdone)
 
 // Piece c of a Q4_0 block column at wo(W) (low nibbles: elements 4c..4c+3,
 // high: 16+4c..) against the four tokens' pieces c and 4+c (ao(DI), token

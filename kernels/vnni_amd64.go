@@ -159,12 +159,13 @@ func q4_0x8GemvVNNI(nb int, w, a *byte, out *float32)
 //go:noescape
 func q4_0x8Gemv4VNNI(nb int, w *byte, gstride int, a *byte, out *float32, ostride int)
 
+//go:noescape
+func q4_0x8Gemv4VNNIPF(nb int, w *byte, gstride int, a *byte, out *float32, ostride int)
+
+// q4_0x8Gemv4VNNIAsm is decode's Q4_0 kernel in the AVX-512 sets, with
+// software prefetch where streamPrefetch says so.
 func q4_0x8Gemv4VNNIAsm(nb int, w []byte, gstride int, a []byte, out []float32, ostride int) {
-	if nb == 0 {
-		clearGemv4Out(out, ostride)
-		return
-	}
-	q4_0x8Gemv4VNNI(gemv4Args(nb, q4_0GroupBytes, q8_0QuadTokBytes, w, gstride, a, out, ostride))
+	gemv4Call(q4_0x8Gemv4VNNI, q4_0x8Gemv4VNNIPF, q4_0GroupBytes, q8_0QuadTokBytes, nb, w, gstride, a, out, ostride)
 }
 
 //go:noescape
