@@ -81,6 +81,7 @@ type kernelSet struct {
 	vecDot3x4    [maxType]vecDot2x4Func  // 3 rows x 4 tokens (same signature); preferred over 2x4
 	vecDot3x4Few [maxType]vecDot2x4Func  // vecDot3x4 for batches of up to fewQuadTokens; nil: vecDot3x4
 	vecDot4x4    [maxType]vecDot2x4Func  // 4 rows x 4 tokens (same signature); preferred over 3x4
+	vecDot4x4Few [maxType]vecDot2x4Func  // vecDot4x4 for batches of up to fewQuadTokens; nil: vecDot4x4
 	vecDot8x4    [maxType]vecDot2x4Func  // 8 rows x 4 tokens (same signature); preferred over 4x4
 	// tileRewrite replaces the tile of its rows (vecDot8x4 or vecDot3x4)
 	// for batches of its minTokens or more: prefill rewrites each row

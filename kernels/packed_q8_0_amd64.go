@@ -29,6 +29,7 @@ func fillAVX2Q8_0Sums(s *kernelSet) {
 	s.vecDot3x4[ggml.Q8_0] = nil
 	s.vecDot3x4Few[ggml.Q8_0] = nil
 	s.vecDot4x4[ggml.Q8_0] = nil
+	s.vecDot4x4Few[ggml.Q8_0] = nil
 	s.tileRewrite[ggml.Q8_0] = nil
 	s.packed[ggml.Q8_0] = &packedKernels{
 		groupBlockBytes: q8_0GroupBytes, pack: packQ8_0Group, act: q8_0Quad,

@@ -22,7 +22,7 @@ func TestTilesVsTokenDot(t *testing.T) {
 			for _, tile := range []struct {
 				rows int
 				f    vecDot2x4Func
-			}{{2, s.vecDot2x4[wt]}, {3, s.vecDot3x4[wt]}, {3, s.vecDot3x4Few[wt]}, {4, s.vecDot4x4[wt]}, {8, s.vecDot8x4[wt]}} {
+			}{{2, s.vecDot2x4[wt]}, {3, s.vecDot3x4[wt]}, {3, s.vecDot3x4Few[wt]}, {4, s.vecDot4x4[wt]}, {4, s.vecDot4x4Few[wt]}, {8, s.vecDot8x4[wt]}} {
 				if tile.f == nil {
 					continue
 				}

@@ -41,6 +41,7 @@ func fillVNNI(s *kernelSet) {
 	s.tileRewrite[ggml.Q8_0] = nil // (the AVX2 widened rows' tile)
 	s.tileRewrite[ggml.BF16] = nil // (the AVX2 interleaved rows' tile; fillBF16Dot below)
 	s.vecDot4x4[ggml.Q8_0] = q8_0Tile4x4VNNIAsm
+	s.vecDot4x4Few[ggml.Q8_0] = q8_0Tile4x4VNNIPFAsm
 	s.vecDot4x4[ggml.Q5_0] = q5_0Tile4x4VNNIAsm
 	s.q8Rows[ggml.Q5_0] = nil // its own VNNI tile (the conversion is measured on AVX2 only)
 	// Packed Q5_0 on VNNI kernels (the AVX2 packed kernels read
@@ -230,6 +231,23 @@ func q8_0Tile4x4VNNIAsm(n int, w []byte, wstride int, a []byte, astride int, aq 
 	_ = aq[nb*q8_0QuadTokBytes-1]
 	_ = out[3*ostride+3]
 	q8_0Tile4x4VNNI(nb, &w[0], wstride, &aq[0], &out[0], ostride)
+}
+
+//go:noescape
+func q8_0Tile4x4VNNIPF(nb int, w *byte, wstride int, a *byte, out *float32, ostride int)
+
+// q8_0Tile4x4VNNIPFAsm is q8_0Tile4x4VNNIAsm prefetching the next tile's
+// rows (vecDot4x4Few).
+func q8_0Tile4x4VNNIPFAsm(n int, w []byte, wstride int, a []byte, astride int, aq []byte, out []float32, ostride int) {
+	nb := n / qk
+	if nb == 0 {
+		q8_0Tile4x4VNNIAsm(n, w, wstride, a, astride, aq, out, ostride)
+		return
+	}
+	_ = w[3*wstride+nb*q8_0Bytes-1]
+	_ = aq[nb*q8_0QuadTokBytes-1]
+	_ = out[3*ostride+3]
+	q8_0Tile4x4VNNIPF(nb, &w[0], wstride, &aq[0], &out[0], ostride)
 }
 
 //go:noescape
