@@ -236,14 +236,15 @@ func (p *Pool) newMatmulJob(out []float32, w *Matrix, a *Acts) (matmulJob, int) 
 			job.dot2x4 = f
 		}
 	}
+	few4 := false // the 4 x 4 tile that prefetches, over the rows as they are
 	if f := active.vecDot4x4[w.Type]; f != nil {
 		job.dot2x4, job.tileRows = f, 4
-		if f := active.vecDot4x4Few[w.Type]; f != nil && a.NTok <= fewQuadTokens4x4 {
-			job.dot2x4 = f
+		if f := active.vecDot4x4Few[w.Type]; f != nil && a.NTok <= fewTileTokens(w.Type) {
+			job.dot2x4, few4 = f, true
 		}
 	}
 	if f := active.vecDot8x4[w.Type]; f != nil {
-		job.dot2x4, job.tileRows = f, 8
+		job.dot2x4, job.tileRows, few4 = f, 8, false
 	}
 	if job.dot2x4 != nil {
 		switch qp := active.actQuad[a.Type]; {
@@ -290,7 +291,7 @@ func (p *Pool) newMatmulJob(out []float32, w *Matrix, a *Acts) (matmulJob, int) 
 	packed := mp != nil && (a.x4For == mp.kern.act || a.x4For != nil && a.x4bFor == mp.kern.act) &&
 		(!job.uniform || mp.kern.gemvQ != nil && mp.kern.gemv4Q != nil)
 	tp := active.tileRewrite[w.Type]
-	canRewrite := !packed && job.dot2x4 != nil && job.px4 != nil && p != nil
+	canRewrite := !packed && !few4 && job.dot2x4 != nil && job.px4 != nil && p != nil
 	if canRewrite && tp.fits(job.tileRows, a.NTok, w.Cols) && tp.usable != nil && !tp.usable(w, a) {
 		tp = tp.fallback
 	}
@@ -362,12 +363,21 @@ func (p *Pool) newMatmulJob(out []float32, w *Matrix, a *Acts) (matmulJob, int) 
 // pp16 45.5 -> 52.1, pp32 54.6 -> 53.2 and pp64 56.2 -> 56.3 (hence 16).
 const fewQuadTokens = 16
 
-// fewQuadTokens4x4 is the largest batch that takes vecDot4x4Few (the
-// Q8_0 VNNI tile prefetching the next tile's rows): on an AMD Zen4, 2
-// threads, 5632x2048 from DRAM alternating in one process, GB/s of
-// weights without -> with: 4 tokens 14.8 -> 25.3, 8 10.6 -> 15.4, 16
-// 7.0 -> 8.8, 32 4.1 -> 4.7, 64 2.3 -> 2.35, 128 the same.
-const fewQuadTokens4x4 = 64
+// fewTileTokens is the largest batch that takes type t's vecDot4x4Few
+// tile, which prefetches the next tile's rows (as they are: no rewrite).
+// AMD Zen4, 2 threads, 5632x2048 from DRAM alternating in one process,
+// GB/s of weights without -> with: Q8_0 (the VNNI tile) 4 tokens 14.8 ->
+// 25.3, 8 10.6 -> 15.4, 16 7.0 -> 8.8, 32 4.1 -> 4.7, 64 2.3 -> 2.35, 128
+// the same; F16 (the 256-bit float tile) 4 tokens 24.3 -> 28.1, 8 17.4 ->
+// 19.4, 16 the same, 32 5.9 -> 5.7, 64 3.1 -> 2.9. (BF16's 4x4 tile with
+// the prefetch ran as fast as its rewritten VDPBF16PS pairs at every size:
+// not taken.)
+func fewTileTokens(t ggml.Type) int {
+	if t == ggml.Q8_0 {
+		return 64
+	}
+	return fewQuadTokens
+}
 
 // prefillRowUnit is the rows of one prefill scheduling unit for a matrix
 // of rows rows and actBytes of activations (rowTile, or for large

@@ -265,6 +265,9 @@ func f16Tile4x4F32AVX512(n8 int, w *byte, wstride int, a *byte, astride int, out
 //go:noescape
 func bf16Tile4x4F32AVX512(n8 int, w *byte, wstride int, a *byte, astride int, out *float32, ostride int)
 
+//go:noescape
+func f16Tile4x4F32AVX512PF(n8 int, w *byte, wstride int, a *byte, astride int, out *float32, ostride int)
+
 // halfTileF32 runs a rows x 4 tile kernel that reads the tokens from their
 // widened quad aq; rows that are not whole groups of 8 run f on the
 // half-precision rows a.
@@ -302,6 +305,12 @@ func f16Tile4x4F32Asm(n int, w []byte, wstride int, a []byte, astride int, aq []
 
 func bf16Tile4x4F32Asm(n int, w []byte, wstride int, a []byte, astride int, aq []byte, out []float32, ostride int) {
 	halfTileF32(bf16Tile4x4F32AVX512, vecDotBF16BF16Generic, 4, n, w, wstride, a, astride, aq, out, ostride)
+}
+
+// f16Tile4x4F32PfAsm is f16Tile4x4F32Asm prefetching the next tile's
+// rows (vecDot4x4Few).
+func f16Tile4x4F32PfAsm(n int, w []byte, wstride int, a []byte, astride int, aq []byte, out []float32, ostride int) {
+	halfTileF32(f16Tile4x4F32AVX512PF, vecDotF16F16Generic, 4, n, w, wstride, a, astride, aq, out, ostride)
 }
 
 //go:noescape

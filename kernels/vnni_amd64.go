@@ -58,7 +58,7 @@ func fillVNNI(s *kernelSet) {
 	s.actQuadB[ggml.Q8_K] = q8_KQuad
 	s.actQuad[ggml.F16] = halfQuadF16
 	s.actQuad[ggml.BF16] = halfQuadBF16
-	s.vecDot4x4[ggml.F16] = f16Tile4x4F32Asm
+	s.vecDot4x4[ggml.F16], s.vecDot4x4Few[ggml.F16] = f16Tile4x4F32Asm, f16Tile4x4F32PfAsm
 	s.vecDot4x4[ggml.BF16] = bf16Tile4x4F32Asm
 	s.vecDot1R4[ggml.F16] = f16VecR4Asm
 	s.vecDot1R4[ggml.BF16] = bf16VecR4Asm
