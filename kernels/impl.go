@@ -81,7 +81,7 @@ type kernelSet struct {
 	vecDot3x4    [maxType]vecDot2x4Func  // 3 rows x 4 tokens (same signature); preferred over 2x4
 	vecDot3x4Few [maxType]vecDot2x4Func  // vecDot3x4 for batches of up to fewQuadTokens; nil: vecDot3x4
 	vecDot4x4    [maxType]vecDot2x4Func  // 4 rows x 4 tokens (same signature); preferred over 3x4
-	vecDot4x4Few [maxType]vecDot2x4Func  // vecDot4x4 for batches of up to fewQuadTokens; nil: vecDot4x4
+	vecDot4x4Few [maxType]vecDot2x4Func  // vecDot4x4 for batches of up to fewTileTokens; nil: vecDot4x4
 	vecDot8x4    [maxType]vecDot2x4Func  // 8 rows x 4 tokens (same signature); preferred over 4x4
 	// tileRewrite replaces the tile of its rows (vecDot8x4 or vecDot3x4)
 	// for batches of its minTokens or more: prefill rewrites each row
@@ -210,7 +210,8 @@ type kernelSet struct {
 // Q4_K, Q3_K and F16 decode kernels (packed_amd64.s, packed_q3_k_amd64.s,
 // vecdot_half_amd64.s), and the Q4_0 ones (AMD Zen4, 2 threads, matmuls
 // of 5632x2048 from DRAM alternating, GB/s with -> without: 39-41 ->
-// 46-49 while ReadStreams read 50-56, 30-34 -> 33-36 in slower minutes). A variable, so that tests run both forms.
+// 46-49 while ReadStreams read 50-56, 30-34 -> 33-36 in slower minutes).
+// A variable, so that tests run both forms.
 var streamPrefetch = cpuid.CPU.VendorID == cpuid.Intel
 
 var genericSet = newGenericSet()

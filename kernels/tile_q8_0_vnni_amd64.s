@@ -34,7 +34,9 @@ GLOBL vBytes80<>(SB), RODATA|NOPTR, $32
 
 // Q80_TILE44 is the body of q8_0Tile4x4VNNI and its prefetching twin
 // (own labels): PF_SETUP once, PF at each block, PF_NEXT after the rows
-// move on by a block.
+// move on by a block. Per chunk: DX = R8 = its blocks (CX's first eight
+// at most; CX keeps the rest), R12 and R13 its first rows and quad, AX
+// its scales.
 #define Q80_TILE44(PF_SETUP, PF, PF_NEXT, chunk, scales, loop, done) \
 	MOVQ nb+0(FP), CX \
 	MOVQ w+8(FP), SI \

@@ -220,6 +220,13 @@ func q4_0x8GemmVNNIAsm(nb int, w, a []byte, out []float32, ostride, ntok int) {
 func q8_0Tile4x4VNNI(nb int, w *byte, wstride int, a *byte, out *float32, ostride int)
 
 func q8_0Tile4x4VNNIAsm(n int, w []byte, wstride int, a []byte, astride int, aq []byte, out []float32, ostride int) {
+	q8_0Tile4x4Call(q8_0Tile4x4VNNI, n, w, wstride, aq, out, ostride)
+}
+
+// q8_0Tile4x4Call checks a Q8_0 4 x 4 tile's operands (n values per row,
+// the tokens' quad aq) and runs kern on them.
+func q8_0Tile4x4Call(kern func(nb int, w *byte, wstride int, a *byte, out *float32, ostride int),
+	n int, w []byte, wstride int, aq []byte, out []float32, ostride int) {
 	nb := n / qk
 	if nb == 0 {
 		for t := 0; t < 4; t++ {
@@ -230,7 +237,7 @@ func q8_0Tile4x4VNNIAsm(n int, w []byte, wstride int, a []byte, astride int, aq 
 	_ = w[3*wstride+nb*q8_0Bytes-1]
 	_ = aq[nb*q8_0QuadTokBytes-1]
 	_ = out[3*ostride+3]
-	q8_0Tile4x4VNNI(nb, &w[0], wstride, &aq[0], &out[0], ostride)
+	kern(nb, &w[0], wstride, &aq[0], &out[0], ostride)
 }
 
 //go:noescape
@@ -239,15 +246,7 @@ func q8_0Tile4x4VNNIPF(nb int, w *byte, wstride int, a *byte, out *float32, ostr
 // q8_0Tile4x4VNNIPFAsm is q8_0Tile4x4VNNIAsm prefetching the next tile's
 // rows (vecDot4x4Few).
 func q8_0Tile4x4VNNIPFAsm(n int, w []byte, wstride int, a []byte, astride int, aq []byte, out []float32, ostride int) {
-	nb := n / qk
-	if nb == 0 {
-		q8_0Tile4x4VNNIAsm(n, w, wstride, a, astride, aq, out, ostride)
-		return
-	}
-	_ = w[3*wstride+nb*q8_0Bytes-1]
-	_ = aq[nb*q8_0QuadTokBytes-1]
-	_ = out[3*ostride+3]
-	q8_0Tile4x4VNNIPF(nb, &w[0], wstride, &aq[0], &out[0], ostride)
+	q8_0Tile4x4Call(q8_0Tile4x4VNNIPF, n, w, wstride, aq, out, ostride)
 }
 
 //go:noescape
