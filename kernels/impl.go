@@ -83,6 +83,7 @@ type kernelSet struct {
 	vecDot4x4    [maxType]vecDot2x4Func  // 4 rows x 4 tokens (same signature); preferred over 3x4
 	vecDot4x4Few [maxType]vecDot2x4Func  // vecDot4x4 for batches of up to fewTileTokens; nil: vecDot4x4
 	vecDot8x4    [maxType]vecDot2x4Func  // 8 rows x 4 tokens (same signature); preferred over 4x4
+	vecDot8x4Few [maxType]vecDot2x4Func  // vecDot8x4 for batches of up to fewTileTokens; nil: vecDot8x4
 	// tileRewrite replaces the tile of its rows (vecDot8x4 or vecDot3x4)
 	// for batches of its minTokens or more: prefill rewrites each row
 	// unit's rows first, in pairs (tile_pairs.go) or widened to float32

@@ -101,7 +101,7 @@ func keepTiles(s, from *kernelSet, ts ...ggml.Type) {
 		s.vecDot2x4[t], s.vecDot2x4Q[t] = from.vecDot2x4[t], from.vecDot2x4Q[t]
 		s.vecDot3x4[t], s.vecDot3x4Few[t] = from.vecDot3x4[t], from.vecDot3x4Few[t]
 		s.vecDot4x4[t], s.vecDot4x4Few[t] = from.vecDot4x4[t], from.vecDot4x4Few[t]
-		s.vecDot8x4[t] = from.vecDot8x4[t]
+		s.vecDot8x4[t], s.vecDot8x4Few[t] = from.vecDot8x4[t], from.vecDot8x4Few[t]
 		s.tileRewrite[t] = from.tileRewrite[t]
 	}
 }

@@ -236,15 +236,18 @@ func (p *Pool) newMatmulJob(out []float32, w *Matrix, a *Acts) (matmulJob, int) 
 			job.dot2x4 = f
 		}
 	}
-	few4 := false // the 4 x 4 tile that prefetches, over the rows as they are
+	fewTile := false // a tile that prefetches, over the rows as they are
 	if f := active.vecDot4x4[w.Type]; f != nil {
 		job.dot2x4, job.tileRows = f, 4
 		if f := active.vecDot4x4Few[w.Type]; f != nil && a.NTok <= fewTileTokens(w.Type) {
-			job.dot2x4, few4 = f, true
+			job.dot2x4, fewTile = f, true
 		}
 	}
 	if f := active.vecDot8x4[w.Type]; f != nil {
-		job.dot2x4, job.tileRows, few4 = f, 8, false
+		job.dot2x4, job.tileRows, fewTile = f, 8, false
+		if f := active.vecDot8x4Few[w.Type]; f != nil && a.NTok <= fewTileTokens(w.Type) {
+			job.dot2x4, fewTile = f, true
+		}
 	}
 	if job.dot2x4 != nil {
 		switch qp := active.actQuad[a.Type]; {
@@ -291,7 +294,7 @@ func (p *Pool) newMatmulJob(out []float32, w *Matrix, a *Acts) (matmulJob, int) 
 	packed := mp != nil && (a.x4For == mp.kern.act || a.x4For != nil && a.x4bFor == mp.kern.act) &&
 		(!job.uniform || mp.kern.gemvQ != nil && mp.kern.gemv4Q != nil)
 	tp := active.tileRewrite[w.Type]
-	canRewrite := !packed && !few4 && job.dot2x4 != nil && job.px4 != nil && p != nil
+	canRewrite := !packed && !fewTile && job.dot2x4 != nil && job.px4 != nil && p != nil
 	if canRewrite && tp.fits(job.tileRows, a.NTok, w.Cols) && tp.usable != nil && !tp.usable(w, a) {
 		tp = tp.fallback
 	}

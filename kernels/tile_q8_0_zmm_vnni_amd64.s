@@ -58,46 +58,86 @@ GLOBL ·vnniPairIdx(SB), RODATA|NOPTR, $128
 	VCVTDQ2PS       Z1, Z1      \
 	VFMADD231PS     Z2, Z1, a1
 
+// Q8Z_TILE84 is the body of q8_0Tile8x4VNNI and its twin that prefetches
+// the next tile's rows (PF_SETUP once, PF at each block, PF_NEXT after
+// the rows move on; own labels).
+#define Q8Z_TILE84(PF_SETUP, PF, PF_NEXT, loop, done) \
+	MOVQ nb+0(FP), CX \
+	MOVQ w+8(FP), SI \
+	MOVQ wstride+16(FP), BX \
+	MOVQ a+24(FP), DI \
+	LEAQ (SI)(BX*2), R12 \
+	ADDQ BX, R12 \
+	LEAQ (R12)(BX*2), R13 \
+	ADDQ BX, R13 \
+	PF_SETUP \
+	ZERO_Z16_31 \
+	VMOVDQU64 ·vnniPairIdx+0(SB), Z12 \
+	VMOVDQU64 ·vnniPairIdx+64(SB), Z13 \
+	MOVL         $0x80808080, AX \
+	VPBROADCASTD AX, Z14 \
+	VPXORD       Z15, Z15, Z15 \
+	TESTQ CX, CX \
+	JZ    done \
+loop: \
+	PF \
+	VPERMPS   0(DI), Z12, Z10 \
+	VPERMPS   0(DI), Z13, Z11 \
+	VMOVDQU64 160(DI), Z8 \
+	VMOVDQU64 224(DI), Z9 \
+	Q8Z_ROW(0(SI), 2(SI), Z16, Z17) \
+	Q8Z_ROW(0(SI)(BX*1), 2(SI)(BX*1), Z18, Z19) \
+	Q8Z_ROW(0(SI)(BX*2), 2(SI)(BX*2), Z20, Z21) \
+	Q8Z_ROW(0(R12), 2(R12), Z22, Z23) \
+	Q8Z_ROW(0(SI)(BX*4), 2(SI)(BX*4), Z24, Z25) \
+	Q8Z_ROW(0(R12)(BX*2), 2(R12)(BX*2), Z26, Z27) \
+	Q8Z_ROW(0(R13), 2(R13), Z28, Z29) \
+	Q8Z_ROW(0(R12)(BX*4), 2(R12)(BX*4), Z30, Z31) \
+	ADDQ $34, SI \
+	ADDQ $34, R12 \
+	ADDQ $34, R13 \
+	PF_NEXT \
+	ADDQ $288, DI \
+	DECQ CX \
+	JNZ  loop \
+done: \
+	STORE8x4_Z16_31 \
+	VZEROUPPER \
+	RET
+
+// Q8Z_PF_SETUP points R14 at the next tile's first row (the eight rows
+// after the tile's), R15 at its fourth and R11 at its seventh; Q8Z_PF
+// asks for those rows' block at the tile's offset (a batch of a few
+// tokens reads every row from DRAM once, the tile waiting on it).
+#define Q8Z_PF_SETUP \
+	LEAQ (SI)(BX*8), R14  \
+	LEAQ (R14)(BX*2), R15 \
+	ADDQ BX, R15          \
+	LEAQ (R15)(BX*2), R11 \
+	ADDQ BX, R11
+
+#define Q8Z_PF \
+	PREFETCHT0 (R14)        \
+	PREFETCHT0 (R14)(BX*1)  \
+	PREFETCHT0 (R14)(BX*2)  \
+	PREFETCHT0 (R15)        \
+	PREFETCHT0 (R14)(BX*4)  \
+	PREFETCHT0 (R15)(BX*2)  \
+	PREFETCHT0 (R11)        \
+	PREFETCHT0 (R15)(BX*4)
+
+#define Q8Z_PF_NEXT \
+	ADDQ $34, R14 \
+	ADDQ $34, R15 \
+	ADDQ $34, R11
+
+#define Q8Z_NONE
+
 // func q8_0Tile8x4VNNI(nb int, w *byte, wstride int, a *byte, out *float32, ostride int)
 TEXT ·q8_0Tile8x4VNNI(SB), NOSPLIT, $0-48
-	MOVQ nb+0(FP), CX
-	MOVQ w+8(FP), SI
-	MOVQ wstride+16(FP), BX
-	MOVQ a+24(FP), DI
-	LEAQ (SI)(BX*2), R12
-	ADDQ BX, R12
-	LEAQ (R12)(BX*2), R13
-	ADDQ BX, R13
-	ZERO_Z16_31
-	VMOVDQU64 ·vnniPairIdx+0(SB), Z12
-	VMOVDQU64 ·vnniPairIdx+64(SB), Z13
-	MOVL         $0x80808080, AX
-	VPBROADCASTD AX, Z14
-	VPXORD       Z15, Z15, Z15
-	TESTQ CX, CX
-	JZ    q8z84done
+	Q8Z_TILE84(Q8Z_NONE, Q8Z_NONE, Q8Z_NONE, q8z84loop, q8z84done)
 
-q8z84loop:
-	VPERMPS   0(DI), Z12, Z10
-	VPERMPS   0(DI), Z13, Z11
-	VMOVDQU64 160(DI), Z8
-	VMOVDQU64 224(DI), Z9
-	Q8Z_ROW(0(SI), 2(SI), Z16, Z17)
-	Q8Z_ROW(0(SI)(BX*1), 2(SI)(BX*1), Z18, Z19)
-	Q8Z_ROW(0(SI)(BX*2), 2(SI)(BX*2), Z20, Z21)
-	Q8Z_ROW(0(R12), 2(R12), Z22, Z23)
-	Q8Z_ROW(0(SI)(BX*4), 2(SI)(BX*4), Z24, Z25)
-	Q8Z_ROW(0(R12)(BX*2), 2(R12)(BX*2), Z26, Z27)
-	Q8Z_ROW(0(R13), 2(R13), Z28, Z29)
-	Q8Z_ROW(0(R12)(BX*4), 2(R12)(BX*4), Z30, Z31)
-	ADDQ $34, SI
-	ADDQ $34, R12
-	ADDQ $34, R13
-	ADDQ $288, DI
-	DECQ CX
-	JNZ  q8z84loop
-
-q8z84done:
-	STORE8x4_Z16_31
-	VZEROUPPER
-	RET
+// func q8_0Tile8x4VNNIPF(nb int, w *byte, wstride int, a *byte, out *float32, ostride int)
+// q8_0Tile8x4VNNI prefetching the next tile's rows (vecDot8x4Few).
+TEXT ·q8_0Tile8x4VNNIPF(SB), NOSPLIT, $0-48
+	Q8Z_TILE84(Q8Z_PF_SETUP, Q8Z_PF, Q8Z_PF_NEXT, q8z84ploop, q8z84pdone)

@@ -9,20 +9,21 @@ import (
 	"github.com/gollm/gollm/ggml"
 )
 
-// TestTilesVsTokenDot checks every rows x 4-token tile kernel (2x4, 3x4 and
-// its few-quad twin, 4x4) of every implementation against the generic
+// TestTilesVsTokenDot checks every rows x 4-token tile kernel (2x4, 3x4,
+// 4x4 and 8x4, and their few-token twins) of every implementation (and the
+// 512-bit tiles a set leaves out on this CPU, droppedTileSets) against the generic
 // single-token kernel of the tile's float order, to the bit: row lengths
 // with and without whole groups, unaligned rows with odd strides, the
 // tokens' quad built as Quantize builds it, and no write outside the
 // tile's outputs.
 func TestTilesVsTokenDot(t *testing.T) {
 	r := rand.New(rand.NewPCG(81, 82))
-	for _, s := range simdSets(t) {
+	for _, s := range append(simdSets(t), droppedTileSets()...) {
 		for _, wt := range weightTypes {
 			for _, tile := range []struct {
 				rows int
 				f    vecDot2x4Func
-			}{{2, s.vecDot2x4[wt]}, {3, s.vecDot3x4[wt]}, {3, s.vecDot3x4Few[wt]}, {4, s.vecDot4x4[wt]}, {4, s.vecDot4x4Few[wt]}, {8, s.vecDot8x4[wt]}} {
+			}{{2, s.vecDot2x4[wt]}, {3, s.vecDot3x4[wt]}, {3, s.vecDot3x4Few[wt]}, {4, s.vecDot4x4[wt]}, {4, s.vecDot4x4Few[wt]}, {8, s.vecDot8x4[wt]}, {8, s.vecDot8x4Few[wt]}} {
 				if tile.f == nil {
 					continue
 				}

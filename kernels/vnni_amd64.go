@@ -87,7 +87,7 @@ func fillZMM(s *kernelSet) {
 	s.tileRewrite[ggml.F16] = f16PairTiles
 	s.tileRewrite[ggml.BF16] = bf16PairTiles
 	fillBF16Dot(s, bf16DotTiles8)
-	s.vecDot8x4[ggml.Q8_0] = q8_0Tile8x4VNNIAsm
+	s.vecDot8x4[ggml.Q8_0], s.vecDot8x4Few[ggml.Q8_0] = q8_0Tile8x4VNNIAsm, q8_0Tile8x4VNNIPFAsm
 	s.tilesOuter[ggml.Q8_0] = false // (the order it was measured in, Zen5)
 	s.vecDot8x4[ggml.Q5_0] = q5_0Tile8x4VNNIAsm
 	pk := *s.packed[ggml.Q4_0]
@@ -256,6 +256,15 @@ func q8_0Tile8x4VNNI(nb int, w *byte, wstride int, a *byte, out *float32, ostrid
 // (tile_q8_0_zmm_vnni_amd64.s): 8 rows x the 4 tokens of the quad aq.
 func q8_0Tile8x4VNNIAsm(n int, w []byte, wstride int, a []byte, astride int, aq []byte, out []float32, ostride int) {
 	tile8x4Q8Quad(q8_0Tile8x4VNNI, q8_0Bytes, n, w, wstride, aq, out, ostride)
+}
+
+//go:noescape
+func q8_0Tile8x4VNNIPF(nb int, w *byte, wstride int, a *byte, out *float32, ostride int)
+
+// q8_0Tile8x4VNNIPFAsm is q8_0Tile8x4VNNIAsm prefetching the next tile's
+// rows (vecDot8x4Few).
+func q8_0Tile8x4VNNIPFAsm(n int, w []byte, wstride int, a []byte, astride int, aq []byte, out []float32, ostride int) {
+	tile8x4Q8Quad(q8_0Tile8x4VNNIPF, q8_0Bytes, n, w, wstride, aq, out, ostride)
 }
 
 // tile8x4Q8Quad runs an 8 x 4 tile kernel of blockBytes-byte weight blocks
