@@ -106,29 +106,30 @@ done: \
 	RET
 
 // Q8Z_PF_SETUP points R14 at the next tile's first row (the eight rows
-// after the tile's), R15 at its fourth and R11 at its seventh; Q8Z_PF
+// after the tile's), R8 at its fourth and R11 at its seventh (not R15,
+// which a global access may clobber when linking dynamically); Q8Z_PF
 // asks for those rows' block at the tile's offset (a batch of a few
 // tokens reads every row from DRAM once, the tile waiting on it).
 #define Q8Z_PF_SETUP \
 	LEAQ (SI)(BX*8), R14  \
-	LEAQ (R14)(BX*2), R15 \
-	ADDQ BX, R15          \
-	LEAQ (R15)(BX*2), R11 \
+	LEAQ (R14)(BX*2), R8  \
+	ADDQ BX, R8           \
+	LEAQ (R8)(BX*2), R11  \
 	ADDQ BX, R11
 
 #define Q8Z_PF \
 	PREFETCHT0 (R14)        \
 	PREFETCHT0 (R14)(BX*1)  \
 	PREFETCHT0 (R14)(BX*2)  \
-	PREFETCHT0 (R15)        \
+	PREFETCHT0 (R8)         \
 	PREFETCHT0 (R14)(BX*4)  \
-	PREFETCHT0 (R15)(BX*2)  \
+	PREFETCHT0 (R8)(BX*2)   \
 	PREFETCHT0 (R11)        \
-	PREFETCHT0 (R15)(BX*4)
+	PREFETCHT0 (R8)(BX*4)
 
 #define Q8Z_PF_NEXT \
 	ADDQ $34, R14 \
-	ADDQ $34, R15 \
+	ADDQ $34, R8 \
 	ADDQ $34, R11
 
 #define Q8Z_NONE
