@@ -30,6 +30,25 @@
 #define WIDEN_BF16(m, y) VPMOVZXWD m, y; VPSLLD $16, y, y
 #define LOAD_F32(m, y) VMOVUPS m, y
 
+// ZERO_Y0_15 clears the sixteen accumulators Y0-Y15.
+#define ZERO_Y0_15 \
+	VXORPS Y0, Y0, Y0 \
+	VXORPS Y1, Y1, Y1 \
+	VXORPS Y2, Y2, Y2 \
+	VXORPS Y3, Y3, Y3 \
+	VXORPS Y4, Y4, Y4 \
+	VXORPS Y5, Y5, Y5 \
+	VXORPS Y6, Y6, Y6 \
+	VXORPS Y7, Y7, Y7 \
+	VXORPS Y8, Y8, Y8 \
+	VXORPS Y9, Y9, Y9 \
+	VXORPS Y10, Y10, Y10 \
+	VXORPS Y11, Y11, Y11 \
+	VXORPS Y12, Y12, Y12 \
+	VXORPS Y13, Y13, Y13 \
+	VXORPS Y14, Y14, Y14 \
+	VXORPS Y15, Y15, Y15
+
 // The four-row decode kernels (f16VecR4AVX512, bf16VecR4AVX512 and their
 // prefetching twins): HALFR4_START loads the arguments (rows at SI, R8,
 // R9, R10, wstride apart; the token at DI; CX groups of 32) and clears the
@@ -46,22 +65,7 @@
 	LEAQ (SI)(BX*1), R8       \
 	LEAQ (R8)(BX*1), R9       \
 	LEAQ (R9)(BX*1), R10      \
-	VXORPS Y0, Y0, Y0         \
-	VXORPS Y1, Y1, Y1         \
-	VXORPS Y2, Y2, Y2         \
-	VXORPS Y3, Y3, Y3         \
-	VXORPS Y4, Y4, Y4         \
-	VXORPS Y5, Y5, Y5         \
-	VXORPS Y6, Y6, Y6         \
-	VXORPS Y7, Y7, Y7         \
-	VXORPS Y8, Y8, Y8         \
-	VXORPS Y9, Y9, Y9         \
-	VXORPS Y10, Y10, Y10      \
-	VXORPS Y11, Y11, Y11      \
-	VXORPS Y12, Y12, Y12      \
-	VXORPS Y13, Y13, Y13      \
-	VXORPS Y14, Y14, Y14      \
-	VXORPS Y15, Y15, Y15      \
+	ZERO_Y0_15                \
 	TESTQ CX, CX              \
 	JZ    done
 
@@ -213,22 +217,7 @@ GLOBL bf16IlvHi<>(SB), RODATA|NOPTR, $32
 	LEAQ (R8)(DX*1), R9 \
 	LEAQ (R9)(DX*1), R10 \
 	PFSETUP \
-	VXORPS Y0, Y0, Y0 \
-	VXORPS Y1, Y1, Y1 \
-	VXORPS Y2, Y2, Y2 \
-	VXORPS Y3, Y3, Y3 \
-	VXORPS Y4, Y4, Y4 \
-	VXORPS Y5, Y5, Y5 \
-	VXORPS Y6, Y6, Y6 \
-	VXORPS Y7, Y7, Y7 \
-	VXORPS Y8, Y8, Y8 \
-	VXORPS Y9, Y9, Y9 \
-	VXORPS Y10, Y10, Y10 \
-	VXORPS Y11, Y11, Y11 \
-	VXORPS Y12, Y12, Y12 \
-	VXORPS Y13, Y13, Y13 \
-	VXORPS Y14, Y14, Y14 \
-	VXORPS Y15, Y15, Y15 \
+	ZERO_Y0_15                \
 	TESTQ CX, CX \
 	JZ    done \
 	XORQ  AX, AX \
